@@ -1,0 +1,96 @@
+// A variational form: integrals over cells of scalar expressions, plus the tables of
+// named coefficients and constants they refer to, and the elements of u and v.
+//
+// Takes: expressions from expr.h (built by the C++ API or by the parser).
+// Returns: an immutable value that src/ir/lower.cpp turns into an ActionIR.
+// Does not: check linearity (lowering does, where it sees the scalar program).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "form/expr.h"
+
+namespace femgpu {
+
+enum class CellType { Triangle, Tetrahedron };
+
+int cell_dim(CellType cell);
+const char *cell_name(CellType cell);
+CellType cell_from_name(const std::string &name);  // "triangle" | "tetrahedron"; throws FormError
+
+// A continuous Lagrange element P_degree with `components` components (1 = scalar).
+struct Element {
+  int degree = 1;
+  int components = 1;
+  bool operator==(const Element &o) const { return degree == o.degree && components == o.components; }
+  bool operator!=(const Element &o) const { return !(*this == o); }
+};
+
+// Shape of a function in element `e`: () for scalars, (components) for vectors.
+Shape element_shape(const Element &e);
+
+struct CoefficientInfo {
+  std::string name;
+  Element element;
+};
+
+struct ConstantInfo {
+  std::string name;
+  double default_value = 0.0;
+};
+
+// One cell integral, `integrand * dx` (optionally dx(degree=q)).
+struct Integral {
+  Expr integrand;
+  std::optional<int> quadrature_degree;
+};
+
+// What the form is defined on: the cell, the element shared by u and v, and the
+// coordinate element (degree 1 = affine, 2 = curved P2 geometry).
+struct FormSignature {
+  CellType cell = CellType::Triangle;
+  Element element;
+  int coordinate_degree = 1;
+};
+
+struct Form {
+  FormSignature signature;
+  std::vector<Integral> integrals;
+  std::vector<CoefficientInfo> coefficients;
+  std::vector<ConstantInfo> constants;
+
+  int dim() const { return cell_dim(signature.cell); }
+};
+
+// Builds a form's terminals with the right shapes and keeps the coefficient and
+// constant tables. Used by the C++ API and the parser alike.
+class FormBuilder {
+ public:
+  explicit FormBuilder(const FormSignature &signature);
+
+  Expr test_function() const;   // v
+  Expr trial_function() const;  // u
+  Expr x() const;
+  int dim() const;
+  // Coefficient in `element` (default: the element of u); the same name twice returns
+  // the same coefficient when the element agrees, and throws FormError otherwise.
+  Expr coefficient(const std::string &name, std::optional<Element> element = std::nullopt);
+  Expr constant(const std::string &name, double default_value);
+
+  // integrand * dx; the integrand must be scalar.
+  static Integral integral(const Expr &integrand, std::optional<int> degree = std::nullopt);
+
+  Form make_form(const std::vector<Integral> &integrals) const;
+
+ private:
+  FormSignature signature_;
+  std::vector<CoefficientInfo> coefficients_;
+  std::vector<ConstantInfo> constants_;
+};
+
+// Gateaux derivative of every integral of F: derivative(F, w, du).
+std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, const Expr &du);
+
+}  // namespace femgpu
