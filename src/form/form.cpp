@@ -1,0 +1,80 @@
+// Form terminals, tables of coefficients and constants, and form-level derivative.
+#include "form/form.h"
+
+namespace femgpu {
+
+int cell_dim(CellType cell) { return cell == CellType::Triangle ? 2 : 3; }
+const char *cell_name(CellType cell) { return cell == CellType::Triangle ? "triangle" : "tetrahedron"; }
+
+CellType cell_from_name(const std::string &name)
+{
+  if (name == "triangle") return CellType::Triangle;
+  if (name == "tetrahedron") return CellType::Tetrahedron;
+  throw FormError("unsupported cell '" + name + "' (femgpu supports triangle and tetrahedron)");
+}
+
+Shape element_shape(const Element &e) { return e.components == 1 ? Shape{} : Shape{e.components}; }
+
+FormBuilder::FormBuilder(const FormSignature &signature) : signature_(signature)
+{
+  const Element &e = signature.element;
+  if (e.degree < 1 || e.degree > 8) throw FormError("element degree must be 1..8, got " + std::to_string(e.degree));
+  if (e.components < 1 || e.components > 9)
+    throw FormError("element components must be 1..9, got " + std::to_string(e.components));
+  if (signature.coordinate_degree != 1 && signature.coordinate_degree != 2)
+    throw FormError("coordinate degree must be 1 (affine) or 2, got " + std::to_string(signature.coordinate_degree));
+}
+
+Expr FormBuilder::test_function() const { return argument(0, element_shape(signature_.element), "v"); }
+Expr FormBuilder::trial_function() const { return argument(1, element_shape(signature_.element), "u"); }
+Expr FormBuilder::x() const { return spatial_coordinate(dim()); }
+int FormBuilder::dim() const { return cell_dim(signature_.cell); }
+
+Expr FormBuilder::coefficient(const std::string &name, std::optional<Element> element)
+{
+  Element e = element.value_or(signature_.element);
+  for (size_t i = 0; i < coefficients_.size(); ++i) {
+    if (coefficients_[i].name != name) continue;
+    if (coefficients_[i].element != e) throw FormError("coefficient '" + name + "' declared twice with different elements");
+    return femgpu::coefficient(static_cast<int>(i), element_shape(e), name);
+  }
+  if (e.degree < 1 || e.components < 1) throw FormError("coefficient '" + name + "' has an invalid element");
+  coefficients_.push_back({name, e});
+  return femgpu::coefficient(static_cast<int>(coefficients_.size() - 1), element_shape(e), name);
+}
+
+Expr FormBuilder::constant(const std::string &name, double default_value)
+{
+  for (size_t i = 0; i < constants_.size(); ++i) {
+    if (constants_[i].name != name) continue;
+    if (constants_[i].default_value != default_value)
+      throw FormError("constant '" + name + "' declared twice with different default values");
+    return femgpu::constant(static_cast<int>(i), name);
+  }
+  constants_.push_back({name, default_value});
+  return femgpu::constant(static_cast<int>(constants_.size() - 1), name);
+}
+
+Integral FormBuilder::integral(const Expr &integrand, std::optional<int> degree)
+{
+  if (!is_scalar(integrand))
+    throw FormError("an integrand must be scalar, got shape " + shape_string(integrand->shape) + " (use inner())");
+  if (degree && (*degree < 0 || *degree > 60))
+    throw FormError("quadrature degree must be 0..60, got " + std::to_string(*degree));
+  return Integral{integrand, degree};
+}
+
+Form FormBuilder::make_form(const std::vector<Integral> &integrals) const
+{
+  if (integrals.empty()) throw FormError("a form needs at least one integral");
+  return Form{signature_, integrals, coefficients_, constants_};
+}
+
+std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, const Expr &du)
+{
+  std::vector<Integral> out;
+  for (const Integral &i : F) out.push_back(Integral{femgpu::derivative(i.integrand, w, du), i.quadrature_degree});
+  return out;
+}
+
+}  // namespace femgpu
