@@ -46,7 +46,7 @@ const char *const kOperators[] = {"**", "<=", ">=", "==", "!=", "+=", "-=", "*="
 
 class Lexer {
  public:
-  explicit Lexer(const std::string &text) : s_(text) {}
+  Lexer(const std::string &text, bool allow_indent) : s_(text), allow_indent_(allow_indent) {}
 
   std::vector<Token> run()
   {
@@ -61,6 +61,7 @@ class Lexer {
 
  private:
   const std::string &s_;
+  bool allow_indent_;
   size_t i_ = 0;
   int line_ = 1;
   size_t line_start_ = 0;
@@ -103,7 +104,7 @@ class Lexer {
       if (depth_ == 0) end_line();
     } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
       // Python rejects indented statements; a continuation line may be indented.
-      if (at_line_start_ && depth_ == 0 && line_start_ == i_ && !only_blank_or_comment())
+      if (!allow_indent_ && at_line_start_ && depth_ == 0 && line_start_ == i_ && !only_blank_or_comment())
         fail_at(here(), "unexpected indentation");
       ++i_;
     } else if (c == '#') {
@@ -231,6 +232,6 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> tokenize(const std::string &text) { return Lexer(text).run(); }
+std::vector<Token> tokenize(const std::string &text, bool allow_indent) { return Lexer(text, allow_indent).run(); }
 
 }  // namespace femgpu

@@ -45,7 +45,8 @@ struct Token {
   double fval = 0.0;
 };
 
-std::vector<Token> tokenize(const std::string &text);
+// allow_indent: a lone expression may start indented (Python's eval would not).
+std::vector<Token> tokenize(const std::string &text, bool allow_indent = false);
 
 // "name 'grad'", "')'", "end of line": how messages name a token.
 std::string describe(const Token &t);

@@ -9,7 +9,8 @@ namespace femgpu::parse {
 
 namespace {
 
-// Bounds recursion: each '(' '[' '{', argument list or unary operator is a level.
+// Bounds recursion: every bracketed sub-expression, argument, unary operator or
+// exponent is a level (all recursion passes through expression(), unary() or power()).
 struct NestingGuard {
   int &n;
   NestingGuard(int &count, Loc loc) : n(count)
@@ -246,7 +247,6 @@ Value Grammar::atom()
 
 Value Grammar::parenthesized(const Token &open)
 {
-  NestingGuard guard(nesting_, open.loc);
   if (at_op(")")) {
     next();
     return Value::list({});  // () is an empty tuple; tuples act as lists
@@ -268,7 +268,6 @@ Value Grammar::parenthesized(const Token &open)
 
 Value Grammar::list_literal(const Token &open)
 {
-  NestingGuard guard(nesting_, open.loc);
   std::vector<Value> items;
   while (!at_op("]")) {
     items.push_back(expression());
@@ -281,7 +280,6 @@ Value Grammar::list_literal(const Token &open)
 
 Value Grammar::dict_literal(const Token &open)
 {
-  NestingGuard guard(nesting_, open.loc);
   Value d;
   d.kind = Kind::Dict;
   while (!at_op("}")) {
@@ -301,7 +299,6 @@ Value Grammar::dict_literal(const Token &open)
 
 CallArgs Grammar::call_args(const Token &open)
 {
-  NestingGuard guard(nesting_, open.loc);
   CallArgs args;
   while (!at_op(")")) {
     Loc at = peek().loc;
@@ -327,7 +324,6 @@ CallArgs Grammar::call_args(const Token &open)
 
 Value Grammar::subscript(const Value &base, const Token &open)
 {
-  NestingGuard guard(nesting_, open.loc);
   std::vector<Value> indices;
   std::vector<Loc> locs;
   for (;;) {

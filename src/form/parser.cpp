@@ -152,7 +152,7 @@ Expr parse_expression(const std::string &text, const std::string &source_name, i
 {
   try {
     if (dim != 2 && dim != 3) fail_at({1, 1}, "the dimension must be 2 or 3, got " + std::to_string(dim));
-    std::vector<Token> tokens = tokenize(text);
+    std::vector<Token> tokens = tokenize(text, true);
     Context ctx(nullptr, dim);
     parse::seed_names(ctx, false);
     Loc start = tokens.front().loc;
