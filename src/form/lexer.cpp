@@ -52,7 +52,7 @@ class Lexer {
   {
     if (s_.size() > kMaxSourceBytes) fail_at({1, 1}, "form text is larger than 1 MiB");
     while (i_ < s_.size()) step();
-    end_line();
+    end_line(here());
     Token end;
     end.loc = here();
     out_.push_back(end);
@@ -79,9 +79,9 @@ class Lexer {
     line_start_ = i_;
   }
 
-  void end_line()
+  void end_line(Loc loc)
   {
-    if (!at_line_start_) push(TokenKind::Newline, "", here());
+    if (!at_line_start_) push(TokenKind::Newline, "", loc);
     at_line_start_ = true;
   }
 
@@ -100,12 +100,16 @@ class Lexer {
   {
     char c = peek();
     if (c == '\n') {
+      Loc loc = here();  // report "end of line" where the line ends, not on the next one
       newline_char();
-      if (depth_ == 0) end_line();
+      if (depth_ == 0) end_line(loc);
     } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
       // Python rejects indented statements; a continuation line may be indented.
-      if (!allow_indent_ && at_line_start_ && depth_ == 0 && line_start_ == i_ && !only_blank_or_comment())
-        fail_at(here(), "unexpected indentation");
+      // The parser reports it, so that an earlier 'def' line gets the better message.
+      if (!allow_indent_ && at_line_start_ && depth_ == 0 && line_start_ == i_ && !only_blank_or_comment()) {
+        push(TokenKind::Op, kIndent, here());
+        at_line_start_ = false;
+      }
       ++i_;
     } else if (c == '#') {
       while (i_ < s_.size() && s_[i_] != '\n') ++i_;
@@ -200,8 +204,13 @@ class Lexer {
   static void float_value(Token &t)
   {
     auto r = std::from_chars(t.text.data(), t.text.data() + t.text.size(), t.fval);
-    // A result_out_of_range underflow is fine (it is 0); an overflow is not.
-    if (r.ec == std::errc::result_out_of_range && t.fval == 0.0) return;
+    // Out of range leaves fval alone. Literals are at most 256 characters, so only an
+    // exponent can leave the range: a negative one underflows to 0, which is fine.
+    bool negative_exponent = t.text.find("e-") != std::string::npos || t.text.find("E-") != std::string::npos;
+    if (r.ec == std::errc::result_out_of_range && negative_exponent) {
+      t.fval = 0.0;
+      return;
+    }
     if (r.ec != std::errc() || !std::isfinite(t.fval))
       fail_at(t.loc, "number literal " + t.text + " is out of range (not a finite double)");
   }

@@ -35,6 +35,9 @@ struct ParseFailure : std::runtime_error {
 [[noreturn]] void fail_at(Loc loc, const std::string &what);
 std::string loc_string(Loc loc);  // "3:9"
 
+// An Op token the lexer emits where a statement line is indented (Python rejects it).
+constexpr const char *kIndent = "<indent>";
+
 enum class TokenKind { Name, Int, Float, String, Op, Newline, End };
 
 struct Token {

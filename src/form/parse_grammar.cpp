@@ -1,6 +1,7 @@
 // Recursive descent over tokens, evaluating as it goes; see parse_grammar.h.
 #include "form/parse_grammar.h"
 
+#include <map>
 #include <set>
 
 #include "form/parse_ops.h"
@@ -81,8 +82,33 @@ void Grammar::expect_close(const char *close, const Token &open)
                           loc_string(open.loc));
 }
 
+// Python reports unbalanced brackets before running anything; so do we, or the
+// evaluation of a half-read argument list would give a confusing message first.
+void Grammar::check_brackets() const
+{
+  static const std::map<std::string, std::string> closer = {{"(", ")"}, {"[", "]"}, {"{", "}"}};
+  std::vector<const Token *> open;
+  for (const Token &t : t_) {
+    if (t.kind != TokenKind::Op) continue;
+    if (closer.count(t.text)) {
+      open.push_back(&t);
+    } else if (t.text == ")" || t.text == "]" || t.text == "}") {
+      if (open.empty()) fail_at(t.loc, "unmatched '" + t.text + "'");
+      const std::string &want = closer.at(open.back()->text);
+      if (t.text != want)
+        fail_at(t.loc, "expected '" + want + "' to close '" + open.back()->text + "' opened at " +
+                           loc_string(open.back()->loc));
+      open.pop_back();
+    }
+  }
+  if (!open.empty())
+    fail_at(t_.back().loc, "expected '" + closer.at(open.back()->text) + "' to close '" + open.back()->text +
+                               "' opened at " + loc_string(open.back()->loc));
+}
+
 void Grammar::file()
 {
+  check_brackets();
   while (peek().kind != TokenKind::End) {
     if (peek().kind == TokenKind::Newline || at_op(";")) {
       next();
@@ -94,6 +120,7 @@ void Grammar::file()
 
 Value Grammar::single_expression()
 {
+  check_brackets();
   while (peek().kind == TokenKind::Newline) next();
   Value v = expression();
   while (peek().kind == TokenKind::Newline) next();
@@ -114,6 +141,7 @@ void Grammar::statement()
     return end_statement();
   }
   if (t.kind == TokenKind::Name && python_keywords().count(t.text)) keyword_error(t);
+  if (t.kind == TokenKind::Op && t.text == kIndent) fail_at(t.loc, "unexpected indentation");
   bool assign = at_op("=", 1) || at_op("+=", 1) || at_op("-=", 1) || at_op("*=", 1) || at_op("/=", 1);
   if (t.kind == TokenKind::Name && assign) return assignment();
   if (t.kind == TokenKind::Name && at_op(",", 1))

@@ -43,6 +43,7 @@ class Grammar {
   bool at_op(const char *op, size_t k = 0) const;
   bool at_line_end() const;
   void expect_close(const char *close, const Token &open);
+  void check_brackets() const;
 
   void statement();
   void assignment();
