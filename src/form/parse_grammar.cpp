@@ -140,6 +140,8 @@ void Grammar::statement()
     next();  // a docstring
     return end_statement();
   }
+  if (t.kind == TokenKind::Name && python_keywords().count(t.text) && at_op("=", 1))
+    fail_at(t.loc, "'" + t.text + "' is a Python keyword and cannot be assigned (UFL files write 'lmbda' for lambda)");
   if (t.kind == TokenKind::Name && python_keywords().count(t.text)) keyword_error(t);
   if (t.kind == TokenKind::Op && t.text == kIndent) fail_at(t.loc, "unexpected indentation");
   bool assign = at_op("=", 1) || at_op("+=", 1) || at_op("-=", 1) || at_op("*=", 1) || at_op("/=", 1);

@@ -77,6 +77,7 @@ TEST_CASE("malformed form files give located, helpful errors", "[form][parser][e
       {"a = 3(u)*v*dx\n", "t.ufl:1:5: ", "a int cannot be called"},
       {nested(101), "t.ufl:1:105: ", "expression nested too deeply (more than 100 levels)"},
       {"a = u*v*dx\nb = " + std::string(200, '-') + "1\n", "t.ufl:2:", "nested too deeply"},
+      {"lambda = Constant('lmbda', 1)\n", "t.ufl:1:1: ", "'lambda' is a Python keyword and cannot be assigned"},
       {"a = u*v*dx\nb = 00\n", "t.ufl:2:5: ", "leading zeros"},
       {"a = u*v*dx \\ b\n", "t.ufl:1:12: ", "must be the last character of a line"},
   };
