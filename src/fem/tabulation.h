@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>  // size_t in BasisTable::operator()
 #include <map>
 #include <vector>
 

@@ -1,0 +1,43 @@
+// Tabulates what an ActionIR asks for, element by element.
+#include "fem/action_tables.h"
+
+#include <algorithm>
+
+namespace femgpu {
+
+namespace {
+
+int max_order(const std::vector<MultiIndex> &ds)
+{
+  int m = 0;
+  for (const MultiIndex &d : ds) m = std::max(m, order(d));
+  return m;
+}
+
+}  // namespace
+
+Tabulation tabulate_action(const ActionIR &ir, const std::string &share_dir)
+{
+  Tabulation t;
+  t.rule = simplex_quadrature(ir.dim, ir.quadrature_degree, share_dir);
+  for (const EvalGroup &g : ir.groups) {
+    BasisTable b = tabulate_lagrange(ir.dim, g.element.degree, t.rule.points, max_order(g.derivatives));
+    std::vector<std::vector<double>> tables;
+    for (const MultiIndex &d : g.derivatives) tables.push_back(b.at(d));
+    t.group_tables.push_back(std::move(tables));
+  }
+  BasisTable v = tabulate_lagrange(ir.dim, ir.signature.element.degree, t.rule.points, max_order(ir.test_derivatives));
+  for (const MultiIndex &d : ir.test_derivatives) t.test_tables.push_back(v.at(d));
+  // P1 gradients are constant: tabulate at the first quadrature point.
+  std::vector<double> point(t.rule.points.begin(), t.rule.points.begin() + ir.dim);
+  BasisTable p1 = tabulate_lagrange(ir.dim, 1, point, 1);
+  for (int j = 0; j <= ir.dim; ++j)
+    for (int k = 0; k < ir.dim; ++k) {
+      MultiIndex a{0, 0, 0};
+      a[static_cast<size_t>(k)] = 1;
+      t.p1_gradients.push_back(p1(a, 0, j));
+    }
+  return t;
+}
+
+}  // namespace femgpu

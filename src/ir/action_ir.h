@@ -1,0 +1,94 @@
+// The action IR: the structure of the paper's Eq. (3) for one form.
+//
+//   evaluation:  for each group (functions sharing an element and a DOF map), the
+//                reference derivatives (component, multi-index) needed at quadrature points;
+//   pointwise:   an SSA program computing e_1..e_N_eval from those values, the geometry
+//                (J or the coordinate field), quadrature weight, and constants;
+//   quadrature:  e_j contracts with test term j (component, multi-index of v).
+//
+// Produced by lower_form (lower.h); consumed by the CPU reference, the kernel
+// generators and the cost model. Immutable once built.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fem/tabulation.h"
+#include "form/form.h"
+#include "ir/program.h"
+
+namespace femgpu {
+
+// One evaluated quantity: d^alpha (function)_component at a quadrature point.
+struct EvalTerm {
+  int function = 0;   // kTrialFunction, coefficient_function(i) or kCoordinates
+  int component = 0;
+  int derivative = 0;  // index into EvalGroup::derivatives
+};
+
+// Functions that share an element and DOF map; their evaluation is one loop over the
+// element's basis (the paper's U_i / V_i). N_deriv = terms.size().
+struct EvalGroup {
+  Element element;
+  bool coordinates = false;          // the coordinate field (P1 with x, or P2 geometry)
+  std::vector<int> functions;        // in first-use order
+  std::vector<MultiIndex> derivatives;  // distinct reference derivatives (tables)
+  std::vector<EvalTerm> terms;
+  int n_basis = 0;                   // scalar basis functions n
+};
+
+struct TestTerm {
+  int component = 0;
+  int derivative = 0;  // index into ActionIR::test_derivatives
+};
+
+// The pointwise program with named roles for its inputs and outputs.
+struct Pointwise {
+  Program program;             // dead code removed, topological order
+  std::vector<int> outputs;    // e_j, one per test term (node ids)
+  // For each program input: the evaluation it reads (group, term) when it is an Eval.
+  std::vector<int> input_group, input_term;
+  std::vector<char> varies;    // per node: 1 if it changes between quadrature points
+};
+
+struct ActionIR {
+  FormSignature signature;
+  int dim = 0;
+  int rank = 2;  // 2: bilinear form (the action of a matrix); 1: residual (a vector)
+  bool affine = true;
+  std::vector<CoefficientInfo> coefficients;
+  std::vector<ConstantInfo> constants;
+
+  int quadrature_degree = 0;
+  bool quadrature_degree_estimated = true;
+
+  std::vector<EvalGroup> groups;
+  std::vector<MultiIndex> test_derivatives;
+  std::vector<TestTerm> test_terms;  // N_eval = test_terms.size()
+  int n_test_basis = 0;
+
+  Pointwise pointwise;
+
+  int n_eval() const { return static_cast<int>(test_terms.size()); }
+  int group_of_function(int function) const;  // -1 if not evaluated
+};
+
+// FLOP counts of one cell for Q quadrature points, as the paper counts them: the
+// evaluation and quadrature contractions (Eq. 12) plus the pointwise program
+// (per point for what varies, once for what does not) and the affine Jacobian.
+struct FlopCount {
+  long long contractions = 0;
+  long long pointwise = 0;
+  long long geometry = 0;
+  long long total() const { return contractions + pointwise + geometry; }
+};
+FlopCount count_flops(const ActionIR &ir, int n_quadrature_points);
+
+// Pointwise program operation counts: per quadrature point and per cell.
+struct PointwiseCost {
+  int per_point = 0;
+  int per_cell = 0;
+};
+PointwiseCost pointwise_cost(const Pointwise &pw);
+
+}  // namespace femgpu

@@ -1,0 +1,237 @@
+// Form -> ActionIR: scalarize the integrand, split it into e_j per test term by
+// differentiating with respect to v, check linearity, estimate the quadrature degree,
+// then compact the pointwise program and group its evaluations.
+#include "ir/lower.h"
+
+#include <algorithm>
+#include <set>
+
+#include "ir/analysis.h"
+#include "ir/derivative.h"
+#include "ir/scalarize.h"
+
+namespace femgpu {
+
+namespace {
+
+int order_of(const std::array<int, 3> &a) { return a[0] + a[1] + a[2]; }
+
+void check_linear(Dependence d, const char *what, bool must_contain)
+{
+  switch (d) {
+    case Dependence::Linear: return;
+    case Dependence::Zero:
+    case Dependence::Independent:
+      if (must_contain) throw FormError(std::string("the form does not contain the ") + what);
+      return;
+    case Dependence::Affine:
+      throw FormError(std::string("a term of the form does not contain the ") + what +
+                      (must_contain ? "" : " (a bilinear form needs every term linear in it)"));
+    case Dependence::Nonlinear: throw FormError(std::string("the form is not linear in the ") + what);
+  }
+}
+
+// Copies the nodes reachable from `roots` into a fresh program (Idents become their
+// operand: diff() is done), returning the new ids of the roots.
+std::vector<int> compact(const Program &src, const std::vector<int> &roots, Program &dst)
+{
+  int top = *std::max_element(roots.begin(), roots.end());
+  std::vector<char> live(static_cast<size_t>(top + 1), 0);
+  for (int r : roots) live[static_cast<size_t>(r)] = 1;
+  for (int id = top; id >= 0; --id) {
+    if (!live[static_cast<size_t>(id)]) continue;
+    const SNode &n = src.node(id);
+    for (int o : {n.a, n.b, n.c})
+      if (o >= 0) live[static_cast<size_t>(o)] = 1;
+  }
+  std::vector<int> map(static_cast<size_t>(top + 1), -1);
+  for (int id = 0; id <= top; ++id) {
+    if (!live[static_cast<size_t>(id)]) continue;
+    const SNode &n = src.node(id);
+    auto m = [&](int o) { return map[static_cast<size_t>(o)]; };
+    int r;
+    switch (n.op) {
+      case SOp::Const: r = dst.constant(n.value); break;
+      case SOp::Input: r = dst.input(src.inputs()[static_cast<size_t>(n.input)]); break;
+      case SOp::Ident: r = m(n.a); break;
+      case SOp::Add: r = dst.add(m(n.a), m(n.b)); break;
+      case SOp::Mul: r = dst.mul(m(n.a), m(n.b)); break;
+      case SOp::Div: r = dst.div(m(n.a), m(n.b)); break;
+      case SOp::Pow: r = dst.pow(m(n.a), m(n.b)); break;
+      case SOp::Neg: r = dst.neg(m(n.a)); break;
+      case SOp::Select: r = dst.select(m(n.a), m(n.b), m(n.c)); break;
+      default: r = n.b >= 0 ? dst.binary(n.op, m(n.a), m(n.b)) : dst.unary(n.op, m(n.a));
+    }
+    map[static_cast<size_t>(id)] = r;
+  }
+  std::vector<int> out;
+  for (int r : roots) out.push_back(map[static_cast<size_t>(r)]);
+  return out;
+}
+
+Element element_of(const Form &form, int function)
+{
+  if (function == kCoordinates) return Element{form.signature.coordinate_degree, form.dim()};
+  if (function == kTestFunction || function == kTrialFunction) return form.signature.element;
+  return form.coefficients.at(static_cast<size_t>(function - 2)).element;
+}
+
+// Groups the program's evaluations by (element, map): u and coefficients in u's
+// element share a loop; the coordinate field is its own group.
+void build_groups(const Form &form, ActionIR &ir)
+{
+  const Program &p = ir.pointwise.program;
+  std::vector<int> order(p.inputs().size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return p.inputs()[static_cast<size_t>(a)] < p.inputs()[static_cast<size_t>(b)]; });
+  ir.pointwise.input_group.assign(p.inputs().size(), -1);
+  ir.pointwise.input_term.assign(p.inputs().size(), -1);
+  for (int i : order) {
+    const InputRef &in = p.inputs()[static_cast<size_t>(i)];
+    if (in.kind != InputKind::Eval) continue;
+    bool coords = in.function == kCoordinates;
+    Element e = element_of(form, in.function);
+    auto g = std::find_if(ir.groups.begin(), ir.groups.end(),
+                          [&](const EvalGroup &x) { return x.coordinates == coords && x.element == e; });
+    if (g == ir.groups.end()) {
+      EvalGroup ng;
+      ng.element = e;
+      ng.coordinates = coords;
+      ng.n_basis = lagrange_dimension(form.dim(), e.degree);
+      ir.groups.push_back(ng);
+      g = ir.groups.end() - 1;
+    }
+    if (std::find(g->functions.begin(), g->functions.end(), in.function) == g->functions.end())
+      g->functions.push_back(in.function);
+    auto dit = std::find(g->derivatives.begin(), g->derivatives.end(), in.alpha);
+    if (dit == g->derivatives.end()) dit = g->derivatives.insert(g->derivatives.end(), in.alpha);
+    g->terms.push_back(EvalTerm{in.function, in.component, static_cast<int>(dit - g->derivatives.begin())});
+    ir.pointwise.input_group[static_cast<size_t>(i)] = static_cast<int>(g - ir.groups.begin());
+    ir.pointwise.input_term[static_cast<size_t>(i)] = static_cast<int>(g->terms.size()) - 1;
+  }
+}
+
+void mark_varying(Pointwise &pw)
+{
+  const Program &p = pw.program;
+  pw.varies.assign(static_cast<size_t>(p.size()), 0);
+  for (int id = 0; id < p.size(); ++id) {
+    const SNode &n = p.node(id);
+    char v = 0;
+    if (n.op == SOp::Input) {
+      InputKind k = p.inputs()[static_cast<size_t>(n.input)].kind;
+      v = k == InputKind::Eval || k == InputKind::Weight;
+    }
+    for (int o : {n.a, n.b, n.c})
+      if (o >= 0) v |= pw.varies[static_cast<size_t>(o)];
+    pw.varies[static_cast<size_t>(id)] = v;
+  }
+}
+
+}  // namespace
+
+int ActionIR::group_of_function(int function) const
+{
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (int f : groups[g].functions)
+      if (f == function) return static_cast<int>(g);
+  return -1;
+}
+
+ActionIR lower_form(const Form &form, const LowerOptions &options)
+{
+  const int dim = form.dim();
+  const bool affine = form.signature.coordinate_degree == 1;
+  Program p;
+  Geometry geo = build_geometry(p, dim, affine);
+  Scalarizer scalarize(p, geo);
+
+  int integrand = p.zero();
+  std::optional<int> explicit_degree;
+  for (const Integral &i : form.integrals) {
+    integrand = p.add(integrand, scalarize(i.integrand).ids.at(0));
+    if (i.quadrature_degree) explicit_degree = std::max(explicit_degree.value_or(0), *i.quadrature_degree);
+  }
+
+  auto is_test = [](const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTestFunction; };
+  auto is_trial = [](const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTrialFunction; };
+  check_linear(dependence(p, integrand, is_test)[static_cast<size_t>(integrand)], "test function v", true);
+  Dependence trial = dependence(p, integrand, is_trial)[static_cast<size_t>(integrand)];
+  if (options.rank == 2) check_linear(trial, "trial function u", true);
+  else if (trial != Dependence::Zero && trial != Dependence::Independent)
+    throw FormError("a residual (rank-1 form) must not contain the trial function u");
+
+  // e_j = d(integrand)/d(test term j): exact because the integrand is linear in v.
+  std::set<InputRef> test_inputs;
+  for (const InputRef &in : p.inputs())
+    if (is_test(in)) test_inputs.insert(in);
+  ActionIR ir;
+  std::vector<int> coefficients_of_v;
+  std::vector<InputRef> kept;
+  for (const InputRef &t : test_inputs) {
+    int tid = p.input(t);
+    ForwardDerivative D(p, [&](int node) -> std::optional<int> {
+      const SNode &n = p.node(node);
+      if (n.op != SOp::Input || !is_test(p.inputs()[static_cast<size_t>(n.input)])) return std::nullopt;
+      return p.constant(node == tid ? 1.0 : 0.0);
+    });
+    int e = D(integrand);
+    if (p.is_const(e, 0.0)) continue;
+    if (order_of(t.alpha) > 2) throw FormError("derivatives of v of order 3 and higher are not supported");
+    coefficients_of_v.push_back(e);
+    kept.push_back(t);
+  }
+  if (kept.empty()) throw FormError("the form is identically zero");
+
+  // Quadrature degree, estimated on e_j and the test terms as UFL estimates it.
+  const int kv = form.signature.element.degree, kg = form.signature.coordinate_degree;
+  auto input_degree = [&](const InputRef &in) -> long long {
+    if (in.kind != InputKind::Eval) return 0;
+    if (in.function == kCoordinates) return order_of(in.alpha) ? kg - 1 : kg;
+    int k = element_of(form, in.function).degree;
+    return affine ? std::max(k - order_of(in.alpha), 0) : k;
+  };
+  std::map<int, long long> fixed;
+  for (int k : geo.K) fixed[k] = 0;
+  fixed[geo.detJ] = affine ? 0 : dim * (kg - 1);
+  long long degree = 0;
+  for (size_t j = 0; j < kept.size(); ++j) {
+    int root = coefficients_of_v[j];
+    long long dj = estimate_degrees(p, root, input_degree, fixed)[static_cast<size_t>(root)];
+    long long dv = affine ? std::max(kv - order_of(kept[j].alpha), 0) : kv;
+    degree = std::max(degree, dj + dv);
+  }
+  if (!affine) degree += dim * (kg - 1);
+  ir.quadrature_degree_estimated = !(options.quadrature_degree || explicit_degree);
+  long long q = options.quadrature_degree ? *options.quadrature_degree : explicit_degree ? *explicit_degree : degree;
+  if (q > options.max_quadrature_degree)
+    throw FormError("the quadrature degree " + std::to_string(q) + " is above the limit " +
+                    std::to_string(options.max_quadrature_degree) + " (set it with dx(degree=...))");
+  ir.quadrature_degree = static_cast<int>(std::max(q, 1LL));
+
+  // Scale by the quadrature weight and |det J|, then keep only what the outputs need.
+  InputRef weight;
+  weight.kind = InputKind::Weight;
+  int scale = p.mul(p.input(weight), p.unary(SOp::Abs, geo.detJ));
+  std::vector<int> roots;
+  for (int e : coefficients_of_v) roots.push_back(p.mul(e, scale));
+  ir.pointwise.outputs = compact(p, roots, ir.pointwise.program);
+
+  ir.signature = form.signature;
+  ir.dim = dim;
+  ir.rank = options.rank;
+  ir.affine = affine;
+  ir.coefficients = form.coefficients;
+  ir.constants = form.constants;
+  ir.n_test_basis = lagrange_dimension(dim, kv);
+  for (const InputRef &t : kept) {
+    auto it = std::find(ir.test_derivatives.begin(), ir.test_derivatives.end(), t.alpha);
+    if (it == ir.test_derivatives.end()) it = ir.test_derivatives.insert(ir.test_derivatives.end(), t.alpha);
+    ir.test_terms.push_back(TestTerm{t.component, static_cast<int>(it - ir.test_derivatives.begin())});
+  }
+  build_groups(form, ir);
+  mark_varying(ir.pointwise);
+  return ir;
+}
+
+}  // namespace femgpu
