@@ -15,6 +15,7 @@
 #ifndef FEMGPU_H
 #define FEMGPU_H
 
+#include <petscdm.h>
 #include <petscmat.h>
 
 #define MATFEMGPU "fem_gpu"
@@ -39,5 +40,15 @@ PETSC_EXTERN PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], Petsc
    (sum of N_deriv), N_eval, and FLOPs per cell as the paper counts them. */
 PETSC_EXTERN PetscErrorCode MatFEMGPUGetInfo(Mat A, PetscInt *n_quadrature_points, PetscInt *n_evaluations,
                                              PetscInt *n_eval, PetscLogDouble *flops_per_cell);
+
+/* Meshes. A structured simplex box: faces[d] intervals per direction, 2 triangles per
+   square or 6 (Kuhn) tetrahedra per cube, distributed by DMSetFromOptions. It needs no
+   mesh generator, which many PETSc builds lack. */
+PETSC_EXTERN PetscErrorCode FEMGPUCreateBoxMesh(MPI_Comm comm, PetscInt dim, const PetscInt faces[], const PetscReal lower[],
+                                                const PetscReal upper[], DM *dm);
+/* The mesh the usual options describe: -dm_plex_filename FILE (Gmsh, ...), a tensor box
+   with -dm_plex_simplex 0, or otherwise the simplex box of -dm_plex_dim,
+   -dm_plex_box_faces, -dm_plex_box_lower, -dm_plex_box_upper; then DMSetFromOptions. */
+PETSC_EXTERN PetscErrorCode FEMGPUCreateMeshFromOptions(MPI_Comm comm, DM *dm);
 
 #endif

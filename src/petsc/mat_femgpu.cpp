@@ -4,6 +4,7 @@
 // local-to-global with ADD_VALUES. Setup (parse, lower, tabulate, closure maps,
 // backend) happens on first use, once the DM and the form are both known.
 #include <petscdmplex.h>
+#include <petsc/private/matimpl.h>
 
 #include <cstring>
 
@@ -167,6 +168,9 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscFunctionBegin;
   PetscCall(MatCreate_Shell(A));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATFEMGPU));
+  // Like MatCreateShell: defined by its operation, so usable without assembly.
+  A->assembled = PETSC_TRUE;
+  A->preallocated = PETSC_TRUE;
   auto *ctx = new MatFEMGPUContext();
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)A), &c));
   PetscCall(PetscContainerSetPointer(c, ctx));
