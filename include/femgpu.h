@@ -41,6 +41,10 @@ PETSC_EXTERN PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], Petsc
 PETSC_EXTERN PetscErrorCode MatFEMGPUGetInfo(Mat A, PetscInt *n_quadrature_points, PetscInt *n_evaluations,
                                              PetscInt *n_eval, PetscLogDouble *flops_per_cell);
 
+/* The backend the action runs on once set up ("cpu", ...); sets the Mat up if needed.
+   The string belongs to the Mat. */
+PETSC_EXTERN PetscErrorCode MatFEMGPUGetBackend(Mat A, const char **name);
+
 /* Meshes. A structured simplex box: faces[d] intervals per direction, 2 triangles per
    square or 6 (Kuhn) tetrahedra per cube, distributed by DMSetFromOptions. It needs no
    mesh generator, which many PETSc builds lack. */

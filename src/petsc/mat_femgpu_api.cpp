@@ -118,3 +118,15 @@ PetscErrorCode MatFEMGPUGetInfo(Mat A, PetscInt *n_quadrature_points, PetscInt *
   if (flops_per_cell) *flops_per_cell = ctx->flops_per_cell;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MatFEMGPUGetBackend(Mat A, const char **name)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscAssertPointer(name, 2);
+  PetscCall(femgpu::MatFEMGPUSetUp(A));
+  PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
+  ctx->backend_label = ctx->backend->name();
+  *name = ctx->backend_label.c_str();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

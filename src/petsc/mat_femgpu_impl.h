@@ -42,6 +42,7 @@ struct MatFEMGPUContext {
   PlexMaps maps;
   std::vector<double> constants;  // one per ir->constants
   std::unique_ptr<ActionBackend> backend;
+  std::string backend_label;  // backend->name(), kept for MatFEMGPUGetBackend
   PetscLogDouble flops_per_cell = 0;
   PetscLogDouble setup_seconds = 0;
 };

@@ -1,0 +1,200 @@
+// femgpu-apply: apply a form's operator on a mesh and print a(u, v) = v^T A u.
+//
+// Stages: options -> mesh (FEMGPUCreateMeshFromOptions, optional P2 coordinates and
+// perturbation) -> P_K Lagrange field -> fem_gpu Mat (DMCreateMatrix; every
+// -mat_fem_gpu_* option applies) -> u, v and coefficients interpolated from
+// expressions in x (ExpressionEvaluator + DMProjectFunction) -> y = A u -> v . y,
+// and the median time of a few applies. No boundary conditions.
+#include <petscdmplex.h>
+#include <petscfe.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "femgpu.h"
+#include "form/parser.h"
+#include "ir/expression_evaluator.h"
+#include "petsc/mesh_geometry.h"
+#include "petsc/petsc_compat.h"
+#include "petsc/petsc_errors.h"
+
+static const char help[] =
+    "femgpu-apply: applies the operator of a UFL form on a mesh and prints a(u,v) = v^T A u.\n"
+    "  femgpu-apply -form_file share/femgpu/forms/mass.ufl -dm_plex_dim 2 -dm_plex_box_faces 4,4 \\\n"
+    "               -degree 2 -u_expr 'x[0]*x[1]' -v_expr 'x[0]'      (prints a(u,v) = 1/6)\n"
+    "Mesh options: -dm_plex_dim, -dm_plex_box_faces, -dm_plex_box_lower/upper, -dm_plex_filename,\n"
+    "-dm_plex_simplex, -dm_refine, -dm_distribute; the operator takes every -mat_fem_gpu_* option.\n";
+
+namespace {
+
+using femgpu::ExpressionEvaluator;
+
+struct ApplyOptions {
+  char form_file[PETSC_MAX_PATH_LEN] = "";
+  PetscInt degree = 1, components = 1, coordinate_degree = 1, n_apply = 5;
+  PetscReal perturb = 0.0;
+  char u_expr[1024] = "", v_expr[1024] = "";
+};
+
+PetscErrorCode read_options(MPI_Comm comm, ApplyOptions *o)
+{
+  PetscBool set;
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, "", "femgpu-apply options", "");
+  PetscCall(PetscOptionsString("-form_file", "UFL form file (required)", "", o->form_file, o->form_file, sizeof(o->form_file), &set));
+  PetscCall(PetscOptionsInt("-degree", "Lagrange degree K of the field", "", o->degree, &o->degree, nullptr));
+  PetscCall(PetscOptionsInt("-components", "Components C of the field (1: scalar; d for vector forms)", "", o->components, &o->components, nullptr));
+  PetscCall(PetscOptionsInt("-coordinate_degree", "Coordinate degree (1 affine, 2 curved-capable P2)", "", o->coordinate_degree, &o->coordinate_degree, nullptr));
+  PetscCall(PetscOptionsReal("-mesh_perturb", "Move interior coordinate nodes by up to this much (reproducible)", "", o->perturb, &o->perturb, nullptr));
+  PetscCall(PetscOptionsString("-u_expr", "Trial function u, an expression in x (default 1, or all ones)", "", o->u_expr, o->u_expr, sizeof(o->u_expr), nullptr));
+  PetscCall(PetscOptionsString("-v_expr", "Test function v, an expression in x (default 1, or all ones)", "", o->v_expr, o->v_expr, sizeof(o->v_expr), nullptr));
+  PetscCall(PetscOptionsName("-coefficient_<name>_expr", "Coefficient <name> of the form, an expression in x", "", nullptr));
+  PetscCall(PetscOptionsInt("-n_apply", "Applies to time (the median is printed)", "", o->n_apply, &o->n_apply, nullptr));
+  PetscOptionsEnd();
+  PetscCheck(o->form_file[0], comm, PETSC_ERR_USER_INPUT, "femgpu-apply: no form; give -form_file FILE.ufl (see -help)");
+  PetscCheck(o->n_apply >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "femgpu-apply: -n_apply must be >= 1");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The mesh with one P_K field of C components.
+PetscErrorCode create_space(MPI_Comm comm, const ApplyOptions &o, DM *dm)
+{
+  PetscInt dim;
+  PetscFE fe;
+  PetscFunctionBegin;
+  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
+  PetscCall(femgpu::set_coordinate_degree(*dm, o.coordinate_degree));
+  PetscCall(femgpu::perturb_interior_coordinates(*dm, o.perturb));
+  PetscCall(DMGetDimension(*dm, &dim));
+  PetscCall(PetscFECreateLagrange(comm, dim, o.components, PETSC_TRUE, o.degree, PETSC_DETERMINE, &fe));
+  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode evaluate_at(PetscInt, PetscReal, const PetscReal x[], PetscInt, PetscScalar *u, void *ctx)
+{
+  static_cast<const ExpressionEvaluator *>(ctx)->evaluate(x, u);
+  return PETSC_SUCCESS;
+}
+
+// v = the interpolant of the expression `text` (option `source`) in the DM's field.
+PetscErrorCode interpolate(DM dm, const std::string &text, const std::string &source, Vec *v)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)dm);
+  PetscInt dim, components;
+  PetscFE fe;
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetField(dm, 0, nullptr, (PetscObject *)&fe));
+  PetscCall(PetscFEGetNumComponents(fe, &components));
+  std::unique_ptr<ExpressionEvaluator> e;
+  FEMGPU_CXX(comm, e = std::make_unique<ExpressionEvaluator>(femgpu::parse_expression(text, source, static_cast<int>(dim)), static_cast<int>(dim)));
+  const femgpu::Shape want = femgpu::element_shape(femgpu::Element{1, static_cast<int>(components)});
+  PetscCheck(e->shape() == want, comm, PETSC_ERR_ARG_WRONG, "femgpu-apply: %s = '%s' has shape %s, but the field has %s (-components %" PetscInt_FMT ")",
+             source.c_str(), text.c_str(), femgpu::shape_string(e->shape()).c_str(), femgpu::shape_string(want).c_str(), components);
+  PetscErrorCode (*funcs[1])(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar *, void *) = {evaluate_at};
+  void *ctxs[1] = {e.get()};
+  PetscCall(DMCreateGlobalVector(dm, v));
+  PetscCall(DMProjectFunction(dm, 0.0, funcs, ctxs, INSERT_ALL_VALUES, *v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+std::string ones(PetscInt components)
+{
+  if (components == 1) return "1";
+  std::string s = "as_vector([1";
+  for (PetscInt c = 1; c < components; ++c) s += ", 1";
+  return s + "])";
+}
+
+// Interpolates -coefficient_<name>_expr for every coefficient the form declares.
+PetscErrorCode set_coefficients(Mat A, DM dm, const ApplyOptions &o)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)dm);
+  PetscInt dim;
+  std::vector<femgpu::CoefficientInfo> coefficients;
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(dm, &dim));
+  femgpu::FormSignature sig{dim == 2 ? femgpu::CellType::Triangle : femgpu::CellType::Tetrahedron,
+                            femgpu::Element{static_cast<int>(o.degree), static_cast<int>(o.components)}, static_cast<int>(o.coordinate_degree)};
+  FEMGPU_CXX(comm, coefficients = femgpu::parse_form_file(o.form_file, sig).a.coefficients);
+  for (const femgpu::CoefficientInfo &c : coefficients) {
+    const std::string option = "-coefficient_" + c.name + "_expr";
+    char text[1024];
+    PetscBool set;
+    PetscCall(PetscOptionsGetString(nullptr, nullptr, option.c_str(), text, sizeof(text), &set));
+    if (!set) continue;  // the Mat reports it if a needs it
+    Vec w;
+    PetscCall(interpolate(dm, text, option, &w));
+    PetscCall(MatFEMGPUSetCoefficient(A, c.name.c_str(), w));
+    PetscCall(VecDestroy(&w));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// y = A u, n times; the median wall time of one apply.
+PetscErrorCode time_applies(Mat A, Vec u, Vec y, PetscInt n, PetscLogDouble *median)
+{
+  std::vector<PetscLogDouble> t(static_cast<size_t>(n));
+  PetscFunctionBegin;
+  for (PetscLogDouble &ti : t) {
+    PetscLogDouble t0, t1;
+    PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)A)));
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatMult(A, u, y));
+    PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)A)));
+    PetscCall(PetscTime(&t1));
+    ti = t1 - t0;
+  }
+  std::sort(t.begin(), t.end());
+  *median = t[t.size() / 2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode run(MPI_Comm comm)
+{
+  ApplyOptions o;
+  DM dm;
+  Mat A;
+  Vec u, v, y;
+  PetscScalar value = 0;
+  PetscLogDouble median = 0;
+  const char *backend;
+  PetscFunctionBegin;
+  PetscCall(read_options(comm, &o));
+  PetscCall(create_space(comm, o, &dm));
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(MatFEMGPUSetFormFile(A, o.form_file));
+  PetscCall(set_coefficients(A, dm, o));
+  PetscCall(interpolate(dm, o.u_expr[0] ? o.u_expr : ones(o.components), "-u_expr", &u));
+  PetscCall(interpolate(dm, o.v_expr[0] ? o.v_expr : ones(o.components), "-v_expr", &v));
+  PetscCall(VecDuplicate(u, &y));
+  PetscCall(MatMult(A, u, y));  // sets the operator up
+  PetscCall(VecDot(y, v, &value));
+  PetscCall(MatFEMGPUGetBackend(A, &backend));
+  PetscCall(time_applies(A, u, y, o.n_apply, &median));
+  PetscCall(PetscPrintf(comm, "a(u,v) = %.17g\n", (double)PetscRealPart(value)));
+  PetscCall(PetscPrintf(comm, "backend: %s\n", backend));
+  PetscCall(PetscPrintf(comm, "time per apply: %.6e s (median of %" PetscInt_FMT ")\n", (double)median, o.n_apply));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscCall(MatFEMGPURegister());
+  PetscCall(run(PETSC_COMM_WORLD));
+  PetscCall(PetscFinalize());
+  return 0;
+}

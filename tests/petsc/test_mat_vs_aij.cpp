@@ -1,0 +1,227 @@
+// The fem_gpu Mat applies the same operator as the AIJ matrix PETSc assembles from
+// independent pointwise Jacobians (pointwise_jacobians.cpp), with Dirichlet conditions on
+// the x = x_min part of the boundary only, for every degree in -degrees.
+//
+// For each degree: mesh (FEMGPUCreateMeshFromOptions) -> "left" face label -> optional
+// P2 coordinates and interior perturbation -> P_k field with an essential condition on
+// "left" -> J = DMPlexSNESComputeJacobianFEM at a smooth linearization point w (local,
+// constrained values included; the fem_gpu Mat reads the same local Vec) -> A = fem_gpu
+// Mat of the form file -> |A x - J x|_inf / |J x|_inf for random x. Exit code 1 when it
+// exceeds -tolerance (or, with -expect_mismatch, when it does not).
+// On curved (P2) cells neither side integrates exactly, so both use femgpu's rule of
+// degree -mat_fem_gpu_quadrature_degree; on affine cells PETSc uses its own rule,
+// exact for the integrand.
+#include <petscdmplex.h>
+#include <petscfe.h>
+#include <petscsnes.h>
+
+#include <cmath>
+#include <string>
+
+#include "fem/quadrature.h"
+#include "femgpu.h"
+#include "petsc/mesh_geometry.h"
+#include "petsc/petsc_compat.h"
+#include "pointwise_jacobians.h"
+
+static const char help[] = "Compares fem_gpu MatMult with PETSc's assembled Jacobian.\n"
+                           "  -form NAME (mass|laplace|helmholtz|elasticity|hyperelasticity) -forms_dir DIR -degrees 1,2,3\n"
+                           "  -lmbda L -mu M -coordinate_degree 1|2 -mesh_perturb EPS -tolerance T -expect_mismatch\n";
+
+namespace {
+
+struct Case {
+  std::string form, forms_dir;
+  PetscInt degree = 1, coordinate_degree = 1, quadrature_degree = -1;
+  PetscReal lmbda = 0.0, mu = 0.5, perturb = 0.0;
+};
+
+// Faces of the boundary with centroid on x = x_min, closed under closure.
+PetscErrorCode mark_left(DM dm)
+{
+  DMLabel boundary, left;
+  IS faces;
+  PetscReal lo[3], hi[3];
+  PetscFunctionBegin;
+  PetscCall(DMGetBoundingBox(dm, lo, hi));
+  PetscCall(DMCreateLabel(dm, "boundary"));
+  PetscCall(DMCreateLabel(dm, "left"));
+  PetscCall(DMGetLabel(dm, "boundary", &boundary));
+  PetscCall(DMGetLabel(dm, "left", &left));
+  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, boundary));
+  PetscCall(DMLabelGetStratumIS(boundary, 1, &faces));
+  if (faces) {
+    PetscInt n;
+    const PetscInt *f;
+    PetscCall(ISGetLocalSize(faces, &n));
+    PetscCall(ISGetIndices(faces, &f));
+    for (PetscInt i = 0; i < n; ++i) {
+      PetscReal centroid[3];
+      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], nullptr, centroid, nullptr));
+      if (std::abs(centroid[0] - lo[0]) < 1e-10 * (hi[0] - lo[0])) PetscCall(DMLabelSetValue(left, f[i], 1));
+    }
+    PetscCall(ISRestoreIndices(faces, &f));
+    PetscCall(ISDestroy(&faces));
+  }
+  PetscCall(DMPlexLabelComplete(dm, left));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode zero(PetscInt, PetscReal, const PetscReal[], PetscInt Nc, PetscScalar *u, void *)
+{
+  for (PetscInt c = 0; c < Nc; ++c) u[c] = 0.0;
+  return PETSC_SUCCESS;
+}
+
+// A smooth linearization point, different in every component; non-zero on "left".
+PetscErrorCode smooth(PetscInt dim, PetscReal, const PetscReal x[], PetscInt Nc, PetscScalar *u, void *)
+{
+  for (PetscInt c = 0; c < Nc; ++c) {
+    u[c] = 0.1 * (c + 1);
+    for (PetscInt d = 0; d < dim; ++d) u[c] += 0.2 * std::sin(1.3 * (c + 1) * x[d] + 0.7 * d);
+  }
+  return PETSC_SUCCESS;
+}
+
+// femgpu's rule of this degree as PETSc's quadrature of the field (curved cells).
+PetscErrorCode use_femgpu_rule(PetscFE fe, PetscInt dim, PetscInt degree)
+{
+  PetscQuadrature q;
+  PetscReal *points, *weights;
+  PetscFunctionBegin;
+  femgpu::QuadratureRule rule = femgpu::simplex_quadrature(static_cast<int>(dim), static_cast<int>(degree), femgpu::default_share_dir());
+  PetscCall(PetscMalloc1(rule.points.size(), &points));
+  PetscCall(PetscMalloc1(rule.weights.size(), &weights));
+  for (size_t i = 0; i < rule.points.size(); ++i) points[i] = rule.points[i];
+  for (size_t i = 0; i < rule.weights.size(); ++i) weights[i] = rule.weights[i];
+  PetscCall(PetscQuadratureCreate(PETSC_COMM_SELF, &q));
+  PetscCall(PetscQuadratureSetData(q, dim, 1, rule.size(), points, weights));
+  PetscCall(PetscQuadratureSetOrder(q, degree));
+  PetscCall(PetscFESetQuadrature(fe, q));
+  PetscCall(PetscQuadratureDestroy(&q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
+{
+  PetscInt dim, left = 1;
+  PetscFE fe;
+  DMLabel label;
+  PetscDS ds;
+  PetscFunctionBegin;
+  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
+  PetscCall(mark_left(*dm));
+  PetscCall(femgpu::set_coordinate_degree(*dm, c.coordinate_degree));
+  PetscCall(femgpu::perturb_interior_coordinates(*dm, c.perturb));
+  PetscCall(DMGetDimension(*dm, &dim));
+  const PetscInt components = femgpu_test::is_vector_form(c.form) ? dim : 1;
+  // Stroud rules of order q are exact to degree 2q+1: q = k covers the 2k of the linear
+  // forms, q = 2k the 4(k-1) of the hyperelastic Jacobian on affine cells.
+  const PetscInt order = c.form == "hyperelasticity" ? 2 * c.degree : c.degree;
+  PetscCall(PetscFECreateLagrange(comm, dim, components, PETSC_TRUE, c.degree, order, &fe));
+  if (c.coordinate_degree == 2) PetscCall(use_femgpu_rule(fe, dim, c.quadrature_degree));
+  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(DMGetLabel(*dm, "left", &label));
+  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "left", label, 1, &left, 0, 0, nullptr, (void (*)(void))zero, nullptr, nullptr, nullptr));
+  PetscCall(DMGetDS(*dm, &ds));
+  PetscCall(femgpu_test::set_pointwise_jacobian(ds, c.form, c.lmbda, c.mu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// |A x - J x|_inf / |J x|_inf for one case.
+PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt *size)
+{
+  DM dm;
+  Mat J, A;
+  Vec w, x, yJ, yA;
+  PetscReal nJ;
+  PetscErrorCode (*funcs[1])(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar *, void *) = {smooth};
+  PetscFunctionBegin;
+  PetscCall(create_problem(comm, c, &dm));
+  PetscCall(DMCreateLocalVector(dm, &w));
+  PetscCall(DMProjectFunctionLocal(dm, 0.0, funcs, nullptr, INSERT_ALL_VALUES, w));
+  PetscCall(DMSetMatType(dm, MATAIJ));
+  PetscCall(DMCreateMatrix(dm, &J));
+  PetscCall(DMPlexSNESComputeJacobianFEM(dm, w, J, J, nullptr));
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(MatFEMGPUSetFormFile(A, (c.forms_dir + "/" + c.form + ".ufl").c_str()));
+  if (c.form == "hyperelasticity") PetscCall(MatFEMGPUSetCoefficient(A, "w", w));
+  if (femgpu_test::is_vector_form(c.form)) {
+    PetscCall(MatFEMGPUSetConstant(A, "lmbda", c.lmbda));
+    PetscCall(MatFEMGPUSetConstant(A, "mu", c.mu));
+  }
+  PetscCall(DMCreateGlobalVector(dm, &x));
+  PetscCall(VecGetSize(x, size));
+  PetscCall(VecDuplicate(x, &yJ));
+  PetscCall(VecDuplicate(x, &yA));
+  PetscCall(VecSetRandom(x, nullptr));
+  PetscCall(VecShift(x, 0.5));  // every entry non-zero
+  PetscCall(MatMult(J, x, yJ));
+  PetscCall(VecSet(yA, NAN));  // MatMult must overwrite all of it
+  PetscCall(MatMult(A, x, yA));
+  PetscCall(VecNorm(yJ, NORM_INFINITY, &nJ));
+  PetscCall(VecAXPY(yA, -1.0, yJ));
+  PetscCall(VecNorm(yA, NORM_INFINITY, error));
+  *error = nJ > 0 ? *error / nJ : *error;
+  if (!(*error == *error)) *error = PETSC_INFINITY;  // NaN: an entry was not written
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&yJ));
+  PetscCall(VecDestroy(&yA));
+  PetscCall(MatDestroy(&J));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode run(MPI_Comm comm, int *failures)
+{
+  char form[64] = "laplace", dir[PETSC_MAX_PATH_LEN] = FEMGPU_FORMS_DIR;
+  PetscInt degrees[8] = {1, 2, 3}, n_degrees = 8;
+  PetscReal tolerance = 1e-12;
+  PetscBool expect_mismatch = PETSC_FALSE, set;
+  Case c;
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, "", "Mat vs AIJ options", "");
+  PetscCall(PetscOptionsString("-form", "Shipped form name", "", form, form, sizeof(form), nullptr));
+  PetscCall(PetscOptionsString("-forms_dir", "Folder of the form files", "", dir, dir, sizeof(dir), nullptr));
+  PetscCall(PetscOptionsIntArray("-degrees", "Lagrange degrees to test", "", degrees, &n_degrees, &set));
+  if (!set) n_degrees = 3;
+  PetscCall(PetscOptionsReal("-lmbda", "Lame lambda (both sides)", "", c.lmbda, &c.lmbda, nullptr));
+  PetscCall(PetscOptionsReal("-mu", "Lame mu (both sides)", "", c.mu, &c.mu, nullptr));
+  PetscCall(PetscOptionsInt("-coordinate_degree", "Coordinate degree", "", c.coordinate_degree, &c.coordinate_degree, nullptr));
+  PetscCall(PetscOptionsReal("-mesh_perturb", "Interior node perturbation", "", c.perturb, &c.perturb, nullptr));
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_quadrature_degree", "Shared rule degree on curved cells", "", c.quadrature_degree, &c.quadrature_degree, nullptr));
+  PetscCall(PetscOptionsReal("-tolerance", "Relative tolerance", "", tolerance, &tolerance, nullptr));
+  PetscCall(PetscOptionsBool("-expect_mismatch", "Pass only if the operators differ", "", expect_mismatch, &expect_mismatch, nullptr));
+  PetscOptionsEnd();
+  PetscCheck(c.coordinate_degree == 1 || c.quadrature_degree > 0, comm, PETSC_ERR_USER_INPUT, "curved cells need -mat_fem_gpu_quadrature_degree");
+  c.form = form;
+  c.forms_dir = dir;
+  for (PetscInt i = 0; i < n_degrees; ++i) {
+    PetscReal error;
+    PetscInt size;
+    c.degree = degrees[i];
+    PetscCall(compare(comm, c, &error, &size));
+    const bool ok = expect_mismatch ? error > 1e3 * tolerance : error <= tolerance;
+    *failures += ok ? 0 : 1;
+    PetscCall(PetscPrintf(comm, "%s P%" PetscInt_FMT " (%" PetscInt_FMT " free DOFs): |Ax - Jx|/|Jx| = %.3e  %s\n", form, c.degree, size, (double)error,
+                          ok ? "ok" : (expect_mismatch ? "FAIL (expected a mismatch)" : "FAIL")));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  int failures = 0;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscCall(MatFEMGPURegister());
+  PetscCall(run(PETSC_COMM_WORLD, &failures));
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
