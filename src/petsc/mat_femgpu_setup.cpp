@@ -65,6 +65,20 @@ PetscErrorCode check_coefficients(Mat A, MatFEMGPUContext *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The parser's errors say what is wrong at file:line:col; add which field the form was
+// read for, since a vector form on a scalar field (or the reverse) fails with a shape.
+ParsedForms parse_form_text_for_dm(const std::string &text, const std::string &source, const FormSignature &sig)
+{
+  try {
+    return parse_form_text(text, source, sig);
+  } catch (const FormError &e) {
+    const Element &el = sig.element;
+    throw FormError(std::string(e.what()) + " (the form was read for the DM's field: P" + std::to_string(el.degree) +
+                    (el.components == 1 ? " scalar" : " vector with " + std::to_string(el.components) + " components") + " on " +
+                    cell_name(sig.cell) + "s. A form for a vector field needs a vector field in the DM, and vice versa)");
+  }
+}
+
 PetscErrorCode make_backend(Mat A, MatFEMGPUContext *ctx)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
@@ -93,7 +107,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
              "fem_gpu: no form; give -mat_fem_gpu_form_file FILE.ufl or call MatFEMGPUSetFormFile()");
   PetscCall(plex_form_signature(ctx->dm, &ctx->signature));
   FEMGPU_CXX(comm, {
-    ParsedForms forms = parse_form_text(ctx->form_text, ctx->form_source, ctx->signature);
+    ParsedForms forms = parse_form_text_for_dm(ctx->form_text, ctx->form_source, ctx->signature);
     LowerOptions lo;
     if (ctx->quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->quadrature_degree);
     ctx->ir = std::make_unique<ActionIR>(lower_form(forms.a, lo));

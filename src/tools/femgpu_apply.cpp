@@ -61,13 +61,15 @@ PetscErrorCode read_options(MPI_Comm comm, ApplyOptions *o)
 PetscErrorCode create_space(MPI_Comm comm, const ApplyOptions &o, DM *dm)
 {
   PetscInt dim;
+  PetscBool simplex;
   PetscFE fe;
   PetscFunctionBegin;
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
   PetscCall(femgpu::set_coordinate_degree(*dm, o.coordinate_degree));
   PetscCall(femgpu::perturb_interior_coordinates(*dm, o.perturb));
   PetscCall(DMGetDimension(*dm, &dim));
-  PetscCall(PetscFECreateLagrange(comm, dim, o.components, PETSC_TRUE, o.degree, PETSC_DETERMINE, &fe));
+  PetscCall(DMPlexIsSimplex(*dm, &simplex));  // a tensor mesh gets a Q_K field, which the Mat then refuses
+  PetscCall(PetscFECreateLagrange(comm, dim, o.components, simplex, o.degree, PETSC_DETERMINE, &fe));
   PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
   PetscCall(DMCreateDS(*dm));
   PetscCall(PetscFEDestroy(&fe));
@@ -113,14 +115,17 @@ std::string ones(PetscInt components)
 // Interpolates -coefficient_<name>_expr for every coefficient the form declares.
 PetscErrorCode set_coefficients(Mat A, DM dm, const ApplyOptions &o)
 {
-  MPI_Comm comm = PetscObjectComm((PetscObject)dm);
   PetscInt dim;
   std::vector<femgpu::CoefficientInfo> coefficients;
   PetscFunctionBegin;
   PetscCall(DMGetDimension(dm, &dim));
   femgpu::FormSignature sig{dim == 2 ? femgpu::CellType::Triangle : femgpu::CellType::Tetrahedron,
                             femgpu::Element{static_cast<int>(o.degree), static_cast<int>(o.components)}, static_cast<int>(o.coordinate_degree)};
-  FEMGPU_CXX(comm, coefficients = femgpu::parse_form_file(o.form_file, sig).a.coefficients);
+  try {
+    coefficients = femgpu::parse_form_file(o.form_file, sig).a.coefficients;
+  } catch (const femgpu::FormError &) {
+    PetscFunctionReturn(PETSC_SUCCESS);  // the Mat reports it, with the field it was read for, at setup
+  }
   for (const femgpu::CoefficientInfo &c : coefficients) {
     const std::string option = "-coefficient_" + c.name + "_expr";
     char text[1024];

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Runs a command and checks its output, for ctest.
+
+  check_output.py --value 'a(u,v)' 1/6 [--tol 1e-12] -- COMMAND ...
+      passes when COMMAND exits 0 and prints 'a(u,v) = X' with |X - 1/6| <= tol*max(1, |1/6|)
+      (the expected value is a Python expression: exact fractions read best).
+  check_output.py --error REGEX -- COMMAND ...
+      passes when COMMAND exits non-zero and its output matches REGEX.
+"""
+import argparse
+import re
+import subprocess
+import sys
+from math import *  # noqa: F401,F403  (pi, sqrt ... in expected values)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--value", nargs=2, metavar=("LABEL", "EXPECTED"))
+    p.add_argument("--tol", type=float, default=1e-12)
+    p.add_argument("--error")
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    a = p.parse_args()
+    command = a.command[1:] if a.command and a.command[0] == "--" else a.command
+    r = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    print(r.stdout)
+    if a.error is not None:
+        if r.returncode == 0:
+            sys.exit("FAIL: the command succeeded; expected an error matching " + a.error)
+        if not re.search(a.error, r.stdout):
+            sys.exit("FAIL: the error message does not match " + a.error)
+        print("ok: exit code %d and the expected message" % r.returncode)
+        return
+    if r.returncode != 0:
+        sys.exit("FAIL: exit code %d" % r.returncode)
+    label, expected = a.value
+    values = re.findall(re.escape(label) + r" = (\S+)", r.stdout)
+    if not values:
+        sys.exit("FAIL: no line '%s = ...'" % label)
+    want = float(eval(expected))
+    for v in values:  # every rank or every line must agree
+        if abs(float(v) - want) > a.tol * max(1.0, abs(want)):
+            sys.exit("FAIL: %s = %s, expected %s = %.17g" % (label, v, expected, want))
+    print("ok: %s = %s, expected %s" % (label, values[0], expected))
+
+
+if __name__ == "__main__":
+    main()

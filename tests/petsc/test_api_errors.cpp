@@ -1,0 +1,98 @@
+// Misuse of the fem_gpu Mat through the C API is a PETSc error with the right code, and
+// the Mat works once the misuse is corrected: a coefficient Vec of the wrong size, a
+// missing coefficient, an unknown constant, a Mat that is not fem_gpu.
+#include <petscdmplex.h>
+#include <petscfe.h>
+
+#include <string>
+
+#include "femgpu.h"
+#include "petsc/petsc_compat.h"
+
+static const char help[] = "Checks the error codes of misused fem_gpu matrices.\n";
+
+namespace {
+
+int failures = 0;
+
+void expect(PetscErrorCode got, PetscErrorCode want, const char *what)
+{
+  const bool ok = got == want;
+  failures += ok ? 0 : 1;
+  PetscPrintf(PETSC_COMM_WORLD, "%s: error %d (expected %d) %s\n", what, (int)got, (int)want, ok ? "ok" : "FAIL");
+}
+
+// A P1 vector field on a 2x2 square and the hyperelasticity Jacobian (needs coefficient w).
+PetscErrorCode create(DM *dm, Mat *A)
+{
+  const PetscInt faces[2] = {2, 2};
+  const PetscReal lo[2] = {0, 0}, hi[2] = {1, 1};
+  PetscFE fe;
+  PetscFunctionBegin;
+  PetscCall(FEMGPUCreateBoxMesh(PETSC_COMM_WORLD, 2, faces, lo, hi, dm));
+  PetscCall(DMSetFromOptions(*dm));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 2, 2, PETSC_TRUE, 1, PETSC_DETERMINE, &fe));
+  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMSetMatType(*dm, MATFEMGPU));
+  PetscCall(DMCreateMatrix(*dm, A));
+  PetscCall(MatFEMGPUSetFormFile(*A, FEMGPU_FORMS_DIR "/hyperelasticity.ufl"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode run()
+{
+  DM dm;
+  Mat A, aij;
+  Vec x, y, wrong, w;
+  PetscFunctionBegin;
+  PetscCall(create(&dm, &A));
+  PetscCall(DMCreateGlobalVector(dm, &x));
+  PetscCall(VecDuplicate(x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  expect(MatMult(A, x, y), PETSC_ERR_ARG_WRONGSTATE, "MatMult without the coefficient w");
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 7, &wrong));
+  PetscCall(MatFEMGPUSetCoefficient(A, "w", wrong));
+  expect(MatMult(A, x, y), PETSC_ERR_ARG_SIZ, "coefficient Vec of size 7");
+  PetscCall(MatFEMGPUSetConstant(A, "no_such_constant", 1.0));
+  PetscCall(DMCreateGlobalVector(dm, &w));
+  PetscCall(VecSet(w, 0.0));
+  PetscCall(MatFEMGPUSetCoefficient(A, "w", w));
+  expect(MatMult(A, x, y), PETSC_ERR_ARG_WRONG, "an unknown constant");
+  PetscCall(MatCreate(PETSC_COMM_WORLD, &aij));
+  expect(MatFEMGPUSetConstant(aij, "mu", 1.0), PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant on a Mat of another type");
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(MatDestroy(&aij));
+  PetscCall(MatDestroy(&A));
+  // Corrected: a fresh Mat with the right coefficient applies (a rigid translation x = 1
+  // has no strain, so A x = 0 at w = 0).
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(MatFEMGPUSetFormFile(A, FEMGPU_FORMS_DIR "/hyperelasticity.ufl"));
+  PetscCall(MatFEMGPUSetCoefficient(A, "w", w));
+  PetscCall(MatMult(A, x, y));
+  PetscReal norm;
+  PetscCall(VecNorm(y, NORM_INFINITY, &norm));
+  failures += norm < 1e-13 ? 0 : 1;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "corrected Mat: |A 1| = %g %s\n", (double)norm, norm < 1e-13 ? "ok" : "FAIL"));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&wrong));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscCall(MatFEMGPURegister());
+  PetscCall(run());
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
