@@ -177,9 +177,11 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
 #if PETSC_VERSION_LT(3, 23, 0)
   PetscCall(PetscContainerSetUserDestroy(c, free_context));
 #else
-  PetscCall(PetscContainerSetCtxDestroy(c, [](void **p) -> PetscErrorCode {
-    PetscErrorCode e = free_context(*p);
-    *p = nullptr;
+  // The argument is void ** before PETSc 3.26 and PetscCtxRt (a void * to the pointer) since.
+  PetscCall(PetscContainerSetCtxDestroy(c, [](auto p) -> PetscErrorCode {
+    void **ptr = (void **)p;
+    PetscErrorCode e = free_context(*ptr);
+    *ptr = nullptr;
     return e;
   }));
 #endif

@@ -8,18 +8,22 @@
 
 namespace femgpu {
 
-PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject)
+// The options block has its own title: PETSc prints -help for a title once, and the
+// "Matrix (Mat)" block has usually been printed by another Mat (a partitioner's) already.
+static PetscErrorCode read_options(Mat A)
 {
   MatFEMGPUContext *ctx;
+  const char *prefix;
   char path[PETSC_MAX_PATH_LEN];
   PetscBool set;
   const char *backends[] = {"auto", "cpu", "opencl", "cuda"};
   PetscInt backend = 0;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
   for (PetscInt i = 0; i < 4; ++i)
     if (ctx->backend_name == backends[i]) backend = i;
-  PetscOptionsHeadBegin(PetscOptionsObject, "fem_gpu: matrix-free finite-element operator from a UFL form");
+  PetscOptionsBegin(PetscObjectComm((PetscObject)A), prefix, "fem_gpu: matrix-free finite-element operator from a UFL form", "Mat");
   PetscCall(PetscOptionsString("-mat_fem_gpu_form_file", "UFL form file defining a (or a residual F)", "MatFEMGPUSetFormFile", "", path, sizeof(path), &set));
   if (set) PetscCall(MatFEMGPUSetFormFile(A, path));
   PetscCall(PetscOptionsEList("-mat_fem_gpu_backend", "Where the action runs (auto: cuda if a device is present, else cpu)", "", backends, 4, backends[backend], &backend, &set));
@@ -31,7 +35,14 @@ PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject)
   if (set) ctx->set_up = false;
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->view_ir, &ctx->view_ir, nullptr));
   PetscCall(PetscOptionsName("-mat_fem_gpu_constant_<name>", "Value of the form's Constant <name> (listed once the form is set up)", "MatFEMGPUSetConstant", nullptr));
-  PetscOptionsHeadEnd();
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems)
+{
+  PetscFunctionBegin;
+  PetscCall(read_options(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

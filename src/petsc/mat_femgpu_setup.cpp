@@ -168,7 +168,8 @@ PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (happens at the first MatMult, once the DM and form are known)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s", describe(ctx).c_str()));
+  std::istringstream lines(describe(ctx));  // line by line, so each gets the viewer's indentation
+  for (std::string line; std::getline(lines, line);) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", line.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -35,6 +35,7 @@ struct ApplyOptions {
   PetscInt degree = 1, components = 1, coordinate_degree = 1, n_apply = 5;
   PetscReal perturb = 0.0;
   char u_expr[1024] = "", v_expr[1024] = "";
+  PetscBool help = PETSC_FALSE;  // -help: list the options of the mesh and the Mat too, apply nothing
 };
 
 PetscErrorCode read_options(MPI_Comm comm, ApplyOptions *o)
@@ -52,7 +53,8 @@ PetscErrorCode read_options(MPI_Comm comm, ApplyOptions *o)
   PetscCall(PetscOptionsName("-coefficient_<name>_expr", "Coefficient <name> of the form, an expression in x", "", nullptr));
   PetscCall(PetscOptionsInt("-n_apply", "Applies to time (the median is printed)", "", o->n_apply, &o->n_apply, nullptr));
   PetscOptionsEnd();
-  PetscCheck(o->form_file[0], comm, PETSC_ERR_USER_INPUT, "femgpu-apply: no form; give -form_file FILE.ufl (see -help)");
+  PetscCall(PetscOptionsHasHelp(nullptr, &o->help));
+  PetscCheck(o->form_file[0] || o->help, comm, PETSC_ERR_USER_INPUT, "femgpu-apply: no form; give -form_file FILE.ufl (see -help)");
   PetscCheck(o->n_apply >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "femgpu-apply: -n_apply must be >= 1");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,6 +175,11 @@ PetscErrorCode run(MPI_Comm comm)
   PetscCall(create_space(comm, o, &dm));
   PetscCall(DMSetMatType(dm, MATFEMGPU));
   PetscCall(DMCreateMatrix(dm, &A));
+  if (!o.form_file[0]) {  // only -help
+    PetscCall(MatDestroy(&A));
+    PetscCall(DMDestroy(&dm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatFEMGPUSetFormFile(A, o.form_file));
   PetscCall(set_coefficients(A, dm, o));
   PetscCall(interpolate(dm, o.u_expr[0] ? o.u_expr : ones(o.components), "-u_expr", &u));
