@@ -162,6 +162,17 @@ static PetscErrorCode MatDestroy_FEMGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !PETSC_VERSION_LT(3, 23, 0)
+// PETSc >= 3.23 passes the address of the context pointer.
+static PetscErrorCode free_context_at(void *p)
+{
+  void **ctx = static_cast<void **>(p);
+  PetscErrorCode e = free_context(*ctx);
+  *ctx = nullptr;
+  return e;
+}
+#endif
+
 static PetscErrorCode MatCreate_FEMGPU(Mat A)
 {
   PetscContainer c;
@@ -177,11 +188,7 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
 #if PETSC_VERSION_LT(3, 23, 0)
   PetscCall(PetscContainerSetUserDestroy(c, free_context));
 #else
-  PetscCall(PetscContainerSetCtxDestroy(c, [](void **p) -> PetscErrorCode {
-    PetscErrorCode e = free_context(*p);
-    *p = nullptr;
-    return e;
-  }));
+  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_context_at)));
 #endif
   PetscCall(PetscObjectCompose((PetscObject)A, kContextKey, (PetscObject)c));
   PetscCall(PetscContainerDestroy(&c));
