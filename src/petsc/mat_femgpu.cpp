@@ -162,6 +162,17 @@ static PetscErrorCode MatDestroy_FEMGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !PETSC_VERSION_LT(3, 23, 0)
+// PETSc >= 3.23 passes the address of the context pointer.
+static PetscErrorCode free_context_at(void *p)
+{
+  void **ctx = static_cast<void **>(p);
+  PetscErrorCode e = free_context(*ctx);
+  *ctx = nullptr;
+  return e;
+}
+#endif
+
 static PetscErrorCode MatCreate_FEMGPU(Mat A)
 {
   PetscContainer c;
@@ -177,13 +188,7 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
 #if PETSC_VERSION_LT(3, 23, 0)
   PetscCall(PetscContainerSetUserDestroy(c, free_context));
 #else
-  // The argument is void ** before PETSc 3.26 and PetscCtxRt (a void * to the pointer) since.
-  PetscCall(PetscContainerSetCtxDestroy(c, [](auto p) -> PetscErrorCode {
-    void **ptr = (void **)p;
-    PetscErrorCode e = free_context(*ptr);
-    *ptr = nullptr;
-    return e;
-  }));
+  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_context_at)));
 #endif
   PetscCall(PetscObjectCompose((PetscObject)A, kContextKey, (PetscObject)c));
   PetscCall(PetscContainerDestroy(&c));
