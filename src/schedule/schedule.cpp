@@ -73,13 +73,16 @@ void validate_tiles(const TileSizes &t, const ActionIR &ir, int Q)
 
 }  // namespace
 
-void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points)
+void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
-  if (s.strategy() == Strategy::SingleCellPerWorkItem)
+  if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
-  else
-    validate_tiles(s.tiles(), ir, n_quadrature_points);
+    return;
+  }
+  validate_tiles(s.tiles(), ir, n_quadrature_points);
+  require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=",
+          max_shared_bytes, "prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval]");
 }
 
 std::string to_string(const Schedule &s)

@@ -3,8 +3,8 @@
 // Takes: a strategy and its parameters, through the factories below.
 // Returns: an immutable value; "changing" a parameter makes a new Schedule.
 // Does not: know the device. validate() checks a schedule against one form (loop
-// lengths, group count) and the generic 1024-thread limit; whether the shared memory
-// fits a given device is for the caller (shared_memory_bytes).
+// lengths, group count), the generic 1024-thread limit and a shared-memory limit
+// (default: CUDA's 48 KiB of static shared memory).
 #pragma once
 
 #include <string>
@@ -54,9 +54,13 @@ class Schedule {
 };
 
 constexpr int kMaxThreadsPerGroup = 1024;
+// Statically declared shared memory per group: CUDA's limit without the dynamic
+// opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), which the kernels do not use.
+constexpr long long kMaxStaticSharedBytes = 48 * 1024;
 
 // Throws std::invalid_argument naming the parameter, its value and the limit.
-void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points);
+void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
+              long long max_shared_bytes = kMaxStaticSharedBytes);
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64".
 std::string to_string(const Schedule &s);

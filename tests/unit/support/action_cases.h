@@ -166,10 +166,12 @@ inline std::vector<Schedule> tiled_sample(const ActionIR &ir, int Q)
     const int tq = clamp(Q / 2 + 1, Q);
     s.push_back(Schedule::tiled({3, 7, tq, clamp(5, tq), cols(0.6), clamp(nt * 3 / 5 + 1, nt), clamp(3, tq)}));
   }
-  {  // whole loops in one tile each, 64 threads
+  {  // whole loops in one tile each, 64 threads; T^Q shrinks until shared memory fits
     std::vector<int> whole;
     for (const EvalGroup &g : ir.groups) whole.push_back(g.n_basis);
-    s.push_back(Schedule::tiled({2, 32, Q, Q, whole, nt, Q}));
+    int tq = Q;
+    while (tq > 1 && shared_memory_bytes(Schedule::tiled({2, 32, tq, tq, whole, nt, tq}), ir) > kMaxStaticSharedBytes) tq = (tq + 1) / 2;
+    s.push_back(Schedule::tiled({2, 32, tq, tq, whole, nt, tq}));
   }
   {  // few work-items per cell: several rows each and several prefetch rounds, 5 threads
     const int tq = clamp(Q - 1, Q);
@@ -180,6 +182,38 @@ inline std::vector<Schedule> tiled_sample(const ActionIR &ir, int Q)
     s.push_back(Schedule::tiled({5, 3, tq, clamp(2, tq), cols(0.2), clamp(4, nt), clamp(2, tq)}));
   }
   return s;
+}
+
+// One kernel candidate of the covering sample: a form, a cell dimension and degree,
+// and a schedule: SCPWI (tiled_shape < 0) or tiled_sample()[tiled_shape].
+struct Candidate {
+  size_t form = 0;
+  int dim = 2, degree = 1;
+  int tiled_shape = -1;
+};
+
+inline Schedule candidate_schedule(const Candidate &c, const ActionData &d)
+{
+  if (c.tiled_shape < 0) return Schedule::single_cell_per_work_item();
+  return tiled_sample(d.ir, d.tab.n_points())[static_cast<size_t>(c.tiled_shape)];
+}
+
+// SCPWI for every form in 2D P1-P4 and 3D P1-P3; each form also meets every tiled
+// shape once, on (dim, degree) pairs that rotate so every pair meets tiled kernels.
+inline std::vector<Candidate> kernel_sample(int dim)
+{
+  const std::vector<std::pair<int, int>> pairs{{2, 1}, {2, 2}, {2, 3}, {2, 4}, {3, 1}, {3, 2}, {3, 3}};
+  std::vector<Candidate> sample;
+  const size_t n_forms = form_cases().size();
+  for (size_t f = 0; f < n_forms; ++f) {
+    for (const auto &[d, k] : pairs)
+      if (d == dim) sample.push_back({f, d, k, -1});
+    for (int shape = 0; shape < 4; ++shape) {
+      const auto &[d, k] = pairs[(f + 2 * static_cast<size_t>(shape)) % pairs.size()];
+      if (d == dim) sample.push_back({f, d, k, static_cast<int>((f + static_cast<size_t>(shape)) % 4)});
+    }
+  }
+  return sample;
 }
 
 }  // namespace femgpu::test
