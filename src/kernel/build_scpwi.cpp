@@ -101,6 +101,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   validate(schedule, ir, tab.n_points());
   Kernel k;
   k.name = "femgpu_action";
+  k.schedule = to_string(schedule);
   k.precision = schedule.precision();
   declare_common_sizes(k, ir, tab);
   k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});

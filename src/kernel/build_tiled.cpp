@@ -259,6 +259,7 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   const TileSizes &t = schedule.tiles();
   Kernel k;
   k.name = "femgpu_action";
+  k.schedule = to_string(schedule);
   k.precision = schedule.precision();
   declare_common_sizes(k, ir, tab);
   declare_tiled_sizes(k, ir, t, tab.n_points());

@@ -133,7 +133,7 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
 {
   const bool fp64 = k.precision == Precision::FP64;
   std::ostringstream os;
-  os << "// femgpu action kernel (" << d.name << "); sizes are compile-time constants.\n";
+  os << "// femgpu action kernel (" << d.name << "), schedule: " << k.schedule << "\n";
   if (fp64) os << d.fp64_preamble << "#define FEMGPU_FP64 1\n";
   os << "typedef " << (fp64 ? "double" : "float") << " real;\n";
   for (const auto &[name, value] : k.sizes) os << "#define " << name << " " << value << "\n";

@@ -98,6 +98,7 @@ struct Param {
 
 struct Kernel {
   std::string name;
+  std::string schedule;  // to_string(Schedule), printed atop the source
   Precision precision = Precision::FP64;
   std::vector<std::pair<std::string, long long>> sizes;  // compile-time constants, UPPER_CASE
   std::vector<Param> params;
