@@ -1,5 +1,5 @@
-// OpenCL 1.2 host code: context, program build, buffers in the kernel's precision,
-// launch with the kernel's group shape, read back.
+// OpenCL 1.2 host code: context, program build, buffers from action_buffers.h, launch
+// with the kernel's group shape, read back.
 #define CL_TARGET_OPENCL_VERSION 120
 #include "runtime/opencl_runtime.h"
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "kernel/kernel_abi.h"
+#include "runtime/action_buffers.h"
 
 namespace femgpu {
 
@@ -26,14 +26,6 @@ std::string first_lines(const std::string &s, int n)
   size_t pos = 0;
   for (int i = 0; i < n && pos != std::string::npos; ++i) pos = s.find('\n', pos + 1);
   return s.substr(0, pos);
-}
-
-// Entries a map addresses: its largest entry + 1 (at least 1: buffers may not be empty).
-size_t extent(const int *map, size_t entries)
-{
-  int top = -1;
-  for (size_t i = 0; i < entries; ++i) top = std::max(top, map[i]);
-  return static_cast<size_t>(top + 1 > 0 ? top + 1 : 1);
 }
 
 }  // namespace
@@ -62,13 +54,6 @@ struct OpenCLRuntime::State {
     check(err, "clCreateBuffer");
     buffers.push_back(b);
     return b;
-  }
-  // Reals go to the device in the kernel's precision.
-  cl_mem reals(const double *data, size_t n, Precision p)
-  {
-    if (p == Precision::FP64) return buffer(data, n * sizeof(double));
-    std::vector<float> f(data, data + n);
-    return buffer(f.data(), n * sizeof(float));
   }
 };
 
@@ -124,45 +109,26 @@ void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, co
   cl_int err = CL_SUCCESS;
   cl_kernel kernel = clCreateKernel(program, k.name.c_str(), &err);
   check(err, "clCreateKernel");
-  const Precision p = k.precision;
-  const size_t cells = static_cast<size_t>(arrays.n_cells);
-  const TableLayout tables = pack_tables(ir, tab);
-  std::vector<double> constants = arrays.constants;
-  if (constants.empty()) constants.push_back(0.0);
+  std::vector<HostArgument> host = host_arguments(k, ir, tab, arrays, out, n_out);
   cl_mem out_buffer = nullptr;
-  cl_uint index = 0;
-  for (const KernelArg &a : kernel_arguments(ir)) {
-    cl_mem b = nullptr;
-    const FunctionArrays *f = a.function == kCoordinates ? &arrays.coordinates
-                              : a.function == kTrialFunction ? &arrays.trial
-                                                             : nullptr;
-    if ((a.kind == ArgKind::Values || a.kind == ArgKind::Map) && !f) f = &arrays.coefficients.at(static_cast<size_t>(a.function - 2));
-    const size_t width = a.kind == ArgKind::TestMap ? static_cast<size_t>(ir.n_test_basis * ir.signature.element.components)
-                         : f                            ? static_cast<size_t>(function_dofs(ir, a.function))
-                                                        : 0;
-    switch (a.kind) {
-      case ArgKind::CellCount: check(clSetKernelArg(kernel, index++, sizeof(int), &arrays.n_cells), "clSetKernelArg"); continue;
-      case ArgKind::Values: b = s.reals(f->values, extent(f->map, cells * width), p); break;
-      case ArgKind::Map: b = s.buffer(f->map, std::max<size_t>(1, cells * width) * sizeof(int)); break;
-      case ArgKind::TestMap: b = s.buffer(arrays.test_map, std::max<size_t>(1, cells * width) * sizeof(int)); break;
-      case ArgKind::Tables: b = s.reals(tables.data.data(), tables.data.size(), p); break;
-      case ArgKind::Weights: b = s.reals(tab.rule.weights.data(), tab.rule.weights.size(), p); break;
-      case ArgKind::Constants: b = s.reals(constants.data(), constants.size(), p); break;
-      case ArgKind::Out: b = out_buffer = s.reals(out, std::max<size_t>(1, n_out), p); break;
+  size_t out_bytes = 0;
+  for (size_t i = 0; i < host.size(); ++i) {
+    const cl_uint index = static_cast<cl_uint>(i);
+    if (host[i].kind == ArgKind::CellCount) {
+      check(clSetKernelArg(kernel, index, sizeof(int), &host[i].scalar), "clSetKernelArg");
+      continue;
     }
-    check(clSetKernelArg(kernel, index++, sizeof(cl_mem), &b), "clSetKernelArg");
+    cl_mem b = s.buffer(host[i].bytes.data(), host[i].bytes.size());
+    if (host[i].kind == ArgKind::Out) out_buffer = b, out_bytes = host[i].bytes.size();
+    check(clSetKernelArg(kernel, index, sizeof(cl_mem), &b), "clSetKernelArg");
   }
-  const size_t groups = (cells + static_cast<size_t>(k.cells_per_group) - 1) / static_cast<size_t>(k.cells_per_group);
   const size_t local[2] = {static_cast<size_t>(k.block_x), static_cast<size_t>(k.block_y)};
-  const size_t global[2] = {std::max<size_t>(1, groups) * local[0], local[1]};
+  const size_t global[2] = {group_count(k, arrays.n_cells) * local[0], local[1]};
   check(clEnqueueNDRangeKernel(s.queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
-  if (p == Precision::FP64) {
-    check(clEnqueueReadBuffer(s.queue, out_buffer, CL_TRUE, 0, n_out * sizeof(double), out, 0, nullptr, nullptr), "read");
-  } else {
-    std::vector<float> f(n_out);
-    check(clEnqueueReadBuffer(s.queue, out_buffer, CL_TRUE, 0, n_out * sizeof(float), f.data(), 0, nullptr, nullptr), "read");
-    std::copy(f.begin(), f.end(), out);
-  }
+  std::vector<unsigned char> result(out_bytes);
+  check(clEnqueueReadBuffer(s.queue, out_buffer, CL_TRUE, 0, result.size(), result.data(), 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
+  copy_out(result, k.precision, out, n_out);
   s.release_buffers();
   clReleaseKernel(kernel);
   clReleaseProgram(program);
