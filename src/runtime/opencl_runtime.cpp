@@ -93,6 +93,7 @@ cl_program build_program(cl_context context, cl_device_id device, const std::str
     clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
     std::string log(len, '\0');
     clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
+    log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));  // what() stops at a NUL
     clReleaseProgram(program);
     throw std::runtime_error("OpenCL build failed:\n" + log + "\n--- source (first 40 lines) ---\n" + first_lines(source, 40));
   }

@@ -78,3 +78,21 @@ TEST_CASE("OpenCL kernels in FP32 match the reference action to single precision
       }
     }
 }
+
+TEST_CASE("an OpenCL build failure reports the build log and the source", "[opencl]")
+{
+  std::mt19937 rng(2);
+  ActionData d = make_action(form_cases()[0], 2, 1, 3, rng);
+  kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, Schedule::single_cell_per_work_item());
+  const std::string broken = "__kernel void femgpu_action(__global double *g_out) { g_out[0] = r_undeclared; }\n";
+  std::vector<double> out = d.prefill;
+  try {
+    runtime().apply(k, broken, d.ir, d.tab, d.arrays(), out.data(), out.size());
+    FAIL("expected a build failure");
+  } catch (const std::runtime_error &e) {
+    const std::string what = e.what();
+    CHECK(what.find("OpenCL build failed") != std::string::npos);
+    CHECK(what.find("r_undeclared") != std::string::npos);  // in the log and in the source
+    CHECK(what.find("--- source") != std::string::npos);
+  }
+}
