@@ -1,0 +1,166 @@
+// parse_form_text / parse_form_file / parse_expression: run the grammar, then pick
+// out `a` and `F` and check them, and turn every error into "<source>:L:C: what".
+#include "form/parser.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "form/parse_builtins.h"
+#include "form/parse_grammar.h"
+
+namespace femgpu {
+
+namespace {
+
+using parse::Context;
+using parse::Kind;
+using parse::Value;
+
+[[noreturn]] void located(const std::string &source, Loc loc, const std::string &what)
+{
+  throw FormError(source + ":" + loc_string(loc) + ": " + what);
+}
+
+bool any_integrand_contains(const std::vector<Integral> &f, int number)
+{
+  for (const Integral &i : f)
+    if (parse::contains_argument(i.integrand, number)) return true;
+  return false;
+}
+
+// The value the file assigned to `name`, which must be a form.
+std::vector<Integral> defined_form(const Context &ctx, const std::string &name)
+{
+  const Value &v = ctx.env.at(name);
+  Loc at = ctx.defined_at.at(name);
+  if (v.kind != Kind::Form)
+    fail_at(at, "'" + name + "' must be a form (an integral such as u*v*dx), got " + parse::type_name(v) +
+                    (v.kind == Kind::Expr ? " (did you forget '*dx'?)" : ""));
+  return v.form;
+}
+
+void check_residual(const Context &ctx, const std::vector<Integral> &F)
+{
+  Loc at = ctx.defined_at.at("F");
+  if (!any_integrand_contains(F, 0)) fail_at(at, "'F' must be linear in the test function v, but it does not contain v");
+  if (any_integrand_contains(F, 1))
+    fail_at(at, "'F' must not contain the trial function u (a residual depends on a Coefficient; "
+                "for a linear problem define 'a')");
+}
+
+void check_bilinear(const Context &ctx, const std::vector<Integral> &a)
+{
+  if (!any_integrand_contains(a, 0) || !any_integrand_contains(a, 1))
+    fail_at(ctx.defined_at.at("a"), "'a' must be bilinear: it needs both the trial function u and the test function v");
+}
+
+// a = derivative(F, w, u) for the one Coefficient w of F in the element of u.
+std::vector<Integral> implied_jacobian(Context &ctx, const std::vector<Integral> &F)
+{
+  Loc at = ctx.defined_at.at("F");
+  Form table = ctx.builder->make_form(F);
+  std::vector<int> slots;
+  for (const Integral &i : F)
+    for (int s : parse::coefficient_slots(i.integrand))
+      if (table.coefficients[s].element == ctx.element && std::find(slots.begin(), slots.end(), s) == slots.end())
+        slots.push_back(s);
+  if (slots.empty())
+    fail_at(at, "'a' is not defined and cannot be derived: 'F' has no Coefficient in the element of u; define 'a'");
+  if (slots.size() > 1) {
+    std::string names;
+    for (int s : slots) names += (names.empty() ? "" : ", ") + table.coefficients[s].name;
+    fail_at(at, "'a' is not defined and cannot be derived: 'F' has several Coefficients in the element of u (" +
+                    names + "); define 'a' = derivative(F, w, u) for the unknown w");
+  }
+  const CoefficientInfo &w = table.coefficients[slots[0]];
+  Expr we = ctx.builder->coefficient(w.name, w.element);
+  return derivative(F, we, ctx.builder->trial_function());
+}
+
+ParsedForms finish(Context &ctx, Loc end)
+{
+  bool has_a = ctx.defined_at.count("a") > 0, has_F = ctx.defined_at.count("F") > 0;
+  if (!has_a && !has_F)
+    fail_at(end, "form file defines neither 'a' nor 'F' (assign the bilinear form to 'a' or the residual to 'F')");
+  std::optional<std::vector<Integral>> F;
+  if (has_F) {
+    F = defined_form(ctx, "F");
+    check_residual(ctx, *F);
+  }
+  std::vector<Integral> a;
+  if (has_a) {
+    a = defined_form(ctx, "a");
+    check_bilinear(ctx, a);
+  } else {
+    a = implied_jacobian(ctx, *F);
+  }
+  ParsedForms out{ctx.builder->make_form(a), std::nullopt};
+  if (F) out.F = ctx.builder->make_form(*F);
+  return out;
+}
+
+ParsedForms run_form(const std::string &text, const FormSignature &sig)
+{
+  std::vector<Token> tokens = tokenize(text);
+  std::optional<FormBuilder> builder;
+  try {
+    builder.emplace(sig);
+  } catch (const FormError &e) {
+    fail_at({1, 1}, std::string("invalid form signature: ") + e.what());
+  }
+  Context ctx(&*builder, builder->dim());
+  ctx.element = sig.element;
+  parse::seed_names(ctx, true);
+  parse::Grammar(tokens, ctx).file();
+  try {
+    return finish(ctx, tokens.back().loc);
+  } catch (const FormError &e) {
+    fail_at(tokens.back().loc, e.what());
+  }
+}
+
+}  // namespace
+
+ParsedForms parse_form_text(const std::string &text, const std::string &source_name, const FormSignature &sig)
+{
+  try {
+    return run_form(text, sig);
+  } catch (const ParseFailure &f) {
+    located(source_name, f.loc, f.what());
+  }
+}
+
+ParsedForms parse_form_file(const std::string &path, const FormSignature &sig)
+{
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) located(path, {1, 1}, "cannot read form file: not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) located(path, {1, 1}, std::string("cannot read form file: ") + std::strerror(errno));
+  // Read one byte past the limit so the lexer reports an oversized file.
+  std::string text(kMaxSourceBytes + 1, '\0');
+  in.read(&text[0], static_cast<std::streamsize>(text.size()));
+  if (in.bad()) located(path, {1, 1}, "cannot read form file: read error");
+  text.resize(static_cast<size_t>(in.gcount()));
+  return parse_form_text(text, path, sig);
+}
+
+Expr parse_expression(const std::string &text, const std::string &source_name, int dim)
+{
+  try {
+    if (dim != 2 && dim != 3) fail_at({1, 1}, "the dimension must be 2 or 3, got " + std::to_string(dim));
+    std::vector<Token> tokens = tokenize(text, true);
+    Context ctx(nullptr, dim);
+    parse::seed_names(ctx, false);
+    Loc start = tokens.front().loc;
+    Value v = parse::Grammar(tokens, ctx).single_expression();
+    return parse::to_expr(v, start, "an interpolation expression");
+  } catch (const ParseFailure &f) {
+    located(source_name, f.loc, f.what());
+  }
+}
+
+}  // namespace femgpu

@@ -1,0 +1,33 @@
+// Public entry points of the UFL-syntax parser.
+//
+// Takes: the text of a form file in a Python-like UFL subset (see parse_grammar.h for
+// the grammar, share/femgpu/forms/ for examples) and the FormSignature to build on.
+// Returns: the bilinear form `a` and, if the file defines it, the residual `F`. When
+// only F is given, a = derivative(F, w, u) for the one Coefficient w in u's element.
+// Errors: every failure is a FormError "<source>:<line>:<col>: <what>". Input is
+// bounded (1 MiB, 100000 tokens, 100 nesting levels, expression depth 1000), so no
+// input can crash, hang or overflow the stack.
+// Does not: check linearity or lower anything (src/ir does).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "form/form.h"
+
+namespace femgpu {
+
+struct ParsedForms {
+  Form a;
+  std::optional<Form> F;
+};
+
+ParsedForms parse_form_text(const std::string &text, const std::string &source_name, const FormSignature &sig);
+// The path is the source name in messages; an unreadable file is a FormError too.
+ParsedForms parse_form_file(const std::string &path, const FormSignature &sig);
+
+// One expression in x (and d, pi, e, numbers, and the expression functions) for
+// interpolation, e.g. "x[0]**2*x[1] + 1" or "as_vector([x[1], -x[0]])"; dim is 2 or 3.
+Expr parse_expression(const std::string &text, const std::string &source_name, int dim);
+
+}  // namespace femgpu

@@ -1,0 +1,100 @@
+// Structured simplex box meshes without a mesh generator: 2 triangles per square,
+// 6 Kuhn tetrahedra per cube (the paper's benchmark meshes). PETSc builds without
+// Triangle/TetGen (Debian's 3.18, minimal CUDA builds) cannot make simplex boxes.
+#include <petscdmplex.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "femgpu.h"
+#include "petsc/petsc_compat.h"
+
+namespace {
+
+// Cells (vertex lists) of the structured mesh with faces[d] intervals per direction.
+void box_cells(PetscInt dim, const PetscInt faces[], std::vector<PetscInt> *cells)
+{
+  const PetscInt nx = faces[0], ny = faces[1], nz = dim == 3 ? faces[2] : 1;
+  auto vid = [&](PetscInt i, PetscInt j, PetscInt k) { return (k * (ny + 1) + j) * (nx + 1) + i; };
+  for (PetscInt k = 0; k < nz; ++k)
+    for (PetscInt j = 0; j < ny; ++j)
+      for (PetscInt i = 0; i < nx; ++i) {
+        if (dim == 2) {
+          PetscInt a = vid(i, j, 0), b = vid(i + 1, j, 0), c = vid(i, j + 1, 0), d = vid(i + 1, j + 1, 0);
+          cells->insert(cells->end(), {a, b, d, a, d, c});  // counterclockwise
+          continue;
+        }
+        // Kuhn: one tet per permutation p of the axes, walking from (i,j,k) to (i+1,j+1,k+1).
+        std::array<int, 3> p{0, 1, 2};
+        do {
+          std::array<PetscInt, 3> at{i, j, k};
+          std::array<PetscInt, 4> t;
+          t[0] = vid(at[0], at[1], at[2]);
+          for (int s = 0; s < 3; ++s) {
+            at[static_cast<size_t>(p[static_cast<size_t>(s)])] += 1;
+            t[static_cast<size_t>(s + 1)] = vid(at[0], at[1], at[2]);
+          }
+          // Odd permutations give the other orientation; swap to keep all alike.
+          int inversions = (p[0] > p[1]) + (p[0] > p[2]) + (p[1] > p[2]);
+          if (inversions % 2 == 0) std::swap(t[1], t[2]);
+          cells->insert(cells->end(), t.begin(), t.end());
+        } while (std::next_permutation(p.begin(), p.end()));
+      }
+}
+
+}  // namespace
+
+PetscErrorCode FEMGPUCreateBoxMesh(MPI_Comm comm, PetscInt dim, const PetscInt faces[], const PetscReal lower[], const PetscReal upper[], DM *dm)
+{
+  PetscMPIInt rank;
+  std::vector<PetscInt> cells;
+  std::vector<PetscReal> coords;
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "FEMGPUCreateBoxMesh: dimension must be 2 or 3, got %" PetscInt_FMT, dim);
+  for (PetscInt d = 0; d < dim; ++d)
+    PetscCheck(faces[d] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "FEMGPUCreateBoxMesh: faces[%" PetscInt_FMT "] = %" PetscInt_FMT " must be >= 1", d, faces[d]);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscInt n_cells = 0, n_vertices = 0;
+  if (rank == 0) {  // rank 0 builds the serial mesh; DMPlexDistribute spreads it
+    box_cells(dim, faces, &cells);
+    n_cells = static_cast<PetscInt>(cells.size()) / (dim + 1);
+    const PetscInt nz = dim == 3 ? faces[2] : 0;
+    for (PetscInt k = 0; k <= nz; ++k)
+      for (PetscInt j = 0; j <= faces[1]; ++j)
+        for (PetscInt i = 0; i <= faces[0]; ++i) {
+          const PetscInt idx[3] = {i, j, k};
+          for (PetscInt d = 0; d < dim; ++d) coords.push_back(lower[d] + (upper[d] - lower[d]) * static_cast<PetscReal>(idx[d]) / static_cast<PetscReal>(faces[d]));
+          ++n_vertices;
+        }
+  }
+  PetscCall(DMPlexCreateFromCellListPetsc(comm, dim, n_cells, n_vertices, dim + 1, PETSC_TRUE, cells.data(), dim, coords.data(), dm));
+  PetscCall(DMPlexDistributeSetDefault(*dm, PETSC_TRUE));
+  PetscCall(PetscObjectSetName((PetscObject)*dm, "box"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FEMGPUCreateMeshFromOptions(MPI_Comm comm, DM *dm)
+{
+  PetscBool file, simplex = PETSC_TRUE;
+  char name[PETSC_MAX_PATH_LEN];
+  PetscInt dim = 2, faces[3] = {4, 4, 4}, n = 3;
+  PetscReal lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(nullptr, nullptr, "-dm_plex_filename", name, sizeof(name), &file));
+  PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-dm_plex_simplex", &simplex, nullptr));
+  if (file || !simplex) {  // PETSc reads files and makes tensor boxes itself
+    PetscCall(DMCreate(comm, dm));
+    PetscCall(DMSetType(*dm, DMPLEX));
+  } else {
+    PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-dm_plex_dim", &dim, nullptr));
+    PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-dm_plex_box_faces", faces, &n, nullptr));
+    n = 3;
+    PetscCall(PetscOptionsGetRealArray(nullptr, nullptr, "-dm_plex_box_lower", lower, &n, nullptr));
+    n = 3;
+    PetscCall(PetscOptionsGetRealArray(nullptr, nullptr, "-dm_plex_box_upper", upper, &n, nullptr));
+    PetscCall(FEMGPUCreateBoxMesh(comm, dim, faces, lower, upper, dm));
+  }
+  PetscCall(DMSetFromOptions(*dm));  // distribution, refinement, -dm_view ...
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,224 @@
+// The `fem_gpu` Mat type: a MATSHELL whose MatMult applies a lowered form.
+//
+// MatMult reads as five steps: global-to-local, get arrays, apply the action, restore,
+// local-to-global with ADD_VALUES. Setup (parse, lower, tabulate, closure maps,
+// backend) happens on first use, once the DM and the form are both known.
+#include <petscdmplex.h>
+#include <petsc/private/matimpl.h>
+
+#include <cstring>
+
+#include "femgpu.h"
+#include "petsc/mat_femgpu_impl.h"
+#include "petsc/petsc_errors.h"
+
+PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not declared in its headers
+
+namespace femgpu {
+
+PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply;
+
+static const char kContextKey[] = "MatFEMGPUContext";
+
+static PetscErrorCode free_context(void *ptr)
+{
+  PetscFunctionBegin;
+  auto *ctx = static_cast<MatFEMGPUContext *>(ptr);
+  for (auto &kv : ctx->coefficients) {
+    PetscCall(VecDestroy(&kv.second.vec));
+    PetscCall(VecDestroy(&kv.second.local));
+  }
+  delete ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx)
+{
+  PetscContainer c = nullptr;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(PetscObjectQuery((PetscObject)A, kContextKey, (PetscObject *)&c));
+  PetscCheck(c, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Mat is not of type %s (call MatSetType(A, MATFEMGPU) first)", MATFEMGPU);
+  PetscCall(PetscContainerGetPointer(c, (void **)ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Local arrays for one apply: inputs gathered from Vecs the caller holds.
+static PetscErrorCode fill_arrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, ActionArrays *a)
+{
+  PetscFunctionBegin;
+  a->n_cells = static_cast<int>(ctx->maps.n_cells);
+  a->coordinates = {coords, ctx->maps.coordinates.data()};
+  a->trial = {trial, ctx->maps.free.data()};
+  a->test_map = ctx->maps.free.data();
+  a->constants = ctx->constants;
+  a->coefficients.clear();
+  for (const CoefficientInfo &ci : ctx->ir->coefficients) {
+    CoefficientBinding &b = ctx->coefficients.at(ci.name);
+    const PetscScalar *w;
+    PetscCall(VecGetArrayRead(b.local, &w));
+    a->coefficients.push_back({w, ctx->maps.all.data()});
+    PetscCall(VecRestoreArrayRead(b.local, &w));  // host arrays of a sequential Vec stay valid
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Refreshes the ghosted copy of every coefficient whose Vec changed since last time.
+static PetscErrorCode refresh_coefficients(MatFEMGPUContext *ctx)
+{
+  PetscFunctionBegin;
+  for (auto &kv : ctx->coefficients) {
+    CoefficientBinding &b = kv.second;
+    PetscObjectState state;
+    PetscCall(PetscObjectStateGet((PetscObject)b.vec, &state));
+    if (b.local && state == b.state) continue;
+    PetscInt n;
+    PetscCall(VecGetSize(b.vec, &n));
+    if (!b.local) PetscCall(DMCreateLocalVector(ctx->dm, &b.local));
+    if (n == ctx->maps.local_size && b.vec != b.local) {
+      PetscMPIInt size;
+      PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)b.vec), &size));
+      if (size == 1) PetscCall(VecCopy(b.vec, b.local));  // already a local (ghosted) vector
+      else PetscCall(DMGlobalToLocal(ctx->dm, b.vec, INSERT_VALUES, b.local));
+    } else {
+      PetscCall(VecSet(b.local, 0.0));
+      PetscCall(DMGlobalToLocal(ctx->dm, b.vec, INSERT_VALUES, b.local));
+    }
+    b.state = state;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// y = A x (add == false) or y = y + A x.
+static PetscErrorCode apply(Mat A, Vec x, Vec y, bool add)
+{
+  MatFEMGPUContext *ctx;
+  Vec xl, yl, coords;
+  const PetscScalar *xa, *ca;
+  PetscScalar *ya;
+  ActionArrays arrays;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUSetUp(A));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(refresh_coefficients(ctx));
+  // 1. global-to-local
+  PetscCall(DMGetLocalVector(ctx->dm, &xl));
+  PetscCall(DMGetLocalVector(ctx->dm, &yl));
+  PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
+  PetscCall(VecSet(yl, 0.0));
+  // 2. arrays
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetArrayRead(xl, &xa));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  PetscCall(VecGetArray(yl, &ya));
+  PetscCall(fill_arrays(ctx, xa, ca, &arrays));
+  // 3. the action
+  PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, x, y, 0));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->apply(arrays, static_cast<size_t>(ctx->maps.local_size), ya));
+  PetscCall(PetscLogFlops(ctx->flops_per_cell * static_cast<PetscLogDouble>(ctx->maps.n_cells)));
+  PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, x, y, 0));
+  // 4. restore
+  PetscCall(VecRestoreArray(yl, &ya));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscCall(VecRestoreArrayRead(xl, &xa));
+  // 5. local-to-global, summing shared DOFs
+  if (!add) PetscCall(VecSet(y, 0.0));
+  PetscCall(DMLocalToGlobal(ctx->dm, yl, ADD_VALUES, y));
+  PetscCall(DMRestoreLocalVector(ctx->dm, &xl));
+  PetscCall(DMRestoreLocalVector(ctx->dm, &yl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_FEMGPU(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(apply(A, x, y, false));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(apply(A, x, z, true));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// DMCreateMatrix fills the nonzero pattern of any non-shell type with zeros; accept
+// that, and refuse real values: a fem_gpu matrix is defined by its form.
+static PetscErrorCode MatSetValues_FEMGPU(Mat A, PetscInt m, const PetscInt *, PetscInt n, const PetscInt *, const PetscScalar *v, InsertMode)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; v && i < m * n; ++i)
+    PetscCheck(v[i] == 0.0, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+               "MatSetValues() on a %s matrix: its entries come from its form and cannot be set", MATFEMGPU);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_FEMGPU(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectCompose((PetscObject)A, kContextKey, nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if !PETSC_VERSION_LT(3, 23, 0)
+// PETSc >= 3.23 passes the address of the context pointer.
+static PetscErrorCode free_context_at(void *p)
+{
+  void **ctx = static_cast<void **>(p);
+  PetscErrorCode e = free_context(*ctx);
+  *ctx = nullptr;
+  return e;
+}
+#endif
+
+static PetscErrorCode MatCreate_FEMGPU(Mat A)
+{
+  PetscContainer c;
+  PetscFunctionBegin;
+  PetscCall(MatCreate_Shell(A));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATFEMGPU));
+  // Like MatCreateShell: defined by its operation, so usable without assembly.
+  A->assembled = PETSC_TRUE;
+  A->preallocated = PETSC_TRUE;
+  auto *ctx = new MatFEMGPUContext();
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)A), &c));
+  PetscCall(PetscContainerSetPointer(c, ctx));
+#if PETSC_VERSION_LT(3, 23, 0)
+  PetscCall(PetscContainerSetUserDestroy(c, free_context));
+#else
+  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_context_at)));
+#endif
+  PetscCall(PetscObjectCompose((PetscObject)A, kContextKey, (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscCall(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))MatMult_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_VIEW, (void (*)(void))MatView_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))MatDestroy_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_SET_VALUES, (void (*)(void))MatSetValues_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_SET_FROM_OPTIONS, (void (*)(void))MatSetFromOptions_FEMGPU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
+
+PetscErrorCode MatFEMGPURegister(void)
+{
+  static PetscBool registered = PETSC_FALSE;
+  PetscFunctionBegin;
+  if (registered) PetscFunctionReturn(PETSC_SUCCESS);
+  registered = PETSC_TRUE;
+  PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
+  PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &femgpu::FEMGPU_SetUp));
+  PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Called by PETSc when the library is loaded with -dll_append /path/libfemgpu.so.
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_femgpu(void)
+{
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPURegister());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

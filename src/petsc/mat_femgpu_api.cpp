@@ -1,0 +1,120 @@
+// The public C API of the fem_gpu Mat (include/femgpu.h) and its options.
+#include <fstream>
+#include <sstream>
+
+#include "femgpu.h"
+#include "petsc/mat_femgpu_impl.h"
+#include "petsc/petsc_errors.h"
+
+namespace femgpu {
+
+PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject)
+{
+  MatFEMGPUContext *ctx;
+  char path[PETSC_MAX_PATH_LEN];
+  PetscBool set;
+  const char *backends[] = {"auto", "cpu", "opencl", "cuda"};
+  PetscInt backend = 0;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  for (PetscInt i = 0; i < 4; ++i)
+    if (ctx->backend_name == backends[i]) backend = i;
+  PetscOptionsHeadBegin(PetscOptionsObject, "fem_gpu: matrix-free finite-element operator from a UFL form");
+  PetscCall(PetscOptionsString("-mat_fem_gpu_form_file", "UFL form file defining a (or a residual F)", "MatFEMGPUSetFormFile", "", path, sizeof(path), &set));
+  if (set) PetscCall(MatFEMGPUSetFormFile(A, path));
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_backend", "Where the action runs (auto: cuda if a device is present, else cpu)", "", backends, 4, backends[backend], &backend, &set));
+  if (set) {
+    ctx->backend_name = backends[backend];
+    ctx->set_up = false;
+  }
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_quadrature_degree", "Quadrature degree (-1: estimated from the form as UFL does)", "", ctx->quadrature_degree, &ctx->quadrature_degree, &set));
+  if (set) ctx->set_up = false;
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->view_ir, &ctx->view_ir, nullptr));
+  PetscCall(PetscOptionsName("-mat_fem_gpu_constant_<name>", "Value of the form's Constant <name> (listed once the form is set up)", "MatFEMGPUSetConstant", nullptr));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
+
+using femgpu::MatFEMGPUContext;
+
+PetscErrorCode MatFEMGPUSetForm(Mat A, const char form_text[], const char source_name[])
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscAssertPointer(form_text, 2);
+  PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
+  ctx->form_text = form_text;
+  ctx->form_source = source_name && source_name[0] ? source_name : "<form>";
+  ctx->set_up = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUSetFormFile(Mat A, const char path[])
+{
+  PetscFunctionBegin;
+  PetscAssertPointer(path, 2);
+  std::ifstream in(path);
+  PetscCheck(in, PetscObjectComm((PetscObject)A), PETSC_ERR_FILE_OPEN, "fem_gpu: cannot open form file '%s'", path);
+  std::stringstream text;
+  text << in.rdbuf();
+  PetscCall(MatFEMGPUSetForm(A, text.str().c_str(), path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscAssertPointer(name, 2);
+  PetscValidHeaderSpecific(w, VEC_CLASSID, 3);
+  PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
+  femgpu::CoefficientBinding &b = ctx->coefficients[name];
+  PetscCall(PetscObjectReference((PetscObject)w));
+  PetscCall(VecDestroy(&b.vec));
+  b.vec = w;
+  b.state = -1;  // read it again at the next apply
+  if (ctx->set_up) {
+    PetscInt n, global_size;
+    PetscCall(VecGetSize(w, &n));
+    PetscCall(MatGetSize(A, nullptr, &global_size));
+    PetscCheck(n == global_size || n == ctx->maps.local_size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
+               "MatFEMGPUSetCoefficient(): '%s' has size %" PetscInt_FMT "; expected %" PetscInt_FMT " (global) or %" PetscInt_FMT " (local)", name, n, global_size, ctx->maps.local_size);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], PetscReal value)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscAssertPointer(name, 2);
+  PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
+  ctx->constants_set[name] = value;
+  if (ctx->set_up) {
+    bool found = false;
+    for (size_t i = 0; i < ctx->ir->constants.size(); ++i)
+      if (ctx->ir->constants[i].name == name) {
+        ctx->constants[i] = value;
+        found = true;
+      }
+    PetscCheck(found, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): the form has no constant '%s'", name);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUGetInfo(Mat A, PetscInt *n_quadrature_points, PetscInt *n_evaluations, PetscInt *n_eval, PetscLogDouble *flops_per_cell)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(femgpu::MatFEMGPUSetUp(A));
+  PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
+  PetscInt evaluations = 0;
+  for (const femgpu::EvalGroup &g : ctx->ir->groups) evaluations += static_cast<PetscInt>(g.terms.size());
+  if (n_quadrature_points) *n_quadrature_points = ctx->tab->n_points();
+  if (n_evaluations) *n_evaluations = evaluations;
+  if (n_eval) *n_eval = ctx->ir->n_eval();
+  if (flops_per_cell) *flops_per_cell = ctx->flops_per_cell;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,62 @@
+// The state behind a `fem_gpu` Mat: what the user configured, and what setup derives
+// from it (the lowered form, tables, closure maps, backend). Private to src/petsc/.
+#pragma once
+
+#include <petscdm.h>
+#include <petscmat.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fem/action_tables.h"
+#include "ir/action_ir.h"
+#include "petsc/petsc_compat.h"
+#include "petsc/plex_maps.h"
+#include "runtime/action_backend.h"
+
+namespace femgpu {
+
+struct CoefficientBinding {
+  Vec vec = nullptr;         // as given by the user (referenced)
+  Vec local = nullptr;       // ghosted copy read by the action
+  PetscObjectState state = -1;  // of `vec` when `local` was filled
+};
+
+struct MatFEMGPUContext {
+  // Configuration (API calls and options).
+  std::string form_text, form_source;
+  std::map<std::string, PetscReal> constants_set;  // by MatFEMGPUSetConstant
+  std::map<std::string, CoefficientBinding> coefficients;
+  std::string backend_name = "auto";
+  PetscInt quadrature_degree = -1;  // -1: estimated from the form
+  PetscBool view_ir = PETSC_FALSE;
+
+  // Derived at setup (first use after the DM and form are known).
+  bool set_up = false;
+  DM dm = nullptr;
+  FormSignature signature;
+  std::unique_ptr<ActionIR> ir;
+  std::unique_ptr<Tabulation> tab;
+  PlexMaps maps;
+  std::vector<double> constants;  // one per ir->constants
+  std::unique_ptr<ActionBackend> backend;
+  PetscLogDouble flops_per_cell = 0;
+  PetscLogDouble setup_seconds = 0;
+};
+
+PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx);
+PetscErrorCode MatFEMGPUSetUp(Mat A);
+PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer);
+
+// The MatSetFromOptions hook; its options argument's type changed in PETSc 3.23 (a
+// pointer to PetscOptionItems before, a handle after): use the one this PETSc declares.
+template <class F> struct FirstArg;
+template <class R, class A0, class A1> struct FirstArg<R (*)(A0, A1)> { using type = A0; };
+using OptionItems = FirstArg<decltype(&PetscOptionsHeadBegin)>::type;
+PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
+
+extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply;
+
+}  // namespace femgpu

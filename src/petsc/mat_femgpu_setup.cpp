@@ -1,0 +1,161 @@
+// Setup of a fem_gpu Mat (form -> IR -> tables -> maps -> backend) and MatView.
+#include <petscdmplex.h>
+
+#include <sstream>
+
+#include "femgpu.h"
+#include "form/parser.h"
+#include "ir/lower.h"
+#include "petsc/mat_femgpu_impl.h"
+#include "petsc/petsc_errors.h"
+
+namespace femgpu {
+
+namespace {
+
+PetscErrorCode resolve_constants(Mat A, MatFEMGPUContext *ctx)
+{
+  const char *prefix;
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  PetscFunctionBegin;
+  for (const auto &kv : ctx->constants_set) {
+    bool found = false;
+    for (const ConstantInfo &c : ctx->ir->constants) found = found || c.name == kv.first;
+    PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): form %s has no constant '%s'", ctx->form_source.c_str(), kv.first.c_str());
+  }
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
+  ctx->constants.clear();
+  PetscOptionsBegin(comm, prefix, "fem_gpu constants of the form", "Mat");
+  for (const ConstantInfo &c : ctx->ir->constants) {
+    PetscReal value = c.default_value;
+    if (auto it = ctx->constants_set.find(c.name); it != ctx->constants_set.end()) value = it->second;
+    std::string option = "-mat_fem_gpu_constant_" + c.name, help = "Value of the form's Constant '" + c.name + "'";
+    PetscCall(PetscOptionsReal(option.c_str(), help.c_str(), "MatFEMGPUSetConstant", value, &value, nullptr));
+    ctx->constants.push_back(value);
+  }
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode check_coefficients(Mat A, MatFEMGPUContext *ctx)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  PetscInt global_size;
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, nullptr, &global_size));
+  for (size_t i = 0; i < ctx->ir->coefficients.size(); ++i) {
+    const std::string &name = ctx->ir->coefficients[i].name;
+    if (ctx->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by a
+    auto it = ctx->coefficients.find(name);
+    PetscCheck(it != ctx->coefficients.end(), comm, PETSC_ERR_ARG_WRONGSTATE,
+               "fem_gpu: form %s needs coefficient '%s': call MatFEMGPUSetCoefficient(A, \"%s\", vec)", ctx->form_source.c_str(), name.c_str(), name.c_str());
+    PetscCheck(ctx->ir->coefficients[i].element == ctx->signature.element, comm, PETSC_ERR_SUP,
+               "fem_gpu: coefficient '%s' lives in another element than the DM's field; only coefficients in the field's element are supported", name.c_str());
+    PetscInt n;
+    PetscCall(VecGetSize(it->second.vec, &n));
+    PetscCheck(n == global_size || n == ctx->maps.local_size, comm, PETSC_ERR_ARG_SIZ,
+               "fem_gpu: coefficient '%s' has size %" PetscInt_FMT "; expected %" PetscInt_FMT " (a global Vec of the DM) or %" PetscInt_FMT " (a local Vec)",
+               name.c_str(), n, global_size, ctx->maps.local_size);
+  }
+  for (const auto &kv : ctx->coefficients) {
+    bool known = false;
+    for (const CoefficientInfo &c : ctx->ir->coefficients) known = known || c.name == kv.first;
+    PetscCheck(known, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetCoefficient(): form %s has no coefficient '%s'", ctx->form_source.c_str(), kv.first.c_str());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode make_backend(Mat A, MatFEMGPUContext *ctx)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  PetscFunctionBegin;
+  const std::string &b = ctx->backend_name;
+  if (b == "auto" || b == "cpu") ctx->backend = make_reference_backend(*ctx->ir, *ctx->tab);
+  else SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: backend '%s' is not available in this build (available: cpu)", b.c_str());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode MatFEMGPUSetUp(Mat A)
+{
+  MatFEMGPUContext *ctx;
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  PetscLogDouble t0, t1;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (ctx->set_up) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(FEMGPU_SetUp, A, 0, 0, 0));
+  PetscCall(MatGetDM(A, &ctx->dm));
+  PetscCheck(ctx->dm, comm, PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the Mat has no DM; create it with DMCreateMatrix() or call MatSetDM()");
+  PetscCheck(!ctx->form_text.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
+             "fem_gpu: no form; give -mat_fem_gpu_form_file FILE.ufl or call MatFEMGPUSetFormFile()");
+  PetscCall(plex_form_signature(ctx->dm, &ctx->signature));
+  FEMGPU_CXX(comm, {
+    ParsedForms forms = parse_form_text(ctx->form_text, ctx->form_source, ctx->signature);
+    LowerOptions lo;
+    if (ctx->quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->quadrature_degree);
+    ctx->ir = std::make_unique<ActionIR>(lower_form(forms.a, lo));
+    ctx->tab = std::make_unique<Tabulation>(tabulate_action(*ctx->ir, default_share_dir()));
+  });
+  PetscCall(plex_build_maps(ctx->dm, &ctx->maps));
+  const PetscInt expected = ctx->ir->n_test_basis * ctx->signature.element.components;
+  PetscCheck(ctx->maps.n_cells == 0 || ctx->maps.width == expected, comm, PETSC_ERR_PLIB,
+             "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->maps.width, expected);
+  PetscCall(resolve_constants(A, ctx));
+  PetscCall(check_coefficients(A, ctx));
+  PetscCall(make_backend(A, ctx));
+  ctx->flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->ir, ctx->tab->n_points()).total());
+  ctx->set_up = true;
+  PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  ctx->setup_seconds = t1 - t0;
+  PetscCall(PetscInfo(A, "fem_gpu set up in %g s: %" PetscInt_FMT " cells, Q = %d\n", ctx->setup_seconds, ctx->maps.n_cells, ctx->tab->n_points()));
+  if (ctx->view_ir) PetscCall(MatView(A, PETSC_VIEWER_STDOUT_(comm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static std::string describe(const MatFEMGPUContext *ctx)
+{
+  std::ostringstream os;
+  const ActionIR &ir = *ctx->ir;
+  const Element &e = ctx->signature.element;
+  os << "  element: P" << e.degree << (e.components > 1 ? " vector (" + std::to_string(e.components) + " components)" : " scalar")
+     << " on " << cell_name(ctx->signature.cell) << "s, coordinates P" << ctx->signature.coordinate_degree
+     << (ir.affine ? " (affine)" : " (curved)") << "\n";
+  os << "  quadrature: degree " << ir.quadrature_degree << (ir.quadrature_degree_estimated ? " (estimated)" : " (set)") << ", Q = "
+     << ctx->tab->n_points() << " points (" << ctx->tab->rule.family << ")\n";
+  for (const EvalGroup &g : ir.groups) {
+    os << "  evaluation group P" << g.element.degree << (g.coordinates ? " coordinates" : "") << ": n = " << g.n_basis
+       << ", N_deriv = " << g.terms.size() << ", tables = " << g.derivatives.size() << "\n";
+  }
+  PointwiseCost pc = pointwise_cost(ir.pointwise);
+  os << "  N_eval = " << ir.n_eval() << ", n_test = " << ir.n_test_basis << "; pointwise program: " << pc.per_point
+     << " ops per point, " << pc.per_cell << " per cell; FLOPs per cell: " << ctx->flops_per_cell << "\n";
+  for (size_t i = 0; i < ir.constants.size(); ++i) os << "  constant " << ir.constants[i].name << " = " << ctx->constants[i] << "\n";
+  for (const CoefficientInfo &c : ir.coefficients)
+    os << "  coefficient " << c.name << (ctx->coefficients.count(c.name) ? " (set)" : " (unused by a)") << "\n";
+  os << "  cells: " << ctx->maps.n_cells << " on this rank; backend: " << ctx->backend->name() << ", " << ctx->backend->schedule() << "\n";
+  return os.str();
+}
+
+PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer)
+{
+  MatFEMGPUContext *ctx;
+  PetscBool ascii;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "fem_gpu: matrix-free action of the form %s\n",
+                                   ctx->form_source.empty() ? "(none set)" : ctx->form_source.c_str()));
+  if (!ctx->set_up) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (happens at the first MatMult, once the DM and form are known)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s", describe(ctx).c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

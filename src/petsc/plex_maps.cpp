@@ -1,0 +1,158 @@
+// Closure maps and the form signature of a DMPlex.
+#include "petsc/plex_maps.h"
+
+#include <petscdmplex.h>
+#include <petscfe.h>
+
+#include "fem/tabulation.h"
+
+namespace femgpu {
+
+namespace {
+
+// Fills a local vector of `section` with its own indices, so that closures of it
+// are closures of indices.
+PetscErrorCode index_vector(PetscSection section, Vec *v)
+{
+  PetscInt n;
+  PetscScalar *a;
+  PetscFunctionBegin;
+  PetscCall(PetscSectionGetStorageSize(section, &n));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, v));
+  PetscCall(VecGetArray(*v, &a));
+  for (PetscInt i = 0; i < n; ++i) a[i] = static_cast<PetscScalar>(i);
+  PetscCall(VecRestoreArray(*v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode constraint_flags(PetscSection section, Vec *v)
+{
+  PetscInt pStart, pEnd, n;
+  PetscScalar *a;
+  PetscFunctionBegin;
+  PetscCall(PetscSectionGetStorageSize(section, &n));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, v));
+  PetscCall(VecSet(*v, 0.0));
+  PetscCall(VecGetArray(*v, &a));
+  PetscCall(PetscSectionGetChart(section, &pStart, &pEnd));
+  for (PetscInt p = pStart; p < pEnd; ++p) {
+    PetscInt cdof, off;
+    const PetscInt *cind;
+    PetscCall(PetscSectionGetConstraintDof(section, p, &cdof));
+    if (!cdof) continue;
+    PetscCall(PetscSectionGetOffset(section, p, &off));
+    PetscCall(PetscSectionGetConstraintIndices(section, p, &cind));
+    for (PetscInt k = 0; k < cdof; ++k) a[off + cind[k]] = 1.0;
+  }
+  PetscCall(VecRestoreArray(*v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Closure of every cell of `dm` through `section` over an index vector.
+PetscErrorCode closure_indices(DM dm, PetscSection section, Vec indices, Vec flags, PetscInt cStart, PetscInt cEnd,
+                               PetscInt *width, std::vector<int> *all, std::vector<int> *free)
+{
+  PetscFunctionBegin;
+  *width = -1;
+  for (PetscInt c = cStart; c < cEnd; ++c) {
+    PetscInt n = 0, nf = 0;
+    PetscScalar *idx = nullptr, *flag = nullptr;
+    PetscCall(DMPlexVecGetClosure(dm, section, indices, c, &n, &idx));
+    if (flags) PetscCall(DMPlexVecGetClosure(dm, section, flags, c, &nf, &flag));
+    if (*width < 0) *width = n;
+    PetscCheck(n == *width, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: cell %" PetscInt_FMT " has %" PetscInt_FMT " closure DOFs, cell %" PetscInt_FMT " has %" PetscInt_FMT " (mixed meshes are not supported)", c, n, cStart, *width);
+    for (PetscInt i = 0; i < n; ++i) {
+      int index = static_cast<int>(PetscRealPart(idx[i]));
+      all->push_back(index);
+      if (free) free->push_back(PetscRealPart(flag[i]) != 0.0 ? -1 : index);
+    }
+    PetscCall(DMPlexVecRestoreClosure(dm, section, indices, c, &n, &idx));
+    if (flags) PetscCall(DMPlexVecRestoreClosure(dm, section, flags, c, &nf, &flag));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
+{
+  PetscInt dim, cdim, cStart, cEnd, nf, Nc, degree, closure;
+  DMPolytopeType ct;
+  PetscObject obj;
+  PetscClassId id;
+  MPI_Comm comm;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetCoordinateDim(dm, &cdim));
+  PetscCheck(dim == cdim, comm, PETSC_ERR_SUP, "fem_gpu: the mesh has dimension %" PetscInt_FMT " in %" PetscInt_FMT "D space; only meshes of full dimension are supported", dim, cdim);
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  ct = DM_POLYTOPE_TRIANGLE;
+  if (cEnd > cStart) PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+  PetscCheck(ct == DM_POLYTOPE_TRIANGLE || ct == DM_POLYTOPE_TETRAHEDRON, comm, PETSC_ERR_SUP,
+             "fem_gpu supports triangle and tetrahedron meshes; this mesh has %s cells (use -dm_plex_simplex 1)", DMPolytopeTypes[ct]);
+  PetscCall(DMGetNumFields(dm, &nf));
+  PetscCheck(nf == 1, comm, PETSC_ERR_SUP, "fem_gpu needs a DM with exactly one field; this DM has %" PetscInt_FMT, nf);
+  PetscCall(DMGetField(dm, 0, nullptr, &obj));
+  PetscCall(PetscObjectGetClassId(obj, &id));
+  PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "fem_gpu needs a PetscFE field (Lagrange); field 0 is not a PetscFE");
+  PetscFE fe = (PetscFE)obj;
+  PetscSpace space;
+  PetscDualSpace dual;
+  PetscBool lagrange;
+  PetscCall(PetscFEGetNumComponents(fe, &Nc));
+  PetscCall(PetscFEGetBasisSpace(fe, &space));
+  PetscCall(PetscSpaceGetDegree(space, &degree, nullptr));
+  PetscCall(PetscFEGetDualSpace(fe, &dual));
+  PetscCall(PetscObjectTypeCompare((PetscObject)dual, PETSCDUALSPACELAGRANGE, &lagrange));
+  PetscCheck(lagrange, comm, PETSC_ERR_SUP, "fem_gpu needs a Lagrange element; field 0 has a different dual space");
+  PetscCall(PetscFEGetDimension(fe, &closure));
+  PetscCheck(degree >= 1 && closure == lagrange_dimension(dim, degree) * Nc, comm, PETSC_ERR_SUP,
+             "fem_gpu needs a continuous P_k Lagrange element (k >= 1); field 0 has degree %" PetscInt_FMT " and %" PetscInt_FMT " basis functions", degree, closure);
+  signature->cell = dim == 2 ? CellType::Triangle : CellType::Tetrahedron;
+  signature->element = Element{static_cast<int>(degree), static_cast<int>(Nc)};
+  // The coordinate degree follows from the closure size of the coordinate field.
+  DM cdm;
+  PetscSection cs;
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &cs));
+  PetscInt nodes = 0;
+  if (cEnd > cStart) {
+    PetscScalar *vals = nullptr;
+    Vec coords;
+    PetscCall(DMGetCoordinatesLocal(dm, &coords));
+    PetscCall(DMPlexVecGetClosure(cdm, cs, coords, cStart, &nodes, &vals));
+    PetscCall(DMPlexVecRestoreClosure(cdm, cs, coords, cStart, &nodes, &vals));
+    nodes /= dim;
+  }
+  if (nodes == 0 || nodes == dim + 1) signature->coordinate_degree = 1;
+  else if (nodes == lagrange_dimension(static_cast<int>(dim), 2)) signature->coordinate_degree = 2;
+  else SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu supports P1 and P2 coordinates; this mesh has %" PetscInt_FMT " coordinate nodes per cell", nodes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
+{
+  PetscSection section, csection;
+  PetscInt cStart, cEnd;
+  Vec idx, flags, cidx;
+  DM cdm;
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  maps->n_cells = cEnd - cStart;
+  PetscCall(DMGetLocalSection(dm, &section));
+  PetscCall(PetscSectionGetStorageSize(section, &maps->local_size));
+  PetscCall(index_vector(section, &idx));
+  PetscCall(constraint_flags(section, &flags));
+  PetscCall(closure_indices(dm, section, idx, flags, cStart, cEnd, &maps->width, &maps->all, &maps->free));
+  PetscCall(VecDestroy(&idx));
+  PetscCall(VecDestroy(&flags));
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &csection));
+  PetscCall(index_vector(csection, &cidx));
+  PetscCall(closure_indices(cdm, csection, cidx, nullptr, cStart, cEnd, &maps->coordinate_width, &maps->coordinates, nullptr));
+  PetscCall(VecDestroy(&cidx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

@@ -1,0 +1,39 @@
+// Indirection maps from DMPlex closures, computed once on the host.
+//
+// Takes: a DMPlex with one PetscFE (Lagrange) field and its coordinate DM.
+// Returns: for each cell, the local-vector index of every closure DOF, in the order of
+// the PetscFE basis (node-major, component-minor: entry j*C + c). They are read from
+// DMPlexVecGetClosure on a vector holding its own indices, so orientation and closure
+// permutations are exactly PETSc's own. Constrained DOFs are -1 in `free` (they take no
+// part in the action, as in the assembled matrix) and kept in `all` (coefficients read
+// them). The coordinate map indexes the local coordinate array the same way.
+// Does not: touch vectors' values, or support periodic (cellwise) coordinates.
+#pragma once
+
+#include <petscdmplex.h>
+
+#include "petsc/petsc_compat.h"
+
+#include <vector>
+
+#include "form/form.h"
+
+namespace femgpu {
+
+struct PlexMaps {
+  PetscInt n_cells = 0;
+  PetscInt width = 0;              // closure DOFs of a cell: n_basis * C
+  std::vector<int> free;           // n_cells x width, constrained = -1
+  std::vector<int> all;            // n_cells x width
+  PetscInt coordinate_width = 0;   // n_coordinate_nodes * dim
+  std::vector<int> coordinates;    // n_cells x coordinate_width
+  PetscInt local_size = 0;         // storage of the local section
+};
+
+// The form signature the DM implies: cell type, element degree and components of its
+// single field, coordinate degree. Errors name what is unsupported.
+PetscErrorCode plex_form_signature(DM dm, FormSignature *signature);
+
+PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps);
+
+}  // namespace femgpu

@@ -1,0 +1,30 @@
+// What the Mat type drives: a backend that applies one lowered action.
+//
+// Takes (at construction): the ActionIR and its Tabulation. apply() takes the arrays
+// (maps, coordinates and values); maps and coordinates are the same on every call of one
+// backend, values may change, so device backends upload them once.
+// Returns: out += action, FP64 on the host side of the interface.
+// Does not: know PETSc; src/petsc/ owns vectors and communication.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "fem/action_tables.h"
+#include "reference/reference_action.h"
+
+namespace femgpu {
+
+class ActionBackend {
+ public:
+  virtual ~ActionBackend() = default;
+  virtual std::string name() const = 0;      // "cpu", "opencl", "cuda"
+  virtual std::string schedule() const = 0;  // how it runs, for MatView
+  virtual void apply(const ActionArrays &arrays, std::size_t n_out, double *out) = 0;
+};
+
+// The CPU reference action (Algorithm 2, FP64): runs everywhere.
+std::unique_ptr<ActionBackend> make_reference_backend(const ActionIR &ir, const Tabulation &tab);
+
+}  // namespace femgpu

@@ -1,0 +1,223 @@
+// CUDA driver API calls, each checked; errors carry the call and CUDA's own words.
+#include "runtime/cuda_driver.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <utility>
+
+namespace femgpu::cuda {
+
+namespace {
+
+// The driver is loaded at run time, so that femgpu builds and runs (CPU backends) on
+// machines without an NVIDIA driver. cuda.h maps some names to versioned symbols
+// (cuMemAlloc -> cuMemAlloc_v2): NAME_OF expands the macro before quoting.
+#define FEMGPU_STR2(x) #x
+#define NAME_OF(x) FEMGPU_STR2(x)
+#define FEMGPU_DRIVER_FUNCTIONS(X)                                                                          \
+  X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent)              \
+  X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuGetErrorName) X(cuGetErrorString)    \
+  X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuFuncGetAttribute) X(cuFuncSetAttribute) \
+  X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)             \
+  X(cuCtxSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)           \
+  X(cuEventElapsedTime) X(cuMemGetInfo)
+
+struct Driver {
+#define FEMGPU_DECLARE(f) decltype(&f) f##_ = nullptr;
+  FEMGPU_DRIVER_FUNCTIONS(FEMGPU_DECLARE)
+#undef FEMGPU_DECLARE
+  bool loaded = false;
+  std::string error;
+};
+
+const Driver &driver()
+{
+  static Driver d = [] {
+    Driver r;
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (!h) {
+      r.error = std::string("cannot load the CUDA driver (libcuda.so.1): ") + dlerror();
+      return r;
+    }
+#define FEMGPU_LOAD(f) r.f##_ = reinterpret_cast<decltype(&f)>(dlsym(h, NAME_OF(f)));
+    FEMGPU_DRIVER_FUNCTIONS(FEMGPU_LOAD)
+#undef FEMGPU_LOAD
+    r.loaded = r.cuInit_ && r.cuLaunchKernel_ && r.cuMemGetInfo_;
+    if (!r.loaded) r.error = "the CUDA driver lacks functions femgpu needs";
+    return r;
+  }();
+  return d;
+}
+
+const Driver &use()
+{
+  const Driver &d = driver();
+  if (!d.loaded) throw CudaError(d.error);
+  return d;
+}
+
+void check(CUresult r, const char *call)
+{
+  if (r == CUDA_SUCCESS) return;
+  const char *name = nullptr, *text = nullptr;
+  driver().cuGetErrorName_(r, &name);
+  driver().cuGetErrorString_(r, &text);
+  std::string msg = std::string(call) + " failed: " + (name ? name : "?") + " (" + (text ? text : "no description") + ")";
+  if (r == CUDA_ERROR_OUT_OF_MEMORY) throw DeviceOutOfMemory("GPU out of memory: " + msg);
+  throw CudaError(msg);
+}
+
+#define FEMGPU_CU(call) check((call), #call)
+
+int attribute(CUdevice dev, CUdevice_attribute a)
+{
+  int v = 0;
+  FEMGPU_CU(use().cuDeviceGetAttribute_(&v, a, dev));
+  return v;
+}
+
+}  // namespace
+
+bool device_available()
+{
+  const Driver &d = driver();
+  int n = 0;
+  return d.loaded && d.cuInit_(0) == CUDA_SUCCESS && d.cuDeviceGetCount_(&n) == CUDA_SUCCESS && n > 0;
+}
+
+DeviceInfo open_device(int ordinal)
+{
+  FEMGPU_CU(use().cuInit_(0));
+  CUdevice dev;
+  FEMGPU_CU(use().cuDeviceGet_(&dev, ordinal));
+  CUcontext ctx;
+  FEMGPU_CU(use().cuDevicePrimaryCtxRetain_(&ctx, dev));
+  FEMGPU_CU(use().cuCtxSetCurrent_(ctx));
+  DeviceInfo info;
+  char name[256] = {0};
+  FEMGPU_CU(use().cuDeviceGetName_(name, sizeof(name) - 1, dev));
+  info.name = name;
+  info.ordinal = ordinal;
+  info.major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  info.minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  info.multiprocessors = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info.max_threads_per_group = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  info.shared_per_group_optin = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  info.shared_per_multiprocessor = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  info.max_groups_per_multiprocessor = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  info.memory_clock_khz = attribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  info.bus_width_bits = attribute(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  FEMGPU_CU(use().cuDeviceTotalMem_(&info.total_memory, dev));
+  return info;
+}
+
+Module::Module(const std::vector<char> &cubin, const std::string &kernel_name)
+{
+  CUmodule m;
+  FEMGPU_CU(use().cuModuleLoadData_(&m, cubin.data()));
+  module_ = m;
+  CUfunction f;
+  CUresult r = use().cuModuleGetFunction_(&f, m, kernel_name.c_str());
+  if (r != CUDA_SUCCESS) {
+    use().cuModuleUnload_(m);
+    check(r, ("use().cuModuleGetFunction_(" + kernel_name + ")").c_str());
+  }
+  function_ = f;
+}
+
+Module::~Module()
+{
+  if (module_) use().cuModuleUnload_(static_cast<CUmodule>(module_));
+}
+
+KernelResources Module::resources() const
+{
+  KernelResources r;
+  auto f = static_cast<CUfunction>(function_);
+  FEMGPU_CU(use().cuFuncGetAttribute_(&r.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+  FEMGPU_CU(use().cuFuncGetAttribute_(&r.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f));
+  FEMGPU_CU(use().cuFuncGetAttribute_(&r.static_shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+  FEMGPU_CU(use().cuFuncGetAttribute_(&r.max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
+  return r;
+}
+
+void Module::launch(unsigned grid, unsigned block_x, unsigned block_y, unsigned dynamic_shared, void **params) const
+{
+  auto f = static_cast<CUfunction>(function_);
+  if (dynamic_shared > 48 * 1024)  // above 48 KiB a kernel must opt in
+    FEMGPU_CU(use().cuFuncSetAttribute_(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(dynamic_shared)));
+  if (grid == 0) return;
+  FEMGPU_CU(use().cuLaunchKernel_(f, grid, 1, 1, block_x, block_y, 1, dynamic_shared, nullptr, params, nullptr));
+}
+
+Buffer::Buffer(std::size_t bytes) : bytes_(bytes)
+{
+  CUdeviceptr p = 0;
+  if (bytes) FEMGPU_CU(use().cuMemAlloc_(&p, bytes));
+  ptr_ = p;
+}
+
+Buffer::~Buffer()
+{
+  if (ptr_) use().cuMemFree_(static_cast<CUdeviceptr>(ptr_));
+}
+
+Buffer::Buffer(Buffer &&o) noexcept : ptr_(std::exchange(o.ptr_, 0)), bytes_(std::exchange(o.bytes_, 0)) {}
+
+Buffer &Buffer::operator=(Buffer &&o) noexcept
+{
+  if (this != &o) {
+    if (ptr_) use().cuMemFree_(static_cast<CUdeviceptr>(ptr_));
+    ptr_ = std::exchange(o.ptr_, 0);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+
+void Buffer::upload(const void *host, std::size_t bytes, std::size_t offset)
+{
+  if (offset + bytes > bytes_) throw CudaError("Buffer::upload: " + std::to_string(offset + bytes) + " bytes into a buffer of " + std::to_string(bytes_));
+  if (bytes) FEMGPU_CU(use().cuMemcpyHtoD_(static_cast<CUdeviceptr>(ptr_ + offset), host, bytes));
+}
+
+void Buffer::download(void *host, std::size_t bytes) const
+{
+  if (bytes > bytes_) throw CudaError("Buffer::download: " + std::to_string(bytes) + " bytes from a buffer of " + std::to_string(bytes_));
+  if (bytes) FEMGPU_CU(use().cuMemcpyDtoH_(host, static_cast<CUdeviceptr>(ptr_), bytes));
+}
+
+void copy_device(unsigned long long dst, unsigned long long src, std::size_t bytes)
+{
+  if (bytes) FEMGPU_CU(use().cuMemcpyDtoD_(static_cast<CUdeviceptr>(dst), static_cast<CUdeviceptr>(src), bytes));
+}
+
+void synchronize() { FEMGPU_CU(use().cuCtxSynchronize_()); }
+
+EventTimer::EventTimer()
+{
+  CUevent a, b;
+  FEMGPU_CU(use().cuEventCreate_(&a, CU_EVENT_DEFAULT));
+  FEMGPU_CU(use().cuEventCreate_(&b, CU_EVENT_DEFAULT));
+  start_ = a;
+  stop_ = b;
+}
+
+EventTimer::~EventTimer()
+{
+  use().cuEventDestroy_(static_cast<CUevent>(start_));
+  use().cuEventDestroy_(static_cast<CUevent>(stop_));
+}
+
+void EventTimer::start() { FEMGPU_CU(use().cuEventRecord_(static_cast<CUevent>(start_), nullptr)); }
+
+double EventTimer::stop_ms()
+{
+  FEMGPU_CU(use().cuEventRecord_(static_cast<CUevent>(stop_), nullptr));
+  FEMGPU_CU(use().cuEventSynchronize_(static_cast<CUevent>(stop_)));
+  float ms = 0;
+  FEMGPU_CU(use().cuEventElapsedTime_(&ms, static_cast<CUevent>(start_), static_cast<CUevent>(stop_)));
+  return ms;
+}
+
+}  // namespace femgpu::cuda

@@ -1,0 +1,103 @@
+// A thin RAII layer over the CUDA driver API: the device, cubin modules, kernels with
+// their resource usage, device buffers and event timing.
+//
+// Takes: cubins from nvrtc_compile; host data to upload.
+// Returns: objects that free what they own; every failure throws CudaError naming the
+// call and CUDA's message (DeviceOutOfMemory when the device is full).
+// Does not: choose schedules or know forms. Uses the device's primary context, the one
+// the CUDA runtime (and so PETSc) uses, so device pointers are shared with PETSc Vecs.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace femgpu::cuda {
+
+struct CudaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct DeviceOutOfMemory : CudaError {
+  using CudaError::CudaError;
+};
+
+struct DeviceInfo {
+  std::string name;
+  int ordinal = 0;
+  int major = 0, minor = 0;
+  int multiprocessors = 0;
+  int max_threads_per_group = 0;
+  int shared_per_group_optin = 0;   // bytes a kernel may ask for
+  int shared_per_multiprocessor = 0;
+  int max_groups_per_multiprocessor = 0;
+  double memory_clock_khz = 0, bus_width_bits = 0;
+  std::size_t total_memory = 0;
+  std::string arch() const { return "sm_" + std::to_string(major) + std::to_string(minor); }
+};
+
+// True when a CUDA driver and at least one device are present (never throws).
+bool device_available();
+
+// Makes device `ordinal`'s primary context current (initializing the driver once).
+DeviceInfo open_device(int ordinal = 0);
+
+struct KernelResources {
+  int registers = 0;
+  int local_bytes = 0;   // per thread: register spills and stack
+  int static_shared_bytes = 0;
+  int max_threads = 0;
+};
+
+class Module {
+ public:
+  Module(const std::vector<char> &cubin, const std::string &kernel_name);
+  ~Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+  KernelResources resources() const;
+  // Launch with `params` pointing at each argument's value (as cuLaunchKernel wants).
+  void launch(unsigned grid, unsigned block_x, unsigned block_y, unsigned dynamic_shared, void **params) const;
+
+ private:
+  void *module_ = nullptr;
+  void *function_ = nullptr;
+};
+
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t bytes);
+  ~Buffer();
+  Buffer(Buffer &&o) noexcept;
+  Buffer &operator=(Buffer &&o) noexcept;
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+
+  void upload(const void *host, std::size_t bytes, std::size_t offset = 0);
+  void download(void *host, std::size_t bytes) const;
+  unsigned long long device_pointer() const { return ptr_; }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  unsigned long long ptr_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+// Copies between device pointers (e.g. PETSc's VECCUDA arrays).
+void copy_device(unsigned long long dst, unsigned long long src, std::size_t bytes);
+void synchronize();
+
+// Milliseconds of GPU time between two events recorded around `work`.
+class EventTimer {
+ public:
+  EventTimer();
+  ~EventTimer();
+  void start();
+  double stop_ms();  // synchronizes
+
+ private:
+  void *start_ = nullptr, *stop_ = nullptr;
+};
+
+}  // namespace femgpu::cuda

@@ -1,0 +1,70 @@
+// The paper's cost model (section 3.2.6), its search space (section 3.2.5) and the
+// roofline (Eq. 16).
+//
+// Takes: KernelShape, Tiles, and DeviceParams (measured by the probe, or defaults).
+// Returns: t_heur (seconds per cell, for ranking only), candidate lists, roofline GFLOP/s.
+// Does not: time anything (tuner.h does).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tune/kernel_shape.h"
+
+namespace femgpu {
+
+struct DeviceParams {
+  std::string name = "NVIDIA H200 (paper defaults)";
+  double beta_global = 4.8e12;   // B/s
+  double beta_local = 29.7e12;   // shared memory
+  double beta_ldg = 29.24e12;    // read-only/L1 cache
+  double flops_peak = 30.0e12;   // FP64
+  double local_max_bytes = 228.0 * 1024;  // L_max per multiprocessor
+  double local_max_per_group = 227.0 * 1024;
+  int groups_max = 32;           // W_max resident work-groups per multiprocessor
+  int threads_max = 1024;        // per work-group
+  double sg_sat_global = 1;
+  double sg_sat_local = 1;
+};
+
+struct MemoryCounts {
+  double global_words = 0;  // per cell
+  double local_words = 0;   // per cell
+};
+
+MemoryCounts memory_counts(const KernelShape &s, const Tiles &t);
+double resident_subgroups(const KernelShape &s, const Tiles &t, const DeviceParams &d);  // N_reside
+double t_heur(const KernelShape &s, const Tiles &t, const DeviceParams &d);
+
+struct SearchLimits {
+  double eta_alias_min = 0.8;
+  double eta_simd_min = 0.97;
+  int wg_max = 256;
+  long long max_candidates = 2000000;  // enumeration stops here (reported)
+};
+
+struct SearchSpace {
+  std::vector<Tiles> candidates;
+  bool truncated = false;
+};
+
+// Constraint 1 values for a loop of length n: {ceil(n/k) : k = 1..n}, largest first.
+std::vector<int> tile_sizes(int n);
+SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d);
+// The b best by t_heur (stable: ties keep enumeration order).
+std::vector<Tiles> rank_tiles(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b);
+
+struct Roofline {
+  double flops = 0;          // per apply (untransformed kernel)
+  double global_bytes = 0;   // each DOF, coordinate and map entry once
+  double local_bytes = 0;
+  double gflops = 0;         // min of the three ceilings
+  const char *bound = "";    // "global", "local" or "compute"
+};
+
+// n_cells cells, n_dofs_in / n_dofs_out global DOFs of trial+coefficients / test,
+// n_coordinate_values coordinate numbers, map entries counted once.
+Roofline roofline(const KernelShape &s, double flops_per_cell, long long n_cells, long long n_dofs_in, long long n_dofs_out,
+                  long long n_coordinate_values, long long n_map_entries, const DeviceParams &d);
+
+}  // namespace femgpu

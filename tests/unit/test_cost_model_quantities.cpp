@@ -1,0 +1,125 @@
+// The paper's quantities of interest (section 3.2.4), cost model and roofline on
+// configurations checked by hand.
+#include <catch2/catch.hpp>
+
+#include "tune/cost_model.h"
+#include "tune/quantities.h"
+
+using namespace femgpu;
+
+namespace {
+
+// Mass, P3 on triangles: Q = 12, n = n_W = 10, one table each way (Table 3, row 1).
+KernelShape mass_p3()
+{
+  KernelShape s;
+  s.dim = 2;
+  s.Q = 12;
+  s.n_test = 10;
+  s.n_eval = 1;
+  s.n_test_tables = 1;
+  s.coordinate_dofs = 6;
+  s.groups.push_back({10, 1, 1, 10});
+  return s;
+}
+
+Tiles tiles(int nc, int nwi, int tq, int ter, int tec, int tqr, int tqc)
+{
+  Tiles t;
+  t.cells_per_group = nc;
+  t.items_per_cell = nwi;
+  t.quad_tile = tq;
+  t.eval_rows = ter;
+  t.eval_cols = {tec};
+  t.quad_rows = tqr;
+  t.quad_cols = tqc;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("quantities of a tiled mass P3 kernel match the hand count", "[tune]")
+{
+  KernelShape s = mass_p3();
+  Tiles t = tiles(4, 8, 12, 6, 5, 5, 6);
+  // f(12) = 2*2*2 (evaluation) + 2*2*2 (quadrature) + 2 = 18, one full quadrature tile.
+  CHECK(n_sync(s, t) == 18);
+  CHECK(prefetch_words(s, t) == 30);           // max(6*5, 5*6)
+  CHECK(local_memory_words(s, t) == 30 + 48);  // + N_c T^Q N_eval
+  CHECK(eta_simd(t) == Approx(1.0));
+  CHECK(eta_alias(s, t) == Approx(1.0));
+  CHECK(ops_usable(s) == 480);  // 2*1*12*10 + 2*1*12*10
+  // f_e(12) = 8*2*1*10 = 160 MACs; f_q(12) = 2*8*1*1*12 = 192 MACs.
+  CHECK(ops_performed(s, t) == 2 * (160 + 192));
+  CHECK(eta_pred(s, t) == Approx(480.0 / 704.0));
+}
+
+TEST_CASE("truncated quadrature tiles add the remainder's barriers", "[tune]")
+{
+  KernelShape s = mass_p3();
+  Tiles t = tiles(2, 16, 5, 5, 10, 10, 5);
+  // Q = 12 = 2*5 + 2. f(5) = 2*1*1 + 2*1*1 + 2 = 6; f(2) = 2*1*1 + 2*1*1 + 2 = 6.
+  CHECK(n_sync(s, t) == 2 * 6 + 6);
+  CHECK(eta_alias(s, t) == Approx(50.0 / 50.0));
+  Tiles u = tiles(3, 10, 12, 12, 10, 10, 12);  // 30 threads: one warp with 2 idle lanes
+  CHECK(eta_simd(u) == Approx(30.0 / 32.0));
+  CHECK(eta_alias(s, u) == Approx(120.0 / 120.0));
+}
+
+TEST_CASE("constraint 1 lists each minimal tile once", "[tune]")
+{
+  CHECK(tile_sizes(12) == std::vector<int>{12, 6, 4, 3, 2, 1});
+  CHECK(tile_sizes(10) == std::vector<int>{10, 5, 4, 3, 2, 1});
+  CHECK(tile_sizes(1) == std::vector<int>{1});
+}
+
+TEST_CASE("the search space equals an independent brute-force count", "[tune]")
+{
+  KernelShape s = mass_p3();
+  SearchLimits limits;
+  DeviceParams d;
+  SearchSpace space = enumerate_tiles(s, limits, d);
+  // Brute force over all integers, keeping those constraint 1 allows.
+  auto allowed = [](int size, int n) {
+    for (int k = 1; k <= n; ++k)
+      if ((n + k - 1) / k == size) return true;
+    return false;
+  };
+  long long count = 0;
+  for (int tq = 1; tq <= 12; ++tq)
+    for (int ter = 1; ter <= tq; ++ter)
+      for (int tec = 1; tec <= 10; ++tec)
+        for (int tqr = 1; tqr <= 10; ++tqr)
+          for (int tqc = 1; tqc <= tq; ++tqc) {
+            if (!allowed(tq, 12) || !allowed(ter, tq) || !allowed(tec, 10) || !allowed(tqr, 10) || !allowed(tqc, tq)) continue;
+            double a = ter * tec, b = tqr * tqc;
+            if (std::min(a, b) / std::max(a, b) < 0.8) continue;
+            for (int nc = 1; nc <= 256; ++nc)
+              for (int nwi = 1; nc * nwi <= 256; ++nwi) {
+                int threads = nc * nwi;
+                if (threads / (32.0 * ((threads + 31) / 32)) >= 0.97) ++count;
+              }
+          }
+  CHECK(!space.truncated);
+  CHECK(static_cast<long long>(space.candidates.size()) == count);
+  CHECK(count > 1000);
+}
+
+TEST_CASE("the roofline of mass P1 matches a hand computation", "[tune]")
+{
+  KernelShape s;
+  s.dim = 2;
+  s.Q = 3;
+  s.n_test = 3;
+  s.n_eval = 1;
+  s.n_test_tables = 1;
+  s.groups.push_back({3, 1, 1, 3});
+  DeviceParams d;
+  // 1000 cells, 600 DOFs in and out, 1200 coordinate numbers, 3000 map entries.
+  const double flops_per_cell = 2 * 3 * 3 * 2 + 10;
+  Roofline r = roofline(s, flops_per_cell, 1000, 600, 600, 1200, 3000, d);
+  const double bytes = (600 + 2 * 600 + 1200) * 8.0 + 4.0 * 3000;
+  CHECK(r.global_bytes == Approx(bytes));
+  CHECK(r.gflops == Approx(46000.0 / bytes * 4.8e12 / 1e9));
+  CHECK(std::string(r.bound) == "global");
+}
