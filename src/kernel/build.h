@@ -1,0 +1,23 @@
+// Kernel builders: an ActionIR, its tables and a schedule -> one kernel AST.
+//
+// Takes: the IR, its Tabulation (sizes, offsets, P1 gradients) and a Schedule of the
+// matching strategy. Returns: a Kernel with the ABI of kernel_abi.h named
+// "femgpu_action". Throws std::invalid_argument for an invalid schedule (validate()).
+// Does not: print code (emit.h) or pick the schedule.
+#pragma once
+
+#include "fem/action_tables.h"
+#include "ir/action_ir.h"
+#include "kernel/kernel_ast.h"
+#include "schedule/schedule.h"
+
+namespace femgpu::kernel {
+
+// Algorithm 3: one cell per work-item, everything in registers.
+Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
+// Algorithm 4: N_c cells x N_WI work-items per group, tiles prefetched into shared memory.
+Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
+// Either, by the schedule's strategy.
+Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
+
+}  // namespace femgpu::kernel

@@ -1,0 +1,204 @@
+// Shared kernel fragments; see build_common.h.
+#include "kernel/build_common.h"
+
+#include <cctype>
+#include <stdexcept>
+
+#include "kernel/kernel_abi.h"
+
+namespace femgpu::kernel {
+
+Ex size(const std::string &name) { return var(name); }
+
+std::string upper(const std::string &s)
+{
+  std::string u = s;
+  for (char &c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return u;
+}
+
+Ex group_table(int group, int derivative)
+{
+  return size("OFFSET_G" + std::to_string(group) + "_D" + std::to_string(derivative));
+}
+
+Ex test_table(int derivative) { return size("OFFSET_TEST_D" + std::to_string(derivative)); }
+
+namespace {
+
+std::vector<int> all_functions(const ActionIR &ir)
+{
+  std::vector<int> f{kCoordinates};
+  if (ir.rank == 2) f.push_back(kTrialFunction);
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) f.push_back(coefficient_function(static_cast<int>(i)));
+  return f;
+}
+
+}  // namespace
+
+void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab)
+{
+  const int C = ir.signature.element.components;
+  k.sizes.insert(k.sizes.end(), {{"DIM", ir.dim},
+                                 {"N_QUAD", tab.n_points()},
+                                 {"N_TEST_BASIS", ir.n_test_basis},
+                                 {"N_COMPONENTS", C},
+                                 {"N_TEST_DOFS", ir.n_test_basis * C},
+                                 {"N_EVAL", ir.n_eval()}});
+  for (int f : all_functions(ir))
+    k.sizes.push_back({"N_DOFS_" + upper(function_stem(f)), function_dofs(ir, f)});
+  TableLayout layout = pack_tables(ir, tab);
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    k.sizes.push_back({"N_BASIS_G" + std::to_string(g), ir.groups[g].n_basis});
+    for (size_t d = 0; d < layout.group_offsets[g].size(); ++d)
+      k.sizes.push_back({group_table(static_cast<int>(g), static_cast<int>(d)).node->text, layout.group_offsets[g][d]});
+  }
+  for (size_t d = 0; d < layout.test_offsets.size(); ++d)
+    k.sizes.push_back({test_table(static_cast<int>(d)).node->text, layout.test_offsets[d]});
+}
+
+std::vector<Param> action_params(const ActionIR &ir)
+{
+  std::vector<Param> params;
+  for (const KernelArg &a : kernel_arguments(ir)) {
+    Param p;
+    p.name = a.name;
+    p.pointer = a.kind != ArgKind::CellCount;
+    p.type = (a.kind == ArgKind::CellCount || a.kind == ArgKind::Map || a.kind == ArgKind::TestMap) ? Type::Int : Type::Real;
+    p.written = a.kind == ArgKind::Out;
+    params.push_back(p);
+  }
+  return params;
+}
+
+Block gather(const ActionIR &ir, int function, const std::string &local, const Ex &cell, const Ex &active,
+             const Ex &first, const Ex &count, const Ex &valid)
+{
+  const std::string stem = function_stem(function);
+  const Ex map = var("g_" + stem + "_map"), values = var("g_" + stem), i = var("i_dof");
+  const Ex row_entry = cell * size("N_DOFS_" + upper(stem)) + first + i;
+  (void)ir;
+  return {declare_array(Space::Register, Type::Real, local, count),
+          loop("i_dof", lit(0), count,
+               {declare(Space::Register, Type::Int, "r_map", select(active && (i < valid), map[row_entry], lit(-1))),
+                assign(var(local)[i], select(var("r_map") >= lit(0), values[var("r_map")], real_lit(0.0)))})};
+}
+
+Block affine_jacobian(const ActionIR &ir, const Tabulation &tab)
+{
+  Block b;
+  const int d = ir.dim;
+  for (int i = 0; i < d; ++i)
+    for (int k = 0; k < d; ++k) {
+      Ex sum;
+      for (int j = 0; j <= d; ++j) {
+        const double g = tab.p1_gradients[static_cast<size_t>(j * d + k)];
+        if (g == 0.0) continue;
+        Ex term = var("r_coords")[lit(j * d + i)] * real_lit(g);
+        sum = sum.node ? sum + term : term;
+      }
+      b.push_back(declare(Space::Register, Type::Real, "r_J_" + std::to_string(i) + "_" + std::to_string(k),
+                          sum.node ? sum : real_lit(0.0)));
+    }
+  return b;
+}
+
+Ex node_value(const Program &p, int id)
+{
+  if (p.node(id).op == SOp::Const) return real_lit(p.node(id).value);
+  return var("r_t" + std::to_string(id));
+}
+
+namespace {
+
+Ex input_value(const ActionIR &ir, int input, const std::function<Ex(int)> &eval, const Ex &weight)
+{
+  const InputRef &in = ir.pointwise.program.inputs()[static_cast<size_t>(input)];
+  switch (in.kind) {
+    case InputKind::Eval: return eval(input);
+    case InputKind::Weight: return weight;
+    case InputKind::Constant: return var("g_constants")[lit(in.slot)];
+    case InputKind::Jacobian:
+      // Curved geometry reads J from the coordinate group's Eval inputs; the oracle
+      // reads a Jacobian input there as zero.
+      return ir.affine ? var("r_J_" + std::to_string(in.row) + "_" + std::to_string(in.col)) : real_lit(0.0);
+  }
+  return real_lit(0.0);
+}
+
+const char *math_name(SOp op)
+{
+  switch (op) {
+    case SOp::Sqrt: return "sqrt";
+    case SOp::Exp: return "exp";
+    case SOp::Log: return "log";
+    case SOp::Abs: return "fabs";
+    case SOp::Sin: return "sin";
+    case SOp::Cos: return "cos";
+    case SOp::Tan: return "tan";
+    case SOp::Asin: return "asin";
+    case SOp::Acos: return "acos";
+    case SOp::Atan: return "atan";
+    case SOp::Sinh: return "sinh";
+    case SOp::Cosh: return "cosh";
+    case SOp::Tanh: return "tanh";
+    case SOp::Erf: return "erf";
+    case SOp::Pow: return "pow";
+    case SOp::Min: return "fmin";
+    case SOp::Max: return "fmax";
+    default: return nullptr;
+  }
+}
+
+const char *comparison(SOp op)
+{
+  switch (op) {
+    case SOp::Lt: return "<";
+    case SOp::Le: return "<=";
+    case SOp::Gt: return ">";
+    case SOp::Ge: return ">=";
+    case SOp::Eq: return "==";
+    case SOp::Ne: return "!=";
+    default: return nullptr;
+  }
+}
+
+// The node's operation on its operands' values, with apply_sop's semantics.
+Ex operation(SOp op, const Ex &a, const Ex &b, const Ex &c)
+{
+  const Ex zero = real_lit(0.0);
+  if (const char *fn = math_name(op)) return op == SOp::Pow || op == SOp::Min || op == SOp::Max ? call(fn, {a, b}) : call(fn, {a});
+  if (const char *cmp = comparison(op)) return to_real(binary(cmp, a, b));
+  switch (op) {
+    case SOp::Add: return a + b;
+    case SOp::Mul: return a * b;
+    case SOp::Div: return a / b;
+    case SOp::Neg: return unary("-", a);
+    case SOp::Sign: return select(binary(">", a, zero), real_lit(1.0), select(a < zero, real_lit(-1.0), zero));
+    case SOp::And: return to_real(binary("!=", a, zero) && binary("!=", b, zero));
+    case SOp::Or: return to_real(binary("||", binary("!=", a, zero), binary("!=", b, zero)));
+    case SOp::Not: return to_real(binary("==", a, zero));
+    case SOp::Select: return select(binary("!=", a, zero), b, c);
+    case SOp::Ident: return a;
+    default: throw std::logic_error(std::string("kernel: no code for pointwise operation ") + sop_name(op));
+  }
+}
+
+}  // namespace
+
+Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight)
+{
+  const Program &p = ir.pointwise.program;
+  Block b;
+  for (int id = 0; id < p.size(); ++id) {
+    const SNode &n = p.node(id);
+    if (n.op == SOp::Const || (ir.pointwise.varies[static_cast<size_t>(id)] != 0) != varying) continue;
+    auto operand = [&](int o) { return o >= 0 ? node_value(p, o) : real_lit(0.0); };
+    Ex value = n.op == SOp::Input ? input_value(ir, n.input, eval, weight)
+                                  : operation(n.op, operand(n.a), operand(n.b), operand(n.c));
+    b.push_back(declare(Space::Register, Type::Real, "r_t" + std::to_string(id), value));
+  }
+  return b;
+}
+
+}  // namespace femgpu::kernel

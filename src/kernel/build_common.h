@@ -1,0 +1,41 @@
+// Pieces both strategies share: compile-time sizes, parameters, gathers, the affine
+// Jacobian and the pointwise program as straight-line SSA.
+//
+// Takes: an ActionIR and its Tabulation. Returns: kernel AST fragments.
+// Does not: decide loop structure; build_scpwi.cpp and build_tiled.cpp do.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "fem/action_tables.h"
+#include "ir/action_ir.h"
+#include "kernel/kernel_ast.h"
+
+namespace femgpu::kernel {
+
+Ex size(const std::string &name);  // a compile-time constant (UPPER_CASE)
+std::string upper(const std::string &s);
+
+// DIM, N_QUAD, N_TEST_BASIS, N_COMPONENTS, N_TEST_DOFS, N_EVAL, N_DOFS_<STEM>,
+// N_BASIS_G<g> and the table offsets OFFSET_G<g>_D<k>, OFFSET_TEST_D<k>.
+void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab);
+std::vector<Param> action_params(const ActionIR &ir);
+
+Ex group_table(int group, int derivative);  // OFFSET_G<g>_D<k>
+Ex test_table(int derivative);              // OFFSET_TEST_D<k>
+
+// r_<local>[count] = function's map-row entries first .. first+count-1 of `cell`; entries
+// at or past `valid`, negative map entries and inactive cells read as zero.
+Block gather(const ActionIR &ir, int function, const std::string &local, const Ex &cell, const Ex &active,
+             const Ex &first, const Ex &count, const Ex &valid);
+
+// const r_J_<i>_<k> from r_coords and the P1 reference gradients (affine forms only).
+Block affine_jacobian(const ActionIR &ir, const Tabulation &tab);
+
+// Declarations of the program nodes that vary per quadrature point (varying) or not.
+// eval(input) gives the value of an Eval input; weight the quadrature weight.
+Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight);
+Ex node_value(const Program &p, int id);  // literal for constants, else r_t<id>
+
+}  // namespace femgpu::kernel

@@ -1,0 +1,122 @@
+// Algorithm 3 (single cell per work-item): gather, affine geometry, hoisted per-cell
+// pointwise nodes, then per quadrature point: evaluation loops over the basis, the
+// pointwise program, accumulation into r_out; finally an atomic scatter.
+#include <stdexcept>
+
+#include "kernel/build.h"
+#include "kernel/build_common.h"
+#include "kernel/kernel_abi.h"
+
+namespace femgpu::kernel {
+
+namespace {
+
+std::string eval_name(int group, int term) { return "r_e_g" + std::to_string(group) + "_t" + std::to_string(term); }
+
+// All terms of one group at point iq, sharing one loop over the basis so each table
+// entry is loaded once per point.
+Block evaluate_group(const ActionIR &ir, int g)
+{
+  const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
+  const std::string n = "N_BASIS_G" + std::to_string(g);
+  const Ex ib = var("i_basis"), iq = var("i_quad");
+  Block out, body;
+  for (size_t d = 0; d < grp.derivatives.size(); ++d)
+    body.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d),
+                           var("g_tables")[group_table(g, static_cast<int>(d)) + iq * size(n) + ib]));
+  for (size_t t = 0; t < grp.terms.size(); ++t) {
+    const EvalTerm &term = grp.terms[t];
+    const int C = function_components(ir, term.function);
+    out.push_back(declare(Space::Register, Type::Real, eval_name(g, static_cast<int>(t)), real_lit(0.0), false));
+    body.push_back(accumulate(var(eval_name(g, static_cast<int>(t))),
+                              var("r_phi" + std::to_string(term.derivative)) *
+                                  var("r_" + function_stem(term.function))[ib * lit(C) + lit(term.component)]));
+  }
+  out.push_back(loop("i_basis", lit(0), size(n), body));
+  return out;
+}
+
+Block quadrature_point(const ActionIR &ir)
+{
+  const Ex iq = var("i_quad"), ib = var("i_test");
+  Block b{comment("evaluation")};
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    Block e = evaluate_group(ir, static_cast<int>(g));
+    b.insert(b.end(), e.begin(), e.end());
+  }
+  b.push_back(comment("pointwise maps e_j"));
+  auto eval = [&](int input) {
+    return var(eval_name(ir.pointwise.input_group[static_cast<size_t>(input)], ir.pointwise.input_term[static_cast<size_t>(input)]));
+  };
+  Block pw = pointwise(ir, true, eval, var("g_weights")[iq]);
+  b.insert(b.end(), pw.begin(), pw.end());
+  b.push_back(comment("quadrature: r_out += Psi e"));
+  Block test;
+  for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
+    test.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),
+                           var("g_tables")[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib]));
+  for (int j = 0; j < ir.n_eval(); ++j) {
+    const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
+    test.push_back(accumulate(var("r_out")[ib * size("N_COMPONENTS") + lit(tt.component)],
+                              var("r_psi" + std::to_string(tt.derivative)) *
+                                  node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
+  }
+  b.push_back(loop("i_test", lit(0), size("N_TEST_BASIS"), test));
+  return b;
+}
+
+Block cell_body(const ActionIR &ir, const Tabulation &tab)
+{
+  const Ex cell = var("r_cell"), yes = lit(1), zero = lit(0);
+  Block b{comment("gather")};
+  auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
+  const Ex coords = size("N_DOFS_COORDS");
+  append(gather(ir, kCoordinates, "r_coords", cell, yes, zero, coords, coords));
+  for (const EvalGroup &g : ir.groups)
+    for (int f : g.functions)
+      if (f != kCoordinates) {
+        const Ex n = size("N_DOFS_" + upper(function_stem(f)));
+        append(gather(ir, f, "r_" + function_stem(f), cell, yes, zero, n, n));
+      }
+  if (ir.affine) append(affine_jacobian(ir, tab));
+  b.push_back(comment("per-cell pointwise nodes, hoisted out of the quadrature loop"));
+  append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
+  b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
+  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(var("r_out")[var("i_out")], real_lit(0.0))}));
+  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir)));
+  b.push_back(comment("scatter: cells of other work-items may share DOFs"));
+  const Ex i = var("i_out"), dof = var("r_dof");
+  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"),
+                   {declare(Space::Register, Type::Int, "r_dof", var("g_test_map")[cell * size("N_TEST_DOFS") + i]),
+                    if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), var("r_out")[i])})}));
+  return b;
+}
+
+}  // namespace
+
+Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+{
+  if (schedule.strategy() != Strategy::SingleCellPerWorkItem)
+    throw std::invalid_argument("build_scpwi: schedule is " + to_string(schedule));
+  validate(schedule, ir, tab.n_points());
+  Kernel k;
+  k.name = "femgpu_action";
+  k.schedule = to_string(schedule);
+  k.precision = schedule.precision();
+  declare_common_sizes(k, ir, tab);
+  k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
+  k.params = action_params(ir);
+  k.block_x = schedule.work_group_size();
+  k.cells_per_group = schedule.work_group_size();
+  const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
+  k.body = {declare(Space::Register, Type::Int, "r_cell", cell),
+            if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab))};
+  return k;
+}
+
+Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+{
+  return schedule.strategy() == Strategy::Tiled ? build_tiled(ir, tab, schedule) : build_scpwi(ir, tab, schedule);
+}
+
+}  // namespace femgpu::kernel

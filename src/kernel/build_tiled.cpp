@@ -1,0 +1,274 @@
+// Algorithm 4 (parametric multi-level tiling). A group holds N_C cells x N_WI
+// work-items (x: work-item within a cell, y: cell). For each quadrature tile of T^Q
+// points: evaluation in row tiles (T_e^r points) x column tiles (T_e^c basis
+// functions) with the tables prefetched into s_buf; the pointwise program writes e_j to
+// s_e[N_C][QUAD_TILE][N_EVAL]; then quadrature in T_q^r test rows x T_q^c points with
+// the test tables prefetched into the same s_buf (Eq. 5), and an atomic scatter.
+// Every loop bound that contains a barrier is uniform over the group; work-items of
+// cells past n_cells are predicated off but still reach every barrier.
+#include <functional>
+#include <stdexcept>
+
+#include "kernel/build.h"
+#include "kernel/build_common.h"
+#include "kernel/kernel_abi.h"
+
+namespace femgpu::kernel {
+
+namespace {
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+std::string G(int g) { return "_G" + std::to_string(g); }
+std::string acc_name(int g, int t) { return "r_acc_g" + std::to_string(g) + "_t" + std::to_string(t); }
+
+void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int Q)
+{
+  const int threads = t.cells_per_group * t.items_per_cell;
+  k.sizes.insert(k.sizes.end(), {{"N_C", t.cells_per_group},
+                                 {"N_WI", t.items_per_cell},
+                                 {"N_THREADS", threads},
+                                 {"QUAD_TILE", t.quad_tile},
+                                 {"N_QUAD_TILES", ceil_div(Q, t.quad_tile)},
+                                 {"EVAL_ROWS", t.eval_rows},
+                                 {"EVAL_ROWS_PER_ITEM", ceil_div(t.eval_rows, t.items_per_cell)},
+                                 {"QUAD_ROWS", t.quad_rows},
+                                 {"QUAD_COLS", t.quad_cols},
+                                 {"N_QUAD_ROW_TILES", ceil_div(ir.n_test_basis, t.quad_rows)},
+                                 {"QUAD_ROWS_PER_ITEM", ceil_div(t.quad_rows, t.items_per_cell)},
+                                 {"PREFETCH_ROUNDS_TEST", ceil_div(t.quad_rows * t.quad_cols, threads)}});
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    const int cols = t.eval_cols[g], n = ir.groups[g].n_basis;
+    k.sizes.insert(k.sizes.end(), {{"EVAL_COLS" + G(static_cast<int>(g)), cols},
+                                   {"N_EVAL_COL_TILES" + G(static_cast<int>(g)), ceil_div(n, cols)},
+                                   {"PREFETCH_ROUNDS" + G(static_cast<int>(g)), ceil_div(t.eval_rows * cols, threads)}});
+  }
+  const Schedule s = Schedule::tiled(t);
+  k.sizes.push_back({"S_BUF_WORDS", prefetch_buffer_words(s, ir)});
+  k.sizes.push_back({"S_E_WORDS", std::max(1LL, 1LL * t.cells_per_group * t.quad_tile * ir.n_eval())});
+}
+
+// Cooperative copy of a rows x cols tile: the group's work-items stride over its
+// entries; copy(i, j) stores entry (i, j).
+Block prefetch(const std::string &rounds, const Ex &rows, const Ex &cols, const std::function<Block(Ex, Ex)> &copy)
+{
+  const Ex k = var("r_k");
+  Block inner{declare(Space::Register, Type::Int, "r_i", k / cols), declare(Space::Register, Type::Int, "r_j", k % cols)};
+  Block c = copy(var("r_i"), var("r_j"));
+  inner.insert(inner.end(), c.begin(), c.end());
+  return {loop("i_round", lit(0), size(rounds),
+               {declare(Space::Register, Type::Int, "r_k", var("i_round") * size("N_THREADS") + var("r_thread")),
+                if_then(k < rows * cols, inner)})};
+}
+
+// One column tile of group g: gather the tile's DOFs, prefetch its tables, contract.
+Block eval_column_tile(const ActionIR &ir, int g)
+{
+  const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
+  const Ex cols = size("EVAL_COLS" + G(g)), n = size("N_BASIS" + G(g)), col0 = var("i_col_tile") * cols;
+  const Ex r_cols = var("r_cols"), tile_words = size("EVAL_ROWS") * cols;
+  Block b{declare(Space::Register, Type::Int, "r_cols", min_of(cols, n - col0))};
+  for (int f : grp.functions) {
+    const Ex C = lit(function_components(ir, f));
+    Block gb = gather(ir, f, "r_" + function_stem(f) + "_tile", var("r_cell"), var("r_active"), col0 * C, cols * C, r_cols * C);
+    b.insert(b.end(), gb.begin(), gb.end());
+  }
+  b.push_back(comment("prefetch Phi tiles into s_buf"));
+  Block pf = prefetch("PREFETCH_ROUNDS" + G(g), var("r_rows"), r_cols, [&](Ex i, Ex j) {
+    Block c;
+    for (size_t d = 0; d < grp.derivatives.size(); ++d)
+      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * cols + j],
+                         var("g_tables")[group_table(g, static_cast<int>(d)) + (var("r_row0") + i) * n + col0 + j]));
+    return c;
+  });
+  b.insert(b.end(), pf.begin(), pf.end());
+  b.push_back(barrier());
+  const Ex row = var("r_row"), j = var("i_col");
+  Block terms;
+  for (size_t d = 0; d < grp.derivatives.size(); ++d)
+    terms.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d),
+                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * cols + j]));
+  for (size_t t = 0; t < grp.terms.size(); ++t) {
+    const EvalTerm &term = grp.terms[t];
+    const int C = function_components(ir, term.function);
+    terms.push_back(accumulate(var(acc_name(g, static_cast<int>(t)))[var("i_row")],
+                               var("r_phi" + std::to_string(term.derivative)) *
+                                   var("r_" + function_stem(term.function) + "_tile")[j * lit(C) + lit(term.component)]));
+  }
+  // Columns run to the full tile width so the register tiles are indexed by constants.
+  b.push_back(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
+                   {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                    if_then(row < var("r_rows"), {loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)})})}));
+  b.push_back(barrier());
+  return b;
+}
+
+Block evaluate_group(const ActionIR &ir, int g)
+{
+  const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
+  Block b{comment("evaluation of group " + std::to_string(g))};
+  for (size_t t = 0; t < grp.terms.size(); ++t) {
+    const std::string a = acc_name(g, static_cast<int>(t));
+    b.push_back(declare_array(Space::Register, Type::Real, a, size("EVAL_ROWS_PER_ITEM")));
+    b.push_back(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {assign(var(a)[var("i_row")], real_lit(0.0))}));
+  }
+  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g)));
+  return b;
+}
+
+// e_j for this work-item's rows of the row tile, into s_e.
+Block pointwise_rows(const ActionIR &ir)
+{
+  const Ex row = var("r_row");
+  auto eval = [&](int input) {
+    return var(acc_name(ir.pointwise.input_group[static_cast<size_t>(input)],
+                        ir.pointwise.input_term[static_cast<size_t>(input)]))[var("i_row")];
+  };
+  Block body = pointwise(ir, true, eval, var("g_weights")[var("r_row0") + row]);
+  const Ex point = var("i_row_tile") * size("EVAL_ROWS") + row;  // within the quadrature tile
+  for (int j = 0; j < ir.n_eval(); ++j)
+    body.push_back(assign(var("s_e")[(var("r_slot") * size("QUAD_TILE") + point) * size("N_EVAL") + lit(j)],
+                          node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
+  return {comment("pointwise maps e_j into s_e"),
+          loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
+               {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                if_then(row < var("r_rows"), body)})};
+}
+
+Block evaluation_phase(const ActionIR &ir)
+{
+  const Ex first = var("i_row_tile") * size("EVAL_ROWS");
+  Block tile{declare(Space::Register, Type::Int, "r_rows", min_of(size("EVAL_ROWS"), var("r_tile_len") - first)),
+             declare(Space::Register, Type::Int, "r_row0", var("i_quad_tile") * size("QUAD_TILE") + first)};
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    Block e = evaluate_group(ir, static_cast<int>(g));
+    tile.insert(tile.end(), e.begin(), e.end());
+  }
+  Block pw = pointwise_rows(ir);
+  tile.insert(tile.end(), pw.begin(), pw.end());
+  // A trip count uniform over the group instead of an `if` around barriers: PoCL
+  // mis-compiles barriers under conditionals inside loops, and no barrier sits under a
+  // condition this way.
+  const Ex rows = size("EVAL_ROWS");
+  return {declare(Space::Register, Type::Int, "r_row_tiles", (var("r_tile_len") + rows - lit(1)) / rows),
+          loop("i_row_tile", lit(0), var("r_row_tiles"), tile)};
+}
+
+Block quadrature_column_tile(const ActionIR &ir)
+{
+  const Ex qcols = size("QUAD_COLS"), tile_words = size("QUAD_ROWS") * qcols, col0 = var("i_qcol_tile") * qcols;
+  const Ex trow0 = var("i_qrow_tile") * size("QUAD_ROWS");
+  Block b{declare(Space::Register, Type::Int, "r_qcols", min_of(qcols, var("r_tile_len") - col0)),
+          comment("prefetch Psi tiles into s_buf")};
+  Block pf = prefetch("PREFETCH_ROUNDS_TEST", var("r_trows"), var("r_qcols"), [&](Ex i, Ex j) {
+    Block c;
+    const Ex point = var("i_quad_tile") * size("QUAD_TILE") + col0 + j;
+    for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
+      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * qcols + j],
+                         var("g_tables")[test_table(static_cast<int>(d)) + point * size("N_TEST_BASIS") + trow0 + i]));
+    return c;
+  });
+  b.insert(b.end(), pf.begin(), pf.end());
+  b.push_back(barrier());
+  const Ex row = var("r_row"), jq = var("i_qcol");
+  Block terms;
+  for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
+    terms.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),
+                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * qcols + jq]));
+  for (int j = 0; j < ir.n_eval(); ++j) {
+    const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
+    const Ex e = var("s_e")[(var("r_slot") * size("QUAD_TILE") + col0 + jq) * size("N_EVAL") + lit(j)];
+    terms.push_back(accumulate(var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(tt.component)],
+                               var("r_psi" + std::to_string(tt.derivative)) * e));
+  }
+  b.push_back(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
+                   {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                    if_then(row < var("r_trows"), {loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), terms)})})}));
+  b.push_back(barrier());
+  return b;
+}
+
+Block scatter_rows(const ActionIR &ir)
+{
+  const int C = ir.signature.element.components;
+  const Ex row = var("r_row");
+  Block per_component;
+  for (int c = 0; c < C; ++c) {
+    const Ex entry = (var("i_qrow_tile") * size("QUAD_ROWS") + row) * size("N_COMPONENTS") + lit(c);
+    per_component.push_back(declare(Space::Register, Type::Int, "r_dof" + std::to_string(c),
+                                    var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + entry]));
+    const Ex dc = var("r_dof" + std::to_string(c));
+    per_component.push_back(if_then(dc >= lit(0), {atomic_add(address_of(var("g_out")[dc]),
+                                                              var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(c)])}));
+  }
+  return {comment("scatter: other groups' cells may share DOFs"),
+          loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
+               {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                if_then(var("r_active") && (row < var("r_trows")), per_component)})};
+}
+
+Block quadrature_phase(const ActionIR &ir)
+{
+  const Ex out_words = size("QUAD_ROWS_PER_ITEM") * size("N_COMPONENTS");
+  const Ex trow0 = var("i_qrow_tile") * size("QUAD_ROWS");
+  Block row_tile{declare(Space::Register, Type::Int, "r_trows", min_of(size("QUAD_ROWS"), size("N_TEST_BASIS") - trow0)),
+                 declare_array(Space::Register, Type::Real, "r_out", out_words),
+                 loop("i_out", lit(0), out_words, {assign(var("r_out")[var("i_out")], real_lit(0.0))}),
+                 declare(Space::Register, Type::Int, "r_qcol_tiles", (var("r_tile_len") + size("QUAD_COLS") - lit(1)) / size("QUAD_COLS")),
+                 loop("i_qcol_tile", lit(0), var("r_qcol_tiles"), quadrature_column_tile(ir))};
+  Block sc = scatter_rows(ir);
+  row_tile.insert(row_tile.end(), sc.begin(), sc.end());
+  return {comment("quadrature: r_out = Psi e over this quadrature tile"),
+          loop("i_qrow_tile", lit(0), size("N_QUAD_ROW_TILES"), row_tile)};
+}
+
+Block tiled_body(const ActionIR &ir, const Tabulation &tab)
+{
+  const Ex cell = var("r_cell"), active = var("r_active");
+  Block b{declare(Space::Register, Type::Int, "r_item", builtin(Builtin::LocalX)),
+          declare(Space::Register, Type::Int, "r_slot", builtin(Builtin::LocalY)),
+          declare(Space::Register, Type::Int, "r_thread", var("r_slot") * size("N_WI") + var("r_item")),
+          declare(Space::Register, Type::Int, "r_cell", size("N_C") * builtin(Builtin::GroupX) + var("r_slot")),
+          declare(Space::Register, Type::Int, "r_active", cell < var("n_cells")),
+          declare_array(Space::Shared, Type::Real, "s_buf", size("S_BUF_WORDS")),
+          declare_array(Space::Shared, Type::Real, "s_e", size("S_E_WORDS"))};
+  auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
+  if (ir.affine) {
+    const Ex n = size("N_DOFS_COORDS");
+    append(gather(ir, kCoordinates, "r_coords", cell, active, lit(0), n, n));
+    append(affine_jacobian(ir, tab));
+  }
+  b.push_back(comment("per-cell pointwise nodes, hoisted out of the quadrature loop"));
+  append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
+  const Ex first = var("i_quad_tile") * size("QUAD_TILE");
+  Block quad_tile{declare(Space::Register, Type::Int, "r_tile_len", min_of(size("QUAD_TILE"), size("N_QUAD") - first))};
+  Block ev = evaluation_phase(ir), qp = quadrature_phase(ir);
+  quad_tile.insert(quad_tile.end(), ev.begin(), ev.end());
+  quad_tile.push_back(barrier());  // s_e complete before the quadrature phase reads it
+  quad_tile.insert(quad_tile.end(), qp.begin(), qp.end());
+  quad_tile.push_back(barrier());  // s_e is rewritten by the next tile
+  b.push_back(loop("i_quad_tile", lit(0), size("N_QUAD_TILES"), quad_tile));
+  return b;
+}
+
+}  // namespace
+
+Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+{
+  if (schedule.strategy() != Strategy::Tiled) throw std::invalid_argument("build_tiled: schedule is " + to_string(schedule));
+  validate(schedule, ir, tab.n_points());
+  const TileSizes &t = schedule.tiles();
+  Kernel k;
+  k.name = "femgpu_action";
+  k.schedule = to_string(schedule);
+  k.precision = schedule.precision();
+  declare_common_sizes(k, ir, tab);
+  declare_tiled_sizes(k, ir, t, tab.n_points());
+  k.params = action_params(ir);
+  k.block_x = t.items_per_cell;
+  k.block_y = t.cells_per_group;
+  k.cells_per_group = t.cells_per_group;
+  k.body = tiled_body(ir, tab);
+  return k;
+}
+
+}  // namespace femgpu::kernel

@@ -1,0 +1,197 @@
+// One printer for the kernel AST; CUDA and OpenCL differ only in the Dialect tables at
+// the bottom of this file.
+#include "kernel/emit.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace femgpu::kernel {
+
+namespace {
+
+struct Dialect {
+  const char *name;
+  const char *kernel_qualifier;
+  const char *global_qualifier;  // on pointer parameters
+  const char *shared_qualifier;
+  const char *restrict_qualifier;
+  const char *barrier;
+  const char *builtins[3];  // LocalX, LocalY, GroupX
+  const char *atomic_add;
+  const char *fp64_preamble;
+  const char *helper_file;  // under <share>/device, "" for none
+  std::map<std::string, std::string> math;  // canonical name -> dialect name, when they differ
+};
+
+class Printer {
+ public:
+  Printer(const Dialect &d, Precision p) : d_(d), p_(p) {}
+
+  std::string expr(const Ex &e) const
+  {
+    const ExprNode &n = *e.node;
+    switch (n.kind) {
+      case ExprNode::Var: return n.text;
+      case ExprNode::IntLit: return std::to_string(n.int_value);
+      case ExprNode::RealLit: return real(n.real_value);
+      case ExprNode::BuiltinIndex: return d_.builtins[static_cast<int>(n.builtin)];
+      case ExprNode::Unary: return n.text + nested(n.args[0]);
+      case ExprNode::Binary: return nested(n.args[0]) + " " + n.text + " " + nested(n.args[1]);
+      case ExprNode::Call: return call(n);
+      case ExprNode::Index: return nested(n.args[0]) + "[" + expr(n.args[1]) + "]";
+      case ExprNode::AddressOf: return "&" + nested(n.args[0]);
+      case ExprNode::Select: return nested(n.args[0]) + " ? " + nested(n.args[1]) + " : " + nested(n.args[2]);
+      case ExprNode::ToReal: return "(real)(" + expr(n.args[0]) + ")";
+    }
+    return "";
+  }
+
+  void block(std::ostringstream &os, const Block &b, int depth) const
+  {
+    for (const Stmt &s : b) stmt(os, s, depth);
+  }
+
+ private:
+  std::string nested(const Ex &e) const
+  {
+    const ExprNode &n = *e.node;
+    const bool atomic = n.kind == ExprNode::Var || n.kind == ExprNode::IntLit || n.kind == ExprNode::BuiltinIndex ||
+                        n.kind == ExprNode::Call || n.kind == ExprNode::Index || n.kind == ExprNode::ToReal ||
+                        (n.kind == ExprNode::RealLit && !std::signbit(n.real_value));
+    return atomic ? expr(e) : "(" + expr(e) + ")";
+  }
+
+  std::string call(const ExprNode &n) const
+  {
+    auto it = d_.math.find(n.text);
+    std::string s = (it == d_.math.end() ? n.text : it->second) + "(";
+    for (size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + expr(n.args[i]);
+    return s + ")";
+  }
+
+  // Enough digits to round-trip; a float suffix keeps FP32 arithmetic in float.
+  std::string real(double v) const
+  {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, p_ == Precision::FP64 ? "%.17g" : "%.9g", v);
+    std::string s = buf;
+    if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+    return p_ == Precision::FP64 ? s : s + "f";
+  }
+
+  void stmt(std::ostringstream &os, const Stmt &s, int depth) const
+  {
+    const std::string pad(static_cast<size_t>(2 * depth), ' ');
+    switch (s.kind) {
+      case Stmt::Decl: {
+        os << pad << (s.space == Space::Shared ? std::string(d_.shared_qualifier) + " " : "")
+           << (s.is_const && !s.size.node ? "const " : "") << (s.type == Type::Real ? "real " : "int ") << s.name;
+        if (s.size.node) os << "[" << expr(s.size) << "]";
+        if (s.value.node && !s.size.node) os << " = " << expr(s.value);
+        os << ";\n";
+        return;
+      }
+      case Stmt::Assign: os << pad << expr(s.target) << " = " << expr(s.value) << ";\n"; return;
+      case Stmt::Accumulate: os << pad << expr(s.target) << " += " << expr(s.value) << ";\n"; return;
+      case Stmt::For:
+        os << pad << "for (int " << s.name << " = " << expr(s.lo) << "; " << s.name << " < " << expr(s.hi) << "; ++"
+           << s.name << ") {\n";
+        block(os, s.body, depth + 1);
+        os << pad << "}\n";
+        return;
+      case Stmt::If:
+        os << pad << "if (" << expr(s.cond) << ") {\n";
+        block(os, s.body, depth + 1);
+        os << pad << "}\n";
+        return;
+      case Stmt::Barrier: os << pad << d_.barrier << ";\n"; return;
+      case Stmt::AtomicAdd: os << pad << d_.atomic_add << "(" << expr(s.target) << ", " << expr(s.value) << ");\n"; return;
+      case Stmt::Comment: os << pad << "// " << s.text << "\n"; return;
+    }
+  }
+
+  const Dialect &d_;
+  Precision p_;
+};
+
+std::string read_helper(const std::string &share_dir, const char *file)
+{
+  if (!*file) return "";
+  const std::string path = share_dir + "/device/" + file;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("emit: cannot read device helper " + path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
+{
+  const bool fp64 = k.precision == Precision::FP64;
+  std::ostringstream os;
+  os << "// femgpu action kernel (" << d.name << "), schedule: " << k.schedule << "\n";
+  if (fp64) os << d.fp64_preamble << "#define FEMGPU_FP64 1\n";
+  os << "typedef " << (fp64 ? "double" : "float") << " real;\n";
+  for (const auto &[name, value] : k.sizes) os << "#define " << name << " " << value << "\n";
+  os << helper << "\n" << d.kernel_qualifier << " " << k.name << "(";
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const Param &p = k.params[i];
+    os << (i ? ",\n    " : "\n    ");
+    if (!p.pointer) os << (p.type == Type::Int ? "const int " : "const real ") << p.name;
+    else
+      os << d.global_qualifier << (p.written ? "" : "const ") << (p.type == Type::Int ? "int" : "real") << " *"
+         << d.restrict_qualifier << " " << p.name;
+  }
+  os << ")\n{\n";
+  Printer(d, k.precision).block(os, k.body, 1);
+  os << "}\n";
+  return os.str();
+}
+
+const Dialect &cuda_dialect()
+{
+  static const Dialect d{"CUDA",
+                         "extern \"C\" __global__ void",
+                         "",
+                         "__shared__",
+                         "__restrict__",
+                         "__syncthreads()",
+                         {"(int)threadIdx.x", "(int)threadIdx.y", "(int)blockIdx.x"},
+                         "atomicAdd",
+                         "",
+                         "",
+                         {}};
+  return d;
+}
+
+const Dialect &opencl_dialect()
+{
+  static const Dialect d{"OpenCL C 1.2",
+                         "__kernel void",
+                         "__global ",
+                         "__local",
+                         "restrict",
+                         "barrier(CLK_LOCAL_MEM_FENCE)",
+                         {"(int)get_local_id(0)", "(int)get_local_id(1)", "(int)get_group_id(0)"},
+                         "femgpu_atomic_add",
+                         "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                         "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n",
+                         "femgpu_atomic.cl",
+                         {}};
+  return d;
+}
+
+}  // namespace
+
+std::string emit_cuda(const Kernel &k) { return emit(k, cuda_dialect(), ""); }
+
+std::string emit_opencl(const Kernel &k, const std::string &share_dir)
+{
+  return emit(k, opencl_dialect(), read_helper(share_dir, opencl_dialect().helper_file));
+}
+
+}  // namespace femgpu::kernel

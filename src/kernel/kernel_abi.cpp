@@ -1,0 +1,65 @@
+// One source of truth for argument order: the builders declare parameters from
+// kernel_arguments and the runtimes bind buffers from it.
+#include "kernel/kernel_abi.h"
+
+namespace femgpu {
+
+std::string function_stem(int function)
+{
+  if (function == kCoordinates) return "coords";
+  if (function == kTrialFunction) return "u";
+  return "w" + std::to_string(function - 2);
+}
+
+int function_components(const ActionIR &ir, int function)
+{
+  if (function == kCoordinates) return ir.dim;
+  if (function == kTrialFunction) return ir.signature.element.components;
+  return ir.coefficients.at(static_cast<size_t>(function - 2)).element.components;
+}
+
+int coordinate_basis(const ActionIR &ir) { return lagrange_dimension(ir.dim, ir.signature.coordinate_degree); }
+
+int function_dofs(const ActionIR &ir, int function)
+{
+  if (function == kCoordinates) return coordinate_basis(ir) * ir.dim;
+  const Element &e = function == kTrialFunction ? ir.signature.element
+                                                : ir.coefficients.at(static_cast<size_t>(function - 2)).element;
+  return lagrange_dimension(ir.dim, e.degree) * e.components;
+}
+
+std::vector<KernelArg> kernel_arguments(const ActionIR &ir)
+{
+  std::vector<KernelArg> args{{ArgKind::CellCount, 0, "n_cells"}};
+  std::vector<int> functions{kCoordinates};
+  if (ir.rank == 2) functions.push_back(kTrialFunction);
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) functions.push_back(coefficient_function(static_cast<int>(i)));
+  for (int f : functions) {
+    args.push_back({ArgKind::Values, f, "g_" + function_stem(f)});
+    args.push_back({ArgKind::Map, f, "g_" + function_stem(f) + "_map"});
+  }
+  args.push_back({ArgKind::TestMap, 0, "g_test_map"});
+  args.push_back({ArgKind::Tables, 0, "g_tables"});
+  args.push_back({ArgKind::Weights, 0, "g_weights"});
+  args.push_back({ArgKind::Constants, 0, "g_constants"});
+  args.push_back({ArgKind::Out, 0, "g_out"});
+  return args;
+}
+
+TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab)
+{
+  TableLayout layout;
+  auto append = [&](const std::vector<double> &table) {
+    layout.data.insert(layout.data.end(), table.begin(), table.end());
+    return static_cast<long long>(layout.data.size() - table.size());
+  };
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    layout.group_offsets.emplace_back();
+    for (const std::vector<double> &t : tab.group_tables[g]) layout.group_offsets.back().push_back(append(t));
+  }
+  for (const std::vector<double> &t : tab.test_tables) layout.test_offsets.push_back(append(t));
+  if (layout.data.empty()) layout.data.push_back(0.0);  // buffers may not be empty
+  return layout;
+}
+
+}  // namespace femgpu

@@ -1,0 +1,59 @@
+// The contract between a generated action kernel and the host that launches it.
+//
+// Kernel signature, in this order (pointers are global memory, `real` is double or
+// float as the schedule's precision says, maps are int32 row-major n_cells x width):
+//
+//   n_cells                           int
+//   g_coords, g_coords_map            real*, int*   coordinate field, width N_COORD_DOFS
+//                                                   (P1 or P2 nodes x DIM components)
+//   g_u, g_u_map                      real*, int*   trial function (rank 2 only)
+//   g_w<i>, g_w<i>_map                real*, int*   coefficient i, for every coefficient
+//   g_test_map                        int*          output DOFs, width N_TEST_DOFS
+//   g_tables                          real*         pack_tables() below
+//   g_weights                         real*         quadrature weights, N_QUAD
+//   g_constants                       real*         one per form constant (>= 1 entry)
+//   g_out                             real*         out += action (atomic adds)
+//
+// A map entry j*C + c is basis j, component c; negative entries read as zero and
+// receive nothing, as in reference_action. Launch: (block_x, block_y) work-items per
+// group and ceil(n_cells / cells_per_group) groups along x (Kernel, kernel_ast.h).
+// Does not: own buffers or launch anything (src/runtime does).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fem/action_tables.h"
+#include "ir/action_ir.h"
+
+namespace femgpu {
+
+enum class ArgKind { CellCount, Values, Map, TestMap, Tables, Weights, Constants, Out };
+
+struct KernelArg {
+  ArgKind kind = ArgKind::CellCount;
+  int function = 0;  // Values, Map: kCoordinates, kTrialFunction or coefficient_function(i)
+  std::string name;
+};
+
+std::vector<KernelArg> kernel_arguments(const ActionIR &ir);
+
+// "coords", "u", "w0", ...: the stem of a function's generated names.
+std::string function_stem(int function);
+int function_components(const ActionIR &ir, int function);
+int coordinate_basis(const ActionIR &ir);  // P1 or P2 nodes per cell
+// Width of a function's map row: basis functions x components.
+int function_dofs(const ActionIR &ir, int function);
+
+// All element tables in one array: group g's derivative k at group_offsets[g][k], test
+// derivative k at test_offsets[k]; each Q x n row-major as in Tabulation. The offsets
+// become compile-time constants OFFSET_G<g>_D<k> and OFFSET_TEST_D<k>.
+struct TableLayout {
+  std::vector<double> data;
+  std::vector<std::vector<long long>> group_offsets;
+  std::vector<long long> test_offsets;
+};
+
+TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab);
+
+}  // namespace femgpu

@@ -1,0 +1,73 @@
+// NVRTC: source -> cubin for one real architecture; failures keep their source on disk.
+#include "runtime/nvrtc_compile.h"
+
+#include <nvrtc.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+
+namespace femgpu {
+
+namespace {
+
+void check(nvrtcResult r, const char *what)
+{
+  if (r != NVRTC_SUCCESS) throw std::runtime_error(std::string("NVRTC: ") + what + ": " + nvrtcGetErrorString(r));
+}
+
+std::string program_log(nvrtcProgram prog)
+{
+  size_t size = 0;
+  if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size == 0) return "";
+  std::string log(size, '\0');
+  nvrtcGetProgramLog(prog, log.data());
+  if (!log.empty() && log.back() == '\0') log.pop_back();
+  return log;
+}
+
+std::string save_source(const std::string &source, const std::string &name)
+{
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("femgpu_" + name + "_" + std::to_string(std::hash<std::string>{}(source)) + ".cu");
+  std::ofstream(path) << source;
+  return path.string();
+}
+
+}  // namespace
+
+CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, const std::string &arch)
+{
+  CompiledCubin result;
+  // A real architecture (sm_, not compute_) so that NVRTC produces SASS in a cubin.
+  result.options = {"-arch=" + arch, "--std=c++17", "-default-device"};
+  nvrtcProgram prog = nullptr;
+  check(nvrtcCreateProgram(&prog, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+  std::vector<const char *> opts;
+  for (const std::string &o : result.options) opts.push_back(o.c_str());
+  const nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
+  result.log = program_log(prog);
+  if (r != NVRTC_SUCCESS) {
+    nvrtcDestroyProgram(&prog);
+    std::string options;
+    for (const std::string &o : result.options) options += " " + o;
+    throw std::runtime_error("NVRTC compile of " + name + " failed (" + nvrtcGetErrorString(r) + "), options:" + options +
+                             "\nsource saved to " + save_source(source, name) + "\n" + result.log);
+  }
+  size_t size = 0;
+  check(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
+  result.cubin.resize(size);
+  check(nvrtcGetCUBIN(prog, result.cubin.data()), "nvrtcGetCUBIN");
+  nvrtcDestroyProgram(&prog);
+  return result;
+}
+
+std::string nvrtc_version()
+{
+  int major = 0, minor = 0;
+  check(nvrtcVersion(&major, &minor), "nvrtcVersion");
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+}  // namespace femgpu

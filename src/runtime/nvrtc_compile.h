@@ -1,0 +1,25 @@
+// Compiling generated CUDA source to a cubin with NVRTC (no GPU needed).
+//
+// Takes: CUDA source (emit_cuda), a name for messages, a real architecture (sm_90).
+// Returns: the cubin, the options used and NVRTC's log.
+// Throws: std::runtime_error with the options, the NVRTC log and the path where the
+// failing source was saved. Does not: load or launch (that needs the driver API, which
+// is also where register and spill counts come from: cuFuncGetAttribute at load time).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace femgpu {
+
+struct CompiledCubin {
+  std::vector<char> cubin;
+  std::vector<std::string> options;
+  std::string log;
+};
+
+CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, const std::string &arch = "sm_90");
+
+std::string nvrtc_version();  // "major.minor"
+
+}  // namespace femgpu

@@ -1,0 +1,138 @@
+// OpenCL 1.2 host code: context, program build, buffers from action_buffers.h, launch
+// with the kernel's group shape, read back.
+#define CL_TARGET_OPENCL_VERSION 120
+#include "runtime/opencl_runtime.h"
+
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "runtime/action_buffers.h"
+
+namespace femgpu {
+
+namespace {
+
+void check(cl_int err, const char *what)
+{
+  if (err != CL_SUCCESS) throw std::runtime_error(std::string("OpenCL: ") + what + " failed with error " + std::to_string(err));
+}
+
+std::string first_lines(const std::string &s, int n)
+{
+  size_t pos = 0;
+  for (int i = 0; i < n && pos != std::string::npos; ++i) pos = s.find('\n', pos + 1);
+  return s.substr(0, pos);
+}
+
+}  // namespace
+
+struct OpenCLRuntime::State {
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  std::vector<cl_mem> buffers;  // of the current apply()
+
+  ~State()
+  {
+    release_buffers();
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);
+  }
+  void release_buffers()
+  {
+    for (cl_mem b : buffers) clReleaseMemObject(b);
+    buffers.clear();
+  }
+  cl_mem buffer(const void *data, size_t bytes)
+  {
+    cl_int err = CL_SUCCESS;
+    cl_mem b = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void *>(data), &err);
+    check(err, "clCreateBuffer");
+    buffers.push_back(b);
+    return b;
+  }
+};
+
+OpenCLRuntime::OpenCLRuntime() : state_(std::make_unique<State>())
+{
+  cl_platform_id platform = nullptr;
+  cl_uint n = 0;
+  check(clGetPlatformIDs(1, &platform, &n), "clGetPlatformIDs");
+  if (n == 0) throw std::runtime_error("OpenCL: no platform");
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &state_->device, &n), "clGetDeviceIDs");
+  cl_int err = CL_SUCCESS;
+  state_->context = clCreateContext(nullptr, 1, &state_->device, nullptr, nullptr, &err);
+  check(err, "clCreateContext");
+  state_->queue = clCreateCommandQueue(state_->context, state_->device, 0, &err);
+  check(err, "clCreateCommandQueue");
+}
+
+OpenCLRuntime::~OpenCLRuntime() = default;
+
+std::string OpenCLRuntime::device_name() const
+{
+  char name[256] = {0};
+  check(clGetDeviceInfo(state_->device, CL_DEVICE_NAME, sizeof name - 1, name, nullptr), "clGetDeviceInfo");
+  return name;
+}
+
+namespace {
+
+cl_program build_program(cl_context context, cl_device_id device, const std::string &source)
+{
+  const char *text = source.c_str();
+  cl_int err = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
+  check(err, "clCreateProgramWithSource");
+  if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
+    size_t len = 0;
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
+    std::string log(len, '\0');
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
+    log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));  // what() stops at a NUL
+    clReleaseProgram(program);
+    throw std::runtime_error("OpenCL build failed:\n" + log + "\n--- source (first 40 lines) ---\n" + first_lines(source, 40));
+  }
+  return program;
+}
+
+}  // namespace
+
+void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
+                          const ActionArrays &arrays, double *out, size_t n_out)
+{
+  State &s = *state_;
+  cl_program program = build_program(s.context, s.device, source);
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, k.name.c_str(), &err);
+  check(err, "clCreateKernel");
+  std::vector<HostArgument> host = host_arguments(k, ir, tab, arrays, out, n_out);
+  cl_mem out_buffer = nullptr;
+  size_t out_bytes = 0;
+  for (size_t i = 0; i < host.size(); ++i) {
+    const cl_uint index = static_cast<cl_uint>(i);
+    if (host[i].kind == ArgKind::CellCount) {
+      check(clSetKernelArg(kernel, index, sizeof(int), &host[i].scalar), "clSetKernelArg");
+      continue;
+    }
+    cl_mem b = s.buffer(host[i].bytes.data(), host[i].bytes.size());
+    if (host[i].kind == ArgKind::Out) out_buffer = b, out_bytes = host[i].bytes.size();
+    check(clSetKernelArg(kernel, index, sizeof(cl_mem), &b), "clSetKernelArg");
+  }
+  const size_t local[2] = {static_cast<size_t>(k.block_x), static_cast<size_t>(k.block_y)};
+  const size_t global[2] = {group_count(k, arrays.n_cells) * local[0], local[1]};
+  check(clEnqueueNDRangeKernel(s.queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
+  std::vector<unsigned char> result(out_bytes);
+  check(clEnqueueReadBuffer(s.queue, out_buffer, CL_TRUE, 0, result.size(), result.data(), 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
+  copy_out(result, k.precision, out, n_out);
+  s.release_buffers();
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+}  // namespace femgpu

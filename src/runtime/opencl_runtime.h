@@ -1,0 +1,38 @@
+// Building and running generated OpenCL action kernels (PoCL on CI machines).
+//
+// Takes: emitted OpenCL source and the Kernel it came from (launch shape, precision),
+// plus the action's arrays as the CPU reference takes them.
+// Returns: out[0..n_out) += action, converted back to double.
+// Does not: cache programs or keep buffers between calls; one device, the first one.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "fem/action_tables.h"
+#include "ir/action_ir.h"
+#include "kernel/kernel_ast.h"
+#include "reference/reference_action.h"
+
+namespace femgpu {
+
+class OpenCLRuntime {
+ public:
+  OpenCLRuntime();  // the first device of the first platform; throws when none
+  ~OpenCLRuntime();
+  OpenCLRuntime(const OpenCLRuntime &) = delete;
+  OpenCLRuntime &operator=(const OpenCLRuntime &) = delete;
+
+  std::string device_name() const;
+
+  // Builds `source` (throws with the build log and the source's first lines on
+  // failure) and applies it once.
+  void apply(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
+             const ActionArrays &arrays, double *out, size_t n_out);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace femgpu

@@ -1,0 +1,133 @@
+// Schedule factories, validation against one form, and the paper's section 3.2.4
+// memory quantities.
+#include "schedule/schedule.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace femgpu {
+
+int bytes_per_real(Precision p) { return p == Precision::FP64 ? 8 : 4; }
+
+Schedule Schedule::single_cell_per_work_item(int work_group_size, Precision precision)
+{
+  Schedule s;
+  s.strategy_ = Strategy::SingleCellPerWorkItem;
+  s.work_group_size_ = work_group_size;
+  s.precision_ = precision;
+  return s;
+}
+
+Schedule Schedule::tiled(const TileSizes &tiles, Precision precision)
+{
+  Schedule s;
+  s.strategy_ = Strategy::Tiled;
+  s.tiles_ = tiles;
+  s.precision_ = precision;
+  return s;
+}
+
+Schedule Schedule::with_precision(Precision precision) const
+{
+  Schedule s = *this;
+  s.precision_ = precision;
+  return s;
+}
+
+namespace {
+
+// "<name> = <value> must be <relation> <limit> (<why>)"
+void require(bool ok, const std::string &name, long long value, const std::string &relation, long long limit,
+             const std::string &why)
+{
+  if (ok) return;
+  std::ostringstream os;
+  os << "invalid schedule: " << name << " = " << value << " must be " << relation << " " << limit << " (" << why << ")";
+  throw std::invalid_argument(os.str());
+}
+
+void require_range(const std::string &name, long long value, long long limit, const std::string &why)
+{
+  require(value >= 1, name, value, ">=", 1, "a loop needs a positive tile");
+  require(value <= limit, name, value, "<=", limit, why);
+}
+
+void validate_tiles(const TileSizes &t, const ActionIR &ir, int Q)
+{
+  require_range("cells_per_group", t.cells_per_group, kMaxThreadsPerGroup, "threads per group limit");
+  require_range("items_per_cell", t.items_per_cell, kMaxThreadsPerGroup, "threads per group limit");
+  const long long threads = static_cast<long long>(t.cells_per_group) * t.items_per_cell;
+  require(threads <= kMaxThreadsPerGroup, "cells_per_group*items_per_cell", threads, "<=", kMaxThreadsPerGroup,
+          "threads per group limit");
+  require_range("quad_tile", t.quad_tile, Q, "the number of quadrature points");
+  require_range("eval_rows", t.eval_rows, t.quad_tile, "quad_tile, the loop it tiles");
+  require(t.eval_cols.size() == ir.groups.size(), "eval_cols.size()", static_cast<long long>(t.eval_cols.size()), "==",
+          static_cast<long long>(ir.groups.size()), "one column tile per evaluation group");
+  for (size_t g = 0; g < ir.groups.size(); ++g)
+    require_range("eval_cols[" + std::to_string(g) + "]", t.eval_cols[g], ir.groups[g].n_basis,
+                  "the group's basis size n");
+  require_range("quad_rows", t.quad_rows, ir.n_test_basis, "the test basis size n_W");
+  require_range("quad_cols", t.quad_cols, t.quad_tile, "quad_tile, the loop it tiles");
+}
+
+}  // namespace
+
+void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
+{
+  require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
+  if (s.strategy() == Strategy::SingleCellPerWorkItem) {
+    require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
+    return;
+  }
+  validate_tiles(s.tiles(), ir, n_quadrature_points);
+  require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=",
+          max_shared_bytes, "prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval]");
+}
+
+std::string to_string(const Schedule &s)
+{
+  std::ostringstream os;
+  if (s.strategy() == Strategy::SingleCellPerWorkItem) {
+    os << "scpwi wg=" << s.work_group_size();
+  } else {
+    const TileSizes &t = s.tiles();
+    os << "tiled nc=" << t.cells_per_group << " nwi=" << t.items_per_cell << " tq=" << t.quad_tile
+       << " ter=" << t.eval_rows << " tec=[";
+    for (size_t g = 0; g < t.eval_cols.size(); ++g) os << (g ? "," : "") << t.eval_cols[g];
+    os << "] tqr=" << t.quad_rows << " tqc=" << t.quad_cols;
+  }
+  os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
+  return os.str();
+}
+
+int threads_per_group(const Schedule &s)
+{
+  if (s.strategy() == Strategy::SingleCellPerWorkItem) return s.work_group_size();
+  return s.tiles().cells_per_group * s.tiles().items_per_cell;
+}
+
+int cells_per_group(const Schedule &s)
+{
+  return s.strategy() == Strategy::SingleCellPerWorkItem ? s.work_group_size() : s.tiles().cells_per_group;
+}
+
+long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir)
+{
+  if (s.strategy() != Strategy::Tiled) return 0;
+  const TileSizes &t = s.tiles();
+  long long words = static_cast<long long>(ir.test_derivatives.size()) * t.quad_rows * t.quad_cols;
+  for (size_t g = 0; g < ir.groups.size() && g < t.eval_cols.size(); ++g)
+    words = std::max(words, static_cast<long long>(ir.groups[g].derivatives.size()) * t.eval_rows * t.eval_cols[g]);
+  return words;
+}
+
+long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
+{
+  if (s.strategy() != Strategy::Tiled) return 0;
+  const TileSizes &t = s.tiles();
+  const long long e_words = static_cast<long long>(t.cells_per_group) * t.quad_tile * ir.n_eval();
+  return (prefetch_buffer_words(s, ir) + e_words) * bytes_per_real(s.precision());
+}
+
+}  // namespace femgpu

@@ -1,0 +1,77 @@
+// A schedule: how one action kernel maps onto a GPU (the paper's section 3).
+//
+// Takes: a strategy and its parameters, through the factories below.
+// Returns: an immutable value; "changing" a parameter makes a new Schedule.
+// Does not: know the device. validate() checks a schedule against one form (loop
+// lengths, group count), the generic 1024-thread limit and a shared-memory limit
+// (default: CUDA's 48 KiB of static shared memory).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/action_ir.h"
+
+namespace femgpu {
+
+enum class Strategy { SingleCellPerWorkItem, Tiled };
+enum class Precision { FP64, FP32 };
+
+int bytes_per_real(Precision p);
+
+// Parameters of the parametric multi-level tiling (Algorithm 4). Paper symbols:
+// cells_per_group N_c, items_per_cell N_WI, quad_tile T^Q, eval_rows T_e^r,
+// eval_cols T_e^c (one per evaluation group), quad_rows T_q^r, quad_cols T_q^c.
+struct TileSizes {
+  int cells_per_group = 1;
+  int items_per_cell = 32;
+  int quad_tile = 1;
+  int eval_rows = 1;
+  std::vector<int> eval_cols;
+  int quad_rows = 1;
+  int quad_cols = 1;
+};
+
+class Schedule {
+ public:
+  // SCPWI (Algorithm 3): one cell per work-item, work_group_size cells per group.
+  static Schedule single_cell_per_work_item(int work_group_size = 32, Precision precision = Precision::FP64);
+  static Schedule tiled(const TileSizes &tiles, Precision precision = Precision::FP64);
+
+  Schedule with_precision(Precision precision) const;
+
+  Strategy strategy() const { return strategy_; }
+  Precision precision() const { return precision_; }
+  int work_group_size() const { return work_group_size_; }  // SCPWI only
+  const TileSizes &tiles() const { return tiles_; }         // Tiled only
+
+ private:
+  Schedule() = default;
+  Strategy strategy_ = Strategy::SingleCellPerWorkItem;
+  Precision precision_ = Precision::FP64;
+  int work_group_size_ = 32;
+  TileSizes tiles_;
+};
+
+constexpr int kMaxThreadsPerGroup = 1024;
+// Statically declared shared memory per group: CUDA's limit without the dynamic
+// opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), which the kernels do not use.
+constexpr long long kMaxStaticSharedBytes = 48 * 1024;
+
+// Throws std::invalid_argument naming the parameter, its value and the limit.
+void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
+              long long max_shared_bytes = kMaxStaticSharedBytes);
+
+// e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64".
+std::string to_string(const Schedule &s);
+
+int threads_per_group(const Schedule &s);
+int cells_per_group(const Schedule &s);
+
+// Words of the prefetch buffer B (Eq. 5), counting the distinct tables of each group
+// (components of a Lagrange vector share one table) and the distinct test tables.
+long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir);
+// B plus the evaluation results e[N_c][T^Q][N_eval], in bytes; 0 for SCPWI.
+long long shared_memory_bytes(const Schedule &s, const ActionIR &ir);
+
+}  // namespace femgpu

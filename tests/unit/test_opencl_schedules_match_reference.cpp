@@ -1,0 +1,98 @@
+// Every schedule of the covering sample (support/action_cases.h), run on the OpenCL
+// device (PoCL on CI), adds the same action to a pre-filled output as the CPU
+// reference: mass, Laplace, Helmholtz, elasticity, a nonlinear Jacobian and residual
+// with a coefficient, x-dependent and curved P2 geometry, in 2D P1-P4 and 3D P1-P3, on
+// maps whose DOFs collide within and across cells and work-groups.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "runtime/opencl_runtime.h"
+#include "support/action_cases.h"
+
+using namespace femgpu;
+using namespace femgpu::test;
+
+namespace {
+
+OpenCLRuntime &runtime()
+{
+  static OpenCLRuntime r;
+  return r;
+}
+
+// max |got - want| relative to the size of the action and of the pre-filled output.
+double relative_error(const std::vector<double> &got, const std::vector<double> &want, const std::vector<double> &prefill)
+{
+  double err = 0.0, scale = 0.0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    err = std::max(err, std::fabs(got[i] - want[i]));
+    scale = std::max(scale, std::fabs(want[i] - prefill[i]) + std::fabs(prefill[i]));
+  }
+  return err / scale;
+}
+
+double run_and_compare(const ActionData &d, const Schedule &s)
+{
+  std::vector<double> want = d.prefill, got = d.prefill;
+  reference_action(d.ir, d.tab, d.arrays(), want.data());
+  kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, s);
+  runtime().apply(k, kernel::emit_opencl(k, default_share_dir()), d.ir, d.tab, d.arrays(), got.data(), got.size());
+  return relative_error(got, want, d.prefill);
+}
+
+// 37 cells: several groups for every schedule, the last one partly past n_cells.
+void check_sample(int dim, bool tiled)
+{
+  std::mt19937 rng(static_cast<unsigned>(7 + dim));
+  const std::vector<FormCase> forms = form_cases();
+  for (const Candidate &c : kernel_sample(dim)) {
+    if ((c.tiled_shape >= 0) != tiled) continue;
+    ActionData d = make_action(forms[c.form], c.dim, c.degree, 37, rng);
+    const Schedule s = candidate_schedule(c, d);
+    INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << " Q " << d.tab.n_points() << ": " << to_string(s));
+    CHECK(run_and_compare(d, s) < 1e-12);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("OpenCL SCPWI kernels match the reference action in 2D", "[opencl][kernel][scpwi]") { check_sample(2, false); }
+TEST_CASE("OpenCL SCPWI kernels match the reference action in 3D", "[opencl][kernel][scpwi]") { check_sample(3, false); }
+TEST_CASE("OpenCL tiled kernels match the reference action in 2D", "[opencl][kernel][tiled]") { check_sample(2, true); }
+TEST_CASE("OpenCL tiled kernels match the reference action in 3D", "[opencl][kernel][tiled]") { check_sample(3, true); }
+
+TEST_CASE("OpenCL kernels in FP32 match the reference action to single precision", "[opencl][kernel][fp32]")
+{
+  std::mt19937 rng(11);
+  const std::vector<FormCase> forms = form_cases();
+  for (size_t f : {size_t{3}, size_t{4}})  // elasticity, nonlinear Jacobian
+    for (int dim : {2, 3}) {
+      ActionData d = make_action(forms[f], dim, 2, 37, rng);
+      for (const Schedule &s : {Schedule::single_cell_per_work_item(64, Precision::FP32),
+                                tiled_sample(d.ir, d.tab.n_points())[0].with_precision(Precision::FP32)}) {
+        INFO(forms[f].name << " dim " << dim << " P2: " << to_string(s));
+        CHECK(run_and_compare(d, s) < 1e-5);
+      }
+    }
+}
+
+TEST_CASE("an OpenCL build failure reports the build log and the source", "[opencl]")
+{
+  std::mt19937 rng(2);
+  ActionData d = make_action(form_cases()[0], 2, 1, 3, rng);
+  kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, Schedule::single_cell_per_work_item());
+  const std::string broken = "__kernel void femgpu_action(__global double *g_out) { g_out[0] = r_undeclared; }\n";
+  std::vector<double> out = d.prefill;
+  try {
+    runtime().apply(k, broken, d.ir, d.tab, d.arrays(), out.data(), out.size());
+    FAIL("expected a build failure");
+  } catch (const std::runtime_error &e) {
+    const std::string what = e.what();
+    CHECK(what.find("OpenCL build failed") != std::string::npos);
+    CHECK(what.find("r_undeclared") != std::string::npos);  // in the log and in the source
+    CHECK(what.find("--- source") != std::string::npos);
+  }
+}

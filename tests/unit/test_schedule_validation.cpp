@@ -1,0 +1,86 @@
+// Schedules: invalid ones are rejected with a message naming the parameter, its value
+// and the limit; the key is readable; the shared buffer follows Eq. 5 with the distinct
+// tables of each group (vector components share their scalar tables).
+#include <catch2/catch.hpp>
+
+#include "support/action_cases.h"
+
+using namespace femgpu;
+using namespace femgpu::test;
+
+namespace {
+
+std::string rejection(const Schedule &s, const ActionIR &ir, int Q, long long max_shared = kMaxStaticSharedBytes)
+{
+  try {
+    validate(s, ir, Q, max_shared);
+  } catch (const std::invalid_argument &e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("invalid schedules are rejected with the parameter, its value and the limit", "[schedule]")
+{
+  std::mt19937 rng(1);
+  ActionData d = make_action(form_cases()[1], 2, 2, 1, rng);  // Laplace P2: one group, n = 6
+  const int Q = d.tab.n_points();
+  const ActionIR &ir = d.ir;
+  const TileSizes good{2, 8, Q, Q, {6}, 6, Q};
+  REQUIRE(rejection(Schedule::tiled(good), ir, Q) == "accepted");
+  auto with = [&](auto change) {
+    TileSizes t = good;
+    change(t);
+    return rejection(Schedule::tiled(t), ir, Q);
+  };
+  const std::string q = std::to_string(Q);
+  CHECK(with([&](TileSizes &t) { t.quad_tile = Q + 1; }) ==
+        "invalid schedule: quad_tile = " + std::to_string(Q + 1) + " must be <= " + q + " (the number of quadrature points)");
+  CHECK(with([](TileSizes &t) { t.items_per_cell = 0; }) ==
+        "invalid schedule: items_per_cell = 0 must be >= 1 (a loop needs a positive tile)");
+  CHECK(with([](TileSizes &t) { t.eval_cols = {3, 3}; }) ==
+        "invalid schedule: eval_cols.size() = 2 must be == 1 (one column tile per evaluation group)");
+  CHECK(with([](TileSizes &t) { t.eval_cols = {7}; }) ==
+        "invalid schedule: eval_cols[0] = 7 must be <= 6 (the group's basis size n)");
+  CHECK(with([](TileSizes &t) { t.quad_tile = 2, t.eval_rows = 3; }) ==
+        "invalid schedule: eval_rows = 3 must be <= 2 (quad_tile, the loop it tiles)");
+  CHECK(with([](TileSizes &t) { t.quad_rows = 7; }) == "invalid schedule: quad_rows = 7 must be <= 6 (the test basis size n_W)");
+  CHECK(with([](TileSizes &t) { t.cells_per_group = 64, t.items_per_cell = 32; }) ==
+        "invalid schedule: cells_per_group*items_per_cell = 2048 must be <= 1024 (threads per group limit)");
+  CHECK(rejection(Schedule::single_cell_per_work_item(0), ir, Q) ==
+        "invalid schedule: work_group_size = 0 must be >= 1 (a loop needs a positive tile)");
+  const long long bytes = shared_memory_bytes(Schedule::tiled(good), ir);
+  CHECK(rejection(Schedule::tiled(good), ir, Q, bytes - 1) ==
+        "invalid schedule: shared memory bytes = " + std::to_string(bytes) + " must be <= " + std::to_string(bytes - 1) +
+            " (prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval])");
+}
+
+TEST_CASE("a schedule prints as a short key", "[schedule]")
+{
+  CHECK(to_string(Schedule::single_cell_per_work_item()) == "scpwi wg=32 fp64");
+  CHECK(to_string(Schedule::tiled({4, 32, 16, 8, {15}, 15, 8})) == "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64");
+  CHECK(to_string(Schedule::tiled({1, 2, 3, 4, {5, 6}, 7, 8}, Precision::FP32)) ==
+        "tiled nc=1 nwi=2 tq=3 ter=4 tec=[5,6] tqr=7 tqc=8 fp32");
+}
+
+TEST_CASE("shared memory is Eq. 5 over distinct tables plus the evaluation results", "[schedule]")
+{
+  std::mt19937 rng(1);
+  ActionData d = make_action(form_cases()[3], 2, 2, 1, rng);  // elasticity, [P2]^2
+  const ActionIR &ir = d.ir;
+  REQUIRE(ir.groups.size() == 1);
+  // Two components x two reference gradients are four terms but two tables.
+  REQUIRE(ir.groups[0].terms.size() == 4);
+  REQUIRE(ir.groups[0].derivatives.size() == 2);
+  const int Q = d.tab.n_points();
+  const Schedule eval_bound = Schedule::tiled({3, 8, Q, Q, {6}, 1, 1});
+  CHECK(prefetch_buffer_words(eval_bound, ir) == 2LL * Q * 6);
+  const Schedule quad_bound = Schedule::tiled({3, 8, Q, 1, {1}, 6, Q});
+  CHECK(prefetch_buffer_words(quad_bound, ir) == static_cast<long long>(ir.test_derivatives.size()) * 6 * Q);
+  CHECK(shared_memory_bytes(eval_bound, ir) == 8 * (2LL * Q * 6 + 3LL * Q * ir.n_eval()));
+  CHECK(shared_memory_bytes(eval_bound.with_precision(Precision::FP32), ir) == 4 * (2LL * Q * 6 + 3LL * Q * ir.n_eval()));
+  CHECK(shared_memory_bytes(Schedule::single_cell_per_work_item(), ir) == 0);
+  CHECK(threads_per_group(eval_bound) == 24);
+}
