@@ -25,6 +25,9 @@ struct Dialect {
   const char *fp64_preamble;
   const char *helper_file;  // under <share>/device, "" for none
   std::map<std::string, std::string> math;  // canonical name -> dialect name, when they differ
+  // CUDA: shared arrays are slices of one dynamically sized buffer (launch-time size),
+  // because static __shared__ arrays are capped at 48 KiB.
+  const char *dynamic_shared;  // the buffer's declaration, "" to declare arrays statically
 };
 
 class Printer {
@@ -88,6 +91,11 @@ class Printer {
     const std::string pad(static_cast<size_t>(2 * depth), ' ');
     switch (s.kind) {
       case Stmt::Decl: {
+        if (s.space == Space::Shared && *d_.dynamic_shared) {
+          os << pad << "real *" << s.name << " = s_dynamic + " << shared_offset_ << ";\n";
+          shared_offset_ += " + " + expr(s.size);
+          return;
+        }
         os << pad << (s.space == Space::Shared ? std::string(d_.shared_qualifier) + " " : "")
            << (s.is_const && !s.size.node ? "const " : "") << (s.type == Type::Real ? "real " : "int ") << s.name;
         if (s.size.node) os << "[" << expr(s.size) << "]";
@@ -116,6 +124,7 @@ class Printer {
 
   const Dialect &d_;
   Precision p_;
+  mutable std::string shared_offset_ = "0";
 };
 
 std::string read_helper(const std::string &share_dir, const char *file)
@@ -137,6 +146,7 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   if (fp64) os << d.fp64_preamble << "#define FEMGPU_FP64 1\n";
   os << "typedef " << (fp64 ? "double" : "float") << " real;\n";
   for (const auto &[name, value] : k.sizes) os << "#define " << name << " " << value << "\n";
+  os << d.dynamic_shared;
   os << helper << "\n" << d.kernel_qualifier << " " << k.name << "(";
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Param &p = k.params[i];
@@ -164,7 +174,8 @@ const Dialect &cuda_dialect()
                          "atomicAdd",
                          "",
                          "",
-                         {}};
+                         {},
+                         "extern __shared__ real s_dynamic[];\n"};
   return d;
 }
 
@@ -181,7 +192,8 @@ const Dialect &opencl_dialect()
                          "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                          "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n",
                          "femgpu_atomic.cl",
-                         {}};
+                         {},
+                         ""};
   return d;
 }
 

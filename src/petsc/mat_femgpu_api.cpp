@@ -8,6 +8,41 @@
 
 namespace femgpu {
 
+// Schedule knobs: a forced strategy and tile sizes (unset ones are completed at setup).
+template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
+{
+  ScheduleRequest &r = ctx->schedule;
+  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"};
+  PetscInt strategy = r.strategy == "scpwi" ? 1 : r.strategy == "tiled" ? 2 : 0, precision = r.precision == "fp32";
+  PetscBool set, any = PETSC_FALSE;
+  PetscInt cols[16], ncols = 16;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_strategy", "Kernel schedule: auto (SCPWI until tuning lands), scpwi (one cell per work-item) or tiled (multi-level tiling)", "", strategies, 3, strategies[strategy], &strategy, &set));
+  if (set) r.strategy = strategies[strategy], any = PETSC_TRUE;
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_precision", "Floating-point precision of the kernel", "", precisions, 2, precisions[precision], &precision, &set));
+  if (set) r.precision = precisions[precision], any = PETSC_TRUE;
+  struct Knob { const char *name, *help; PetscInt *value; };
+  const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: work-items (cells) per work-group", &r.work_group},
+                        {"-mat_fem_gpu_nc", "Tiled: cells per work-group N_c", &r.cells_per_group},
+                        {"-mat_fem_gpu_nwi", "Tiled: work-items per cell N_WI", &r.items_per_cell},
+                        {"-mat_fem_gpu_tq", "Tiled: quadrature tile T^Q", &r.quad_tile},
+                        {"-mat_fem_gpu_ter", "Tiled: evaluation row tile T_e^r", &r.eval_rows},
+                        {"-mat_fem_gpu_tqr", "Tiled: quadrature row tile T_q^r", &r.quad_rows},
+                        {"-mat_fem_gpu_tqc", "Tiled: quadrature column tile T_q^c", &r.quad_cols},
+                        {"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device}};
+  for (const Knob &k : knobs) {
+    PetscCall(PetscOptionsInt(k.name, k.help, "", *k.value, k.value, &set));
+    if (set) any = PETSC_TRUE;
+  }
+  PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
+  if (set) {
+    r.eval_cols.assign(cols, cols + ncols);
+    any = PETSC_TRUE;
+  }
+  if (any) ctx->set_up = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The options block has its own title: PETSc prints -help for a title once, and the
 // "Matrix (Mat)" block has usually been printed by another Mat (a partitioner's) already.
 static PetscErrorCode read_options(Mat A)
@@ -34,6 +69,8 @@ static PetscErrorCode read_options(Mat A)
   PetscCall(PetscOptionsInt("-mat_fem_gpu_quadrature_degree", "Quadrature degree (-1: estimated from the form as UFL does)", "", ctx->quadrature_degree, &ctx->quadrature_degree, &set));
   if (set) ctx->set_up = false;
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->view_ir, &ctx->view_ir, nullptr));
+  PetscCall(read_schedule_options(PetscOptionsObject, ctx));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->view_source, &ctx->view_source, nullptr));
   PetscCall(PetscOptionsName("-mat_fem_gpu_constant_<name>", "Value of the form's Constant <name> (listed once the form is set up)", "MatFEMGPUSetConstant", nullptr));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);

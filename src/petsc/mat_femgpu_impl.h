@@ -24,6 +24,16 @@ struct CoefficientBinding {
   PetscObjectState state = -1;  // of `vec` when `local` was filled
 };
 
+// A schedule forced from the options database; -1 / empty means "not given".
+struct ScheduleRequest {
+  std::string strategy = "auto";  // auto | scpwi | tiled
+  PetscInt work_group = 32;       // SCPWI
+  PetscInt cells_per_group = -1, items_per_cell = -1, quad_tile = -1, eval_rows = -1, quad_rows = -1, quad_cols = -1;
+  std::vector<PetscInt> eval_cols;
+  std::string precision = "fp64";
+  PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
+};
+
 struct MatFEMGPUContext {
   // Configuration (API calls and options).
   std::string form_text, form_source;
@@ -32,6 +42,8 @@ struct MatFEMGPUContext {
   std::string backend_name = "auto";
   PetscInt quadrature_degree = -1;  // -1: estimated from the form
   PetscBool view_ir = PETSC_FALSE;
+  PetscBool view_source = PETSC_FALSE;
+  ScheduleRequest schedule;
 
   // Derived at setup (first use after the DM and form are known).
   bool set_up = false;
@@ -50,6 +62,8 @@ struct MatFEMGPUContext {
 PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx);
 PetscErrorCode MatFEMGPUSetUp(Mat A);
 PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer);
+// Chooses and builds the backend (and its schedule) from the context's request.
+PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx);
 
 // The MatSetFromOptions hook; its options argument's type changed in PETSc 3.23 (a
 // pointer to PetscOptionItems before, a handle after): use the one this PETSc declares.

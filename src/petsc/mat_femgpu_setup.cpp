@@ -79,16 +79,6 @@ ParsedForms parse_form_text_for_dm(const std::string &text, const std::string &s
   }
 }
 
-PetscErrorCode make_backend(Mat A, MatFEMGPUContext *ctx)
-{
-  MPI_Comm comm = PetscObjectComm((PetscObject)A);
-  PetscFunctionBegin;
-  const std::string &b = ctx->backend_name;
-  if (b == "auto" || b == "cpu") ctx->backend = make_reference_backend(*ctx->ir, *ctx->tab);
-  else SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: backend '%s' is not available in this build (available: cpu)", b.c_str());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 }  // namespace
 
 PetscErrorCode MatFEMGPUSetUp(Mat A)
@@ -119,7 +109,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
              "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->maps.width, expected);
   PetscCall(resolve_constants(A, ctx));
   PetscCall(check_coefficients(A, ctx));
-  PetscCall(make_backend(A, ctx));
+  PetscCall(MatFEMGPUMakeBackend(A, ctx));
   ctx->flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->ir, ctx->tab->n_points()).total());
   ctx->set_up = true;
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));

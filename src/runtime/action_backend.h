@@ -13,6 +13,7 @@
 
 #include "fem/action_tables.h"
 #include "reference/reference_action.h"
+#include "schedule/schedule.h"
 
 namespace femgpu {
 
@@ -22,9 +23,14 @@ class ActionBackend {
   virtual std::string name() const = 0;      // "cpu", "opencl", "cuda"
   virtual std::string schedule() const = 0;  // how it runs, for MatView
   virtual void apply(const ActionArrays &arrays, std::size_t n_out, double *out) = 0;
+  virtual std::string source() const { return ""; }  // generated kernel source, if any
 };
 
 // The CPU reference action (Algorithm 2, FP64): runs everywhere.
 std::unique_ptr<ActionBackend> make_reference_backend(const ActionIR &ir, const Tabulation &tab);
+
+// Generated kernels through OpenCL (the first device: PoCL on a CPU, or a GPU).
+std::unique_ptr<ActionBackend> make_opencl_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule,
+                                                   const std::string &share_dir);
 
 }  // namespace femgpu

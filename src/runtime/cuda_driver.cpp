@@ -86,6 +86,14 @@ bool device_available()
   return d.loaded && d.cuInit_(0) == CUDA_SUCCESS && d.cuDeviceGetCount_(&n) == CUDA_SUCCESS && n > 0;
 }
 
+int device_count()
+{
+  const Driver &d = driver();
+  int n = 0;
+  if (!d.loaded || d.cuInit_(0) != CUDA_SUCCESS || d.cuDeviceGetCount_(&n) != CUDA_SUCCESS) return 0;
+  return n;
+}
+
 DeviceInfo open_device(int ordinal)
 {
   FEMGPU_CU(use().cuInit_(0));

@@ -38,6 +38,7 @@ struct DeviceInfo {
 
 // True when a CUDA driver and at least one device are present (never throws).
 bool device_available();
+int device_count();  // 0 without a driver
 
 // Makes device `ordinal`'s primary context current (initializing the driver once).
 DeviceInfo open_device(int ordinal = 0);

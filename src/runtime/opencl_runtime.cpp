@@ -35,10 +35,13 @@ struct OpenCLRuntime::State {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   std::vector<cl_mem> buffers;  // of the current apply()
+  std::string program_source;   // the last program built, reused while the source is the same
+  cl_program program = nullptr;
 
   ~State()
   {
     release_buffers();
+    if (program) clReleaseProgram(program);
     if (queue) clReleaseCommandQueue(queue);
     if (context) clReleaseContext(context);
   }
@@ -106,7 +109,13 @@ void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, co
                           const ActionArrays &arrays, double *out, size_t n_out)
 {
   State &s = *state_;
-  cl_program program = build_program(s.context, s.device, source);
+  if (!s.program || s.program_source != source) {
+    if (s.program) clReleaseProgram(s.program);
+    s.program = nullptr;
+    s.program = build_program(s.context, s.device, source);
+    s.program_source = source;
+  }
+  cl_program program = s.program;
   cl_int err = CL_SUCCESS;
   cl_kernel kernel = clCreateKernel(program, k.name.c_str(), &err);
   check(err, "clCreateKernel");
@@ -132,7 +141,6 @@ void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, co
   copy_out(result, k.precision, out, n_out);
   s.release_buffers();
   clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 }  // namespace femgpu

@@ -3,7 +3,8 @@
 // Takes: emitted OpenCL source and the Kernel it came from (launch shape, precision),
 // plus the action's arrays as the CPU reference takes them.
 // Returns: out[0..n_out) += action, converted back to double.
-// Does not: cache programs or keep buffers between calls; one device, the first one.
+// Does not: keep buffers between calls (the built program is kept while the source
+// stays the same); one device, the first one.
 #pragma once
 
 #include <memory>

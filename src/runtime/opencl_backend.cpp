@@ -1,0 +1,50 @@
+// The OpenCL backend: one schedule's kernel, emitted once, run through OpenCLRuntime
+// (PoCL on machines without a GPU, any OpenCL GPU otherwise).
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "runtime/action_backend.h"
+#include "runtime/opencl_runtime.h"
+
+namespace femgpu {
+
+namespace {
+
+class OpenCLBackend : public ActionBackend {
+ public:
+  OpenCLBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &share_dir)
+      : ir_(ir), tab_(tab), schedule_(schedule)
+  {
+    validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
+    kernel_ = kernel::build_kernel(ir, tab, schedule);
+    source_ = kernel::emit_opencl(kernel_, share_dir);
+  }
+  std::string name() const override { return "opencl"; }
+  std::string schedule() const override
+  {
+    return to_string(schedule_) + " on " + runtime_.device_name() + " (" + std::to_string(shared_memory_bytes(schedule_, ir_)) +
+           " B shared)";
+  }
+  std::string source() const override { return source_; }
+  void apply(const ActionArrays &arrays, std::size_t n_out, double *out) override
+  {
+    runtime_.apply(kernel_, source_, ir_, tab_, arrays, out, n_out);
+  }
+
+ private:
+  const ActionIR &ir_;
+  const Tabulation &tab_;
+  Schedule schedule_;
+  kernel::Kernel kernel_;
+  std::string source_;
+  OpenCLRuntime runtime_;
+};
+
+}  // namespace
+
+std::unique_ptr<ActionBackend> make_opencl_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule,
+                                                   const std::string &share_dir)
+{
+  return std::make_unique<OpenCLBackend>(ir, tab, schedule, share_dir);
+}
+
+}  // namespace femgpu
