@@ -3,12 +3,13 @@
 //
 // Takes: an ActionIR and Q; tile sizes as plain integers.
 // Returns: immutable values; quantities.h computes N_sync, L, eta_* from them.
-// Does not: depend on the kernel generator; src/schedule converts a Schedule to Tiles.
+// Does not: depend on the kernel generator.
 #pragma once
 
 #include <vector>
 
 #include "ir/action_ir.h"
+#include "schedule/schedule.h"
 
 namespace femgpu {
 
@@ -34,15 +35,7 @@ struct KernelShape {
   static KernelShape from(const ActionIR &ir, int Q, int word_bytes = 8);
 };
 
-// Tile sizes of Algorithm 4 (paper symbols in comments; code names as in Schedule).
-struct Tiles {
-  int cells_per_group = 1;   // N_c
-  int items_per_cell = 32;   // N_WI
-  int quad_tile = 1;         // T^Q
-  int eval_rows = 1;         // T_e^r
-  std::vector<int> eval_cols;  // T_e^c, one per group
-  int quad_rows = 1;         // T_q^r
-  int quad_cols = 1;         // T_q^c
-};
+// Tile sizes of Algorithm 4 are the schedule's TileSizes.
+using Tiles = TileSizes;
 
 }  // namespace femgpu

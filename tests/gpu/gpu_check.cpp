@@ -1,0 +1,200 @@
+// femgpu-gpu-check: every schedule of a sample, on the GPU, against the CPU reference.
+//
+// For each operator (the shipped forms), dimension and degree: a small connected DMPlex
+// box mesh, random non-zero inputs, an output pre-filled with random values; the
+// reference action (FP64) against CUDA kernels for SCPWI and the cost model's top
+// tiled candidates that the device can run. Prints one row per kernel and a closing
+// line "N passed, M failed". With --compile-only it builds and compiles with NVRTC only
+// (no GPU needed).
+#include <petscdmplex.h>
+#include <petscfe.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+#include "femgpu.h"
+#include "fem/action_tables.h"
+#include "form/parser.h"
+#include "ir/lower.h"
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "petsc/plex_maps.h"
+#include "runtime/cuda_backend.h"
+#include "runtime/nvrtc_compile.h"
+#include "tune/cost_model.h"
+
+using namespace femgpu;
+
+namespace {
+
+struct Options {
+  std::vector<std::string> ops{"mass", "laplace", "helmholtz", "elasticity", "hyperelasticity"};
+  std::vector<int> dims{2, 3};
+  PetscInt max_degree[4] = {0, 0, 8, 6};
+  PetscInt min_degree = 1, tiled = 5, faces[4] = {0, 0, 4, 2};
+  PetscBool compile_only = PETSC_FALSE;
+  double tolerance = 1e-12;
+};
+
+struct Case {
+  std::string op;
+  int dim, degree;
+};
+
+// DM with one P_K field on a structured box; its closure maps and coordinates.
+struct Mesh {
+  DM dm = nullptr;
+  PlexMaps maps;
+  std::vector<double> coordinates;
+  ~Mesh() { DMDestroy(&dm); }
+};
+
+PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh *m)
+{
+  PetscInt faces[3] = {o.faces[c.dim], o.faces[c.dim], o.faces[c.dim]};
+  PetscReal lower[3] = {0, 0, 0}, upper[3] = {1, 1, 1};
+  PetscFE fe;
+  Vec coords;
+  const PetscScalar *a;
+  PetscInt n;
+  PetscFunctionBeginUser;
+  PetscCall(FEMGPUCreateBoxMesh(PETSC_COMM_SELF, c.dim, faces, lower, upper, &m->dm));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, c.dim, components, PETSC_TRUE, c.degree, PETSC_DETERMINE, &fe));
+  PetscCall(DMAddField(m->dm, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(m->dm));
+  PetscCall(plex_build_maps(m->dm, &m->maps));
+  PetscCall(DMGetCoordinatesLocal(m->dm, &coords));
+  PetscCall(VecGetLocalSize(coords, &n));
+  PetscCall(VecGetArrayRead(coords, &a));
+  m->coordinates.assign(a, a + n);
+  PetscCall(VecRestoreArrayRead(coords, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// SCPWI, the cost model's two best tiled candidates, and random others from the
+// search space (fixed seed), so the sample spans small and large tiles.
+std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
+{
+  std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
+  KernelShape shape = KernelShape::from(ir, Q);
+  DeviceParams d;
+  d.local_max_per_group = static_cast<double>(shared_limit);
+  SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
+  if (space.candidates.empty()) return out;
+  const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled));
+  for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
+  std::mt19937 rng(static_cast<unsigned>(Q * 7 + shape.n_test));
+  std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
+  for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
+  return out;
+}
+
+double relative_error(const std::vector<double> &a, const std::vector<double> &b)
+{
+  double num = 0, den = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a[i])) return INFINITY;
+    num = std::max(num, std::fabs(a[i] - b[i]));
+    den = std::max(den, std::fabs(b[i]));
+  }
+  return num / den;
+}
+
+PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *failed)
+{
+  const bool vector = c.op == "elasticity" || c.op == "hyperelasticity";
+  const int C = vector ? c.dim : 1;
+  FormSignature sig{c.dim == 2 ? CellType::Triangle : CellType::Tetrahedron, Element{c.degree, C}, 1};
+  ParsedForms forms = parse_form_file(default_share_dir() + "/forms/" + c.op + ".ufl", sig);
+  ActionIR ir = lower_form(forms.a);
+  Tabulation tab = tabulate_action(ir, default_share_dir());
+  Mesh mesh;
+  PetscFunctionBeginUser;
+  PetscCall(build_mesh(c, C, o, &mesh));
+  const size_t n = static_cast<size_t>(mesh.maps.local_size);
+  std::mt19937 rng(static_cast<unsigned>(c.dim * 100 + c.degree));
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> trial(n), w(n), prefill(n);
+  for (size_t i = 0; i < n; ++i) trial[i] = u(rng), w[i] = 0.2 * u(rng), prefill[i] = u(rng);
+  ActionArrays arrays;
+  arrays.n_cells = static_cast<int>(mesh.maps.n_cells);
+  arrays.coordinates = {mesh.coordinates.data(), mesh.maps.coordinates.data()};
+  arrays.trial = {trial.data(), mesh.maps.all.data()};
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) arrays.coefficients.push_back({w.data(), mesh.maps.all.data()});
+  arrays.test_map = mesh.maps.all.data();
+  for (const ConstantInfo &k : ir.constants) arrays.constants.push_back(k.default_value + 0.25);
+  std::vector<double> ref = prefill;
+  if (!o.compile_only) reference_action(ir, tab, arrays, ref.data());
+  const long long shared_limit = o.compile_only ? 227 * 1024 : cuda::open_device(0).shared_per_group_optin;
+  for (const Schedule &s : sample_schedules(ir, tab.n_points(), o, shared_limit)) {
+    std::ostringstream row;
+    row << c.op << " " << c.dim << "D P" << c.degree << " Q=" << tab.n_points() << " | " << to_string(s) << " | ";
+    try {
+      auto t0 = std::chrono::steady_clock::now();
+      if (o.compile_only) {
+        nvrtc_compile(kernel::emit_cuda(kernel::build_kernel(ir, tab, s)), "check", "sm_90");
+        row << "compiled in " << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s";
+        ++*passed;
+      } else {
+        CudaBackend backend(ir, tab, s, 0);
+        std::vector<double> out = prefill;
+        backend.apply(arrays, n, out.data());
+        const double err = relative_error(out, ref);
+        const bool ok = err <= o.tolerance;
+        row << "rel err " << err << (ok ? " ok" : " FAILED") << " | regs " << backend.resources().registers << " spill "
+            << backend.resources().local_bytes << " B | shared " << shared_memory_bytes(s, ir) << " B";
+        ++*(ok ? passed : failed);
+      }
+    } catch (const std::exception &e) {
+      row << "ERROR " << e.what();
+      ++*failed;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", row.str().c_str()));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  Options o;
+  int passed = 0, failed = 0;
+  char ops[256] = "";
+  PetscBool set;
+  PetscInt nd = 2, dims[2] = {2, 3}, n = 3;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-gpu-check: GPU kernels vs the CPU reference action"));
+  PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-gpu-check options", "");
+  PetscCall(PetscOptionsString("-ops", "comma-separated operators", "", "", ops, sizeof(ops), &set));
+  if (set) {
+    o.ops.clear();
+    std::stringstream ss(ops);
+    for (std::string t; std::getline(ss, t, ',');) o.ops.push_back(t);
+  }
+  PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, &set));
+  if (set) o.dims.assign(dims, dims + nd);
+  PetscCall(PetscOptionsInt("-min_degree", "lowest degree", "", o.min_degree, &o.min_degree, nullptr));
+  PetscCall(PetscOptionsInt("-max_degree_2d", "highest degree in 2D", "", o.max_degree[2], &o.max_degree[2], nullptr));
+  PetscCall(PetscOptionsInt("-max_degree_3d", "highest degree in 3D", "", o.max_degree[3], &o.max_degree[3], nullptr));
+  PetscCall(PetscOptionsInt("-tiled", "tiled schedules per case (the cost model's best)", "", o.tiled, &o.tiled, nullptr));
+  n = 2;
+  PetscInt f[2] = {o.faces[2], o.faces[3]};
+  PetscCall(PetscOptionsIntArray("-faces", "box intervals per direction in 2D, 3D", "", f, &n, nullptr));
+  o.faces[2] = f[0], o.faces[3] = f[1];
+  PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
+  PetscOptionsEnd();
+  if (!o.compile_only) {
+    cuda::DeviceInfo d = cuda::open_device(0);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "device: %s (%s, %d SMs)\n", d.name.c_str(), d.arch().c_str(), d.multiprocessors));
+  }
+  for (const std::string &op : o.ops)
+    for (int dim : o.dims)
+      for (int k = static_cast<int>(o.min_degree); k <= o.max_degree[dim]; ++k) PetscCall(run_case({op, dim, k}, o, &passed, &failed));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%d passed, %d failed\n", passed, failed));
+  PetscCall(PetscFinalize());
+  return failed ? 1 : 0;
+}
