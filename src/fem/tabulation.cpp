@@ -12,6 +12,7 @@
 
 #include "fem/petsc_check.h"
 
+#include <petscdmplex.h>
 #include <petscfe.h>
 
 #include <stdexcept>
@@ -149,6 +150,41 @@ std::vector<double> lagrange_nodes(int dim, int degree)
                                " is not a single point evaluation");
     nodes.insert(nodes.end(), pts, pts + dim);
   }
+  return nodes;
+}
+
+
+// The same element's functionals with equispaced 1D node families: PETSc builds both
+// node types from the same lattice of multi-indices, so functional i of one is
+// functional i of the other, and these nodes lie on the lattice of step 2/k.
+std::vector<double> lagrange_lattice_nodes(int dim, int degree)
+{
+  check_element(dim, degree);
+  DM cell = nullptr;
+  PetscDualSpace sp = nullptr;
+  check(DMPlexCreateReferenceCell(PETSC_COMM_SELF, dim == 2 ? DM_POLYTOPE_TRIANGLE : DM_POLYTOPE_TETRAHEDRON, &cell),
+        "DMPlexCreateReferenceCell");
+  check(PetscDualSpaceCreate(PETSC_COMM_SELF, &sp), "PetscDualSpaceCreate");
+  check(PetscDualSpaceSetType(sp, PETSCDUALSPACELAGRANGE), "PetscDualSpaceSetType");
+  check(PetscDualSpaceSetDM(sp, cell), "PetscDualSpaceSetDM");
+  check(PetscDualSpaceSetNumComponents(sp, 1), "PetscDualSpaceSetNumComponents");
+  check(PetscDualSpaceSetOrder(sp, degree), "PetscDualSpaceSetOrder");
+  check(PetscDualSpaceLagrangeSetContinuity(sp, PETSC_TRUE), "PetscDualSpaceLagrangeSetContinuity");
+  check(PetscDualSpaceLagrangeSetNodeType(sp, PETSCDTNODES_EQUISPACED, PETSC_TRUE, 0.0), "PetscDualSpaceLagrangeSetNodeType");
+  check(PetscDualSpaceSetUp(sp), "PetscDualSpaceSetUp");
+  PetscInt n = 0;
+  check(PetscDualSpaceGetDimension(sp, &n), "PetscDualSpaceGetDimension");
+  std::vector<double> nodes;
+  for (PetscInt i = 0; i < n; ++i) {
+    PetscQuadrature f = nullptr;
+    check(PetscDualSpaceGetFunctional(sp, i, &f), "PetscDualSpaceGetFunctional");
+    PetscInt qdim = 0, nc = 0, np = 0;
+    const PetscReal *pts = nullptr, *wts = nullptr;
+    check(PetscQuadratureGetData(f, &qdim, &nc, &np, &pts, &wts), "PetscQuadratureGetData");
+    nodes.insert(nodes.end(), pts, pts + dim);
+  }
+  check(PetscDualSpaceDestroy(&sp), "PetscDualSpaceDestroy");
+  check(DMDestroy(&cell), "DMDestroy");
   return nodes;
 }
 

@@ -45,6 +45,10 @@ BasisTable tabulate_lagrange(int dim, int degree, const std::vector<double> &poi
 // basis order: n_basis x dim on the reference simplex. For interpolation in tests.
 std::vector<double> lagrange_nodes(int dim, int degree);
 
+// The element's node j with equispaced 1D node families (on the lattice of step 2/k),
+// for numbering DOFs on structured meshes; same order as lagrange_nodes.
+std::vector<double> lagrange_lattice_nodes(int dim, int degree);
+
 int lagrange_dimension(int dim, int degree);  // (k+1)(k+2)/2 or (k+1)(k+2)(k+3)/6
 
 }  // namespace femgpu

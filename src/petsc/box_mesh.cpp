@@ -3,47 +3,11 @@
 // Triangle/TetGen (Debian's 3.18, minimal CUDA builds) cannot make simplex boxes.
 #include <petscdmplex.h>
 
-#include <algorithm>
-#include <array>
 #include <vector>
 
 #include "femgpu.h"
+#include "fem/structured_cells.h"
 #include "petsc/petsc_compat.h"
-
-namespace {
-
-// Cells (vertex lists) of the structured mesh with faces[d] intervals per direction.
-void box_cells(PetscInt dim, const PetscInt faces[], std::vector<PetscInt> *cells)
-{
-  const PetscInt nx = faces[0], ny = faces[1], nz = dim == 3 ? faces[2] : 1;
-  auto vid = [&](PetscInt i, PetscInt j, PetscInt k) { return (k * (ny + 1) + j) * (nx + 1) + i; };
-  for (PetscInt k = 0; k < nz; ++k)
-    for (PetscInt j = 0; j < ny; ++j)
-      for (PetscInt i = 0; i < nx; ++i) {
-        if (dim == 2) {
-          PetscInt a = vid(i, j, 0), b = vid(i + 1, j, 0), c = vid(i, j + 1, 0), d = vid(i + 1, j + 1, 0);
-          cells->insert(cells->end(), {a, b, d, a, d, c});  // counterclockwise
-          continue;
-        }
-        // Kuhn: one tet per permutation p of the axes, walking from (i,j,k) to (i+1,j+1,k+1).
-        std::array<int, 3> p{0, 1, 2};
-        do {
-          std::array<PetscInt, 3> at{i, j, k};
-          std::array<PetscInt, 4> t;
-          t[0] = vid(at[0], at[1], at[2]);
-          for (int s = 0; s < 3; ++s) {
-            at[static_cast<size_t>(p[static_cast<size_t>(s)])] += 1;
-            t[static_cast<size_t>(s + 1)] = vid(at[0], at[1], at[2]);
-          }
-          // Odd permutations give the other orientation; swap to keep all alike.
-          int inversions = (p[0] > p[1]) + (p[0] > p[2]) + (p[1] > p[2]);
-          if (inversions % 2 == 0) std::swap(t[1], t[2]);
-          cells->insert(cells->end(), t.begin(), t.end());
-        } while (std::next_permutation(p.begin(), p.end()));
-      }
-}
-
-}  // namespace
 
 PetscErrorCode FEMGPUCreateBoxMesh(MPI_Comm comm, PetscInt dim, const PetscInt faces[], const PetscReal lower[], const PetscReal upper[], DM *dm)
 {
@@ -57,7 +21,8 @@ PetscErrorCode FEMGPUCreateBoxMesh(MPI_Comm comm, PetscInt dim, const PetscInt f
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscInt n_cells = 0, n_vertices = 0;
   if (rank == 0) {  // rank 0 builds the serial mesh; DMPlexDistribute spreads it
-    box_cells(dim, faces, &cells);
+    const std::int64_t f[3] = {faces[0], faces[1], dim == 3 ? faces[2] : 1};
+    for (std::int64_t v : femgpu::structured_cells(static_cast<int>(dim), f)) cells.push_back(static_cast<PetscInt>(v));
     n_cells = static_cast<PetscInt>(cells.size()) / (dim + 1);
     const PetscInt nz = dim == 3 ? faces[2] : 0;
     for (PetscInt k = 0; k <= nz; ++k)

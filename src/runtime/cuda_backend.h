@@ -1,20 +1,18 @@
-// The CUDA backend of one lowered action and one schedule.
+// The CUDA backend of one lowered action and one schedule: a CudaKernel and the
+// DeviceActionData it runs on (cuda_action.h), behind the ActionBackend interface.
 //
-// Takes: the IR, its tables, a schedule and a device ordinal. The constructor builds,
-// emits, compiles (NVRTC, the device's sm_XY) and loads the kernel, and rejects a
-// schedule the device cannot run (shared memory, threads per group) before any launch.
-// Returns: apply() as ActionBackend (host arrays in and out); launch() and
-// time_launch_ms() reuse device-resident data for benchmarks and tuning.
+// Takes: the IR, its tables, a schedule and a device ordinal. The constructor compiles
+// and loads the kernel and rejects a schedule the device cannot run before any launch.
+// Returns: apply() with host arrays (data uploaded on the first call: maps and
+// coordinates once, values every call); apply_device() with FP64 device arrays owned by
+// the caller (PETSc VECCUDA), which copies nothing between host and device.
 // Does not: pick the schedule (src/tune does) or know PETSc.
 #pragma once
 
-#include <map>
 #include <memory>
 
-#include "kernel/kernel_ast.h"
 #include "runtime/action_backend.h"
-#include "runtime/cuda_driver.h"
-#include "schedule/schedule.h"
+#include "runtime/cuda_action.h"
 
 namespace femgpu {
 
@@ -23,31 +21,22 @@ class CudaBackend : public ActionBackend {
   CudaBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int device = 0);
   std::string name() const override { return "cuda"; }
   std::string schedule() const override;
+  std::string source() const override { return kernel_->source(); }
   void apply(const ActionArrays &arrays, std::size_t n_out, double *out) override;
-  std::string source() const override { return source_; }
+  // out (device) += action, with trial and coefficient values on the device.
+  void apply_device(const ActionArrays &arrays, std::size_t n_out, unsigned long long trial,
+                    const std::vector<unsigned long long> &coefficients, unsigned long long out);
 
-  // After one apply() (which uploads maps and coordinates): launch only, on the data
-  // already on the device; the mean of `repetitions` launches in milliseconds.
-  double time_launch_ms(int n_cells, int repetitions);
-  const cuda::KernelResources &resources() const { return resources_; }
+  const cuda::KernelResources &resources() const { return kernel_->resources(); }
   const cuda::DeviceInfo &device() const { return info_; }
 
  private:
-  void upload_static(const ActionArrays &a, std::size_t n_out);
-  void launch(int n_cells);
-
+  void ensure_data(const ActionArrays &arrays, std::size_t n_out);
   const ActionIR &ir_;
   const Tabulation &tab_;
-  Schedule schedule_;
   cuda::DeviceInfo info_;
-  std::unique_ptr<kernel::Kernel> kernel_;
-  std::string source_;
-  std::unique_ptr<cuda::Module> module_;
-  cuda::KernelResources resources_;
-  cuda::Buffer tables_, weights_, constants_, coordinates_, coordinate_map_, test_map_, out_;
-  std::map<int, cuda::Buffer> maps_, values_;
-  std::size_t coordinate_count_ = 0;
-  bool static_ready_ = false;
+  std::unique_ptr<CudaKernel> kernel_;
+  std::unique_ptr<DeviceActionData> data_;
 };
 
 }  // namespace femgpu

@@ -21,7 +21,7 @@ namespace {
   X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuFuncGetAttribute) X(cuFuncSetAttribute) \
   X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)             \
   X(cuCtxSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)           \
-  X(cuEventElapsedTime) X(cuMemGetInfo)
+  X(cuEventElapsedTime) X(cuMemGetInfo) X(cuMemsetD8)
 
 struct Driver {
 #define FEMGPU_DECLARE(f) decltype(&f) f##_ = nullptr;
@@ -201,6 +201,18 @@ void copy_device(unsigned long long dst, unsigned long long src, std::size_t byt
 }
 
 void synchronize() { FEMGPU_CU(use().cuCtxSynchronize_()); }
+
+void memset_zero(unsigned long long dst, std::size_t bytes)
+{
+  if (bytes) FEMGPU_CU(use().cuMemsetD8_(static_cast<CUdeviceptr>(dst), 0, bytes));
+}
+
+std::size_t free_memory()
+{
+  std::size_t free = 0, total = 0;
+  FEMGPU_CU(use().cuMemGetInfo_(&free, &total));
+  return free;
+}
 
 EventTimer::EventTimer()
 {

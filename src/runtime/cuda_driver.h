@@ -88,6 +88,8 @@ class Buffer {
 // Copies between device pointers (e.g. PETSc's VECCUDA arrays).
 void copy_device(unsigned long long dst, unsigned long long src, std::size_t bytes);
 void synchronize();
+void memset_zero(unsigned long long dst, std::size_t bytes);
+std::size_t free_memory();
 
 // Milliseconds of GPU time between two events recorded around `work`.
 class EventTimer {

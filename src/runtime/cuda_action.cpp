@@ -1,0 +1,203 @@
+// Device data and compiled kernels of one action (see cuda_action.h).
+#include "runtime/cuda_action.h"
+
+#include <algorithm>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "kernel/kernel_abi.h"
+#include "runtime/nvrtc_compile.h"
+
+namespace femgpu {
+
+namespace {
+
+std::vector<unsigned char> as_reals(const double *data, size_t n, Precision p)
+{
+  std::vector<unsigned char> bytes(n * static_cast<size_t>(bytes_per_real(p)));
+  if (p == Precision::FP64) std::copy_n(reinterpret_cast<const unsigned char *>(data), bytes.size(), bytes.data());
+  else
+    for (size_t i = 0; i < n; ++i) reinterpret_cast<float *>(bytes.data())[i] = static_cast<float>(data[i]);
+  return bytes;
+}
+
+cuda::Buffer reals(const double *data, size_t n, Precision p)
+{
+  cuda::Buffer b(std::max<size_t>(1, n) * static_cast<size_t>(bytes_per_real(p)));
+  std::vector<unsigned char> bytes = as_reals(data, n, p);
+  b.upload(bytes.data(), bytes.size());
+  return b;
+}
+
+cuda::Buffer ints(const int *data, size_t n)
+{
+  cuda::Buffer b(std::max<size_t>(1, n) * sizeof(int));
+  b.upload(data, n * sizeof(int));
+  return b;
+}
+
+const FunctionArrays &function_arrays(const ActionArrays &a, int function)
+{
+  if (function == kCoordinates) return a.coordinates;
+  if (function == kTrialFunction) return a.trial;
+  return a.coefficients.at(static_cast<size_t>(function - 2));
+}
+
+}  // namespace
+
+DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &a, size_t n_out, Precision p)
+    : ir_(ir), precision_(p), n_out_(n_out), n_cells_(a.n_cells)
+{
+  TableLayout layout = pack_tables(ir, tab);
+  tables_ = reals(layout.data.data(), layout.data.size(), p);
+  weights_ = reals(tab.rule.weights.data(), tab.rule.weights.size(), p);
+  constants_ = cuda::Buffer(std::max<size_t>(1, ir.constants.size()) * static_cast<size_t>(bytes_per_real(p)));
+  const size_t cells = static_cast<size_t>(a.n_cells);
+  const size_t coord_entries = cells * static_cast<size_t>(function_dofs(ir, kCoordinates));
+  coordinate_map_ = ints(a.coordinates.map, coord_entries);
+  int top = -1;
+  for (size_t i = 0; i < coord_entries; ++i) top = std::max(top, a.coordinates.map[i]);
+  coordinates_ = reals(a.coordinates.values, static_cast<size_t>(top + 1), p);
+  test_map_ = ints(a.test_map, cells * static_cast<size_t>(function_dofs(ir, kTrialFunction)));
+  for (const KernelArg &arg : kernel_arguments(ir)) {
+    if (arg.kind != ArgKind::Map || arg.function == kCoordinates) continue;
+    // Functions with the test map's layout share its device copy.
+    const FunctionArrays &f = function_arrays(a, arg.function);
+    const size_t entries = cells * static_cast<size_t>(function_dofs(ir, arg.function));
+    if (f.map != a.test_map) maps_[arg.function] = ints(f.map, entries);
+    values_[arg.function] = cuda::Buffer(std::max<size_t>(1, n_out) * static_cast<size_t>(bytes_per_real(p)));
+  }
+  out_ = cuda::Buffer(std::max<size_t>(1, n_out) * static_cast<size_t>(bytes_per_real(p)));
+  if (a.trial.values || ir.rank == 1) upload_values(a);  // host values, unless the caller keeps them on the device
+  else upload_constants(a);
+}
+
+void DeviceActionData::upload_values(const ActionArrays &a)
+{
+  for (auto &[function, buffer] : values_) {
+    std::vector<unsigned char> bytes = as_reals(function_arrays(a, function).values, n_out_, precision_);
+    buffer.upload(bytes.data(), bytes.size());
+  }
+  upload_constants(a);
+}
+
+void DeviceActionData::upload_constants(const ActionArrays &a)
+{
+  if (!a.constants.empty()) {
+    std::vector<unsigned char> bytes = as_reals(a.constants.data(), a.constants.size(), precision_);
+    constants_.upload(bytes.data(), bytes.size());
+  }
+}
+
+void DeviceActionData::upload_out(const double *out)
+{
+  std::vector<unsigned char> bytes = as_reals(out, n_out_, precision_);
+  out_.upload(bytes.data(), bytes.size());
+}
+
+void DeviceActionData::zero_out() { cuda::memset_zero(out_.device_pointer(), out_.size()); }
+
+void DeviceActionData::download_out(double *out) const
+{
+  if (precision_ == Precision::FP64) {
+    out_.download(out, n_out_ * sizeof(double));
+    return;
+  }
+  std::vector<float> f(n_out_);
+  out_.download(f.data(), n_out_ * sizeof(float));
+  std::copy(f.begin(), f.end(), out);
+}
+
+void DeviceActionData::use_device_arrays(unsigned long long trial, const std::vector<unsigned long long> &coefficients,
+                                         unsigned long long out)
+{
+  if (precision_ != Precision::FP64) throw std::invalid_argument("device-resident vectors need an FP64 schedule");
+  external_values_.clear();
+  if (trial) external_values_[kTrialFunction] = trial;
+  for (size_t i = 0; i < coefficients.size(); ++i)
+    if (coefficients[i]) external_values_[coefficient_function(static_cast<int>(i))] = coefficients[i];
+  external_out_ = out;
+}
+
+unsigned long long DeviceActionData::pointer(const KernelArg &arg) const
+{
+  switch (arg.kind) {
+    case ArgKind::Values:
+      if (arg.function == kCoordinates) return coordinates_.device_pointer();
+      if (auto it = external_values_.find(arg.function); it != external_values_.end()) return it->second;
+      return values_.at(arg.function).device_pointer();
+    case ArgKind::Map:
+      if (arg.function == kCoordinates) return coordinate_map_.device_pointer();
+      if (auto it = maps_.find(arg.function); it != maps_.end()) return it->second.device_pointer();
+      return test_map_.device_pointer();
+    case ArgKind::TestMap: return test_map_.device_pointer();
+    case ArgKind::Tables: return tables_.device_pointer();
+    case ArgKind::Weights: return weights_.device_pointer();
+    case ArgKind::Constants: return constants_.device_pointer();
+    case ArgKind::Out: return external_out_ ? external_out_ : out_.device_pointer();
+    default: return 0;
+  }
+}
+
+size_t DeviceActionData::device_bytes() const
+{
+  size_t total = tables_.size() + weights_.size() + constants_.size() + coordinates_.size() + coordinate_map_.size() +
+                 test_map_.size() + out_.size();
+  for (const auto &kv : maps_) total += kv.second.size();
+  for (const auto &kv : values_) total += kv.second.size();
+  return total;
+}
+
+CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const cuda::DeviceInfo &device)
+    : CudaKernel(ir, tab, schedule, device.arch(), device.shared_per_group_optin, device.max_threads_per_group)
+{
+  load();
+}
+
+CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &arch,
+                       long long shared_limit, int threads_limit)
+    : ir_(ir), schedule_(schedule), threads_limit_(threads_limit)
+{
+  // Shared memory is sized at launch (dynamic), so the device's opt-in limit applies.
+  validate(schedule, ir, tab.n_points(), shared_limit);
+  if (threads_per_group(schedule) > threads_limit)
+    throw std::invalid_argument("schedule " + to_string(schedule) + " has " + std::to_string(threads_per_group(schedule)) +
+                                " threads per group; the device allows " + std::to_string(threads_limit));
+  shared_bytes_ = shared_memory_bytes(schedule, ir);
+  kernel_ = std::make_unique<kernel::Kernel>(kernel::build_kernel(ir, tab, schedule));
+  source_ = kernel::emit_cuda(*kernel_);
+  cubin_ = nvrtc_compile(source_, "femgpu_action", arch).cubin;
+}
+
+void CudaKernel::load()
+{
+  if (module_) return;
+  module_ = std::make_unique<cuda::Module>(cubin_, kernel_->name);
+  resources_ = module_->resources();
+  if (resources_.max_threads < threads_per_group(schedule_))
+    throw std::invalid_argument("schedule " + to_string(schedule_) + " has " + std::to_string(threads_per_group(schedule_)) +
+                                " threads per group but the compiled kernel allows " + std::to_string(resources_.max_threads) +
+                                " (" + std::to_string(resources_.registers) + " registers per thread)");
+}
+
+void CudaKernel::launch(const DeviceActionData &data) const
+{
+  if (data.precision() != schedule_.precision()) throw std::invalid_argument("kernel and device data differ in precision");
+  const std::vector<KernelArg> args = kernel_arguments(ir_);
+  std::vector<unsigned long long> pointers(args.size(), 0);
+  std::vector<void *> params(args.size(), nullptr);
+  int cells = data.n_cells();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind == ArgKind::CellCount) {
+      params[i] = &cells;
+      continue;
+    }
+    pointers[i] = data.pointer(args[i]);
+    params[i] = &pointers[i];
+  }
+  const unsigned groups = static_cast<unsigned>((cells + kernel_->cells_per_group - 1) / kernel_->cells_per_group);
+  module_->launch(groups, static_cast<unsigned>(kernel_->block_x), static_cast<unsigned>(kernel_->block_y),
+                  static_cast<unsigned>(shared_bytes_), params.data());
+}
+
+}  // namespace femgpu

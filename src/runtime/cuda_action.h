@@ -1,0 +1,85 @@
+// CUDA pieces of one action, split so that many schedules can share one copy of the
+// operands (tuning times candidates on the real data):
+//   DeviceActionData - tables, weights, maps, coordinates, input values and the output
+//                      on the device, in one precision;
+//   CudaKernel       - one schedule's kernel: built, emitted, compiled with NVRTC for
+//                      the device's architecture, loaded, with its resource usage.
+//
+// Takes: the IR, its tables, the ActionArrays (host) and a schedule.
+// Returns: device-resident data and launchable kernels; failures throw (CudaError,
+// DeviceOutOfMemory, std::invalid_argument for schedules the device cannot run, with
+// the limit and the value), before any launch.
+// Does not: pick schedules (src/tune) or know PETSc.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "fem/action_tables.h"
+#include "ir/action_ir.h"
+#include "kernel/kernel_ast.h"
+#include "reference/reference_action.h"
+#include "runtime/cuda_driver.h"
+#include "schedule/schedule.h"
+
+namespace femgpu {
+
+class DeviceActionData {
+ public:
+  DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, std::size_t n_out, Precision p);
+  // New values of the trial function, coefficients and constants (host arrays).
+  void upload_values(const ActionArrays &arrays);
+  void upload_constants(const ActionArrays &arrays);
+  void upload_out(const double *out);
+  void download_out(double *out) const;
+  void zero_out();
+  // Device arrays owned by the caller (e.g. PETSc VECCUDA), FP64 only: used instead of
+  // this object's own value and output buffers until cleared with 0.
+  void use_device_arrays(unsigned long long trial, const std::vector<unsigned long long> &coefficients, unsigned long long out);
+
+  Precision precision() const { return precision_; }
+  std::size_t n_out() const { return n_out_; }
+  int n_cells() const { return n_cells_; }
+  // Pointer for a kernel argument (kernel_abi.h order).
+  unsigned long long pointer(const struct KernelArg &arg) const;
+  std::size_t device_bytes() const;
+
+ private:
+  const ActionIR &ir_;
+  Precision precision_;
+  std::size_t n_out_;
+  int n_cells_;
+  cuda::Buffer tables_, weights_, constants_, coordinates_, coordinate_map_, test_map_, out_;
+  std::map<int, cuda::Buffer> maps_, values_;
+  std::map<int, unsigned long long> external_values_;
+  unsigned long long external_out_ = 0;
+};
+
+class CudaKernel {
+ public:
+  CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const cuda::DeviceInfo &device);
+  // Compiles without a device (for parallel compilation); load() needs the context.
+  CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &arch,
+             long long shared_limit, int threads_limit);
+  void load();
+  void launch(const DeviceActionData &data) const;
+
+  const Schedule &schedule() const { return schedule_; }
+  const std::string &source() const { return source_; }
+  const cuda::KernelResources &resources() const { return resources_; }
+  long long shared_bytes() const { return shared_bytes_; }
+
+ private:
+  const ActionIR &ir_;
+  Schedule schedule_;
+  std::unique_ptr<kernel::Kernel> kernel_;
+  std::string source_;
+  std::vector<char> cubin_;
+  std::unique_ptr<cuda::Module> module_;
+  cuda::KernelResources resources_;
+  long long shared_bytes_ = 0;
+  int threads_limit_ = 1024;
+};
+
+}  // namespace femgpu
