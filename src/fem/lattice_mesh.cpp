@@ -34,12 +34,11 @@ LatticeMesh lattice_mesh(int dim, int n_intervals, int degree, int components)
   std::vector<double> nodes = lagrange_lattice_nodes(dim, degree);
   BasisTable p1 = tabulate_lagrange(dim, 1, nodes, 0);
   const int nb = p1.n_points;
-  m.coordinate_map.reserve(cells.size() * static_cast<size_t>(dim));
+  m.coordinate_map.reserve(cells.size());
   m.map.reserve(static_cast<size_t>(m.n_cells) * static_cast<size_t>(nb * components));
   for (int c = 0; c < m.n_cells; ++c) {
     const std::int64_t *cv = &cells[static_cast<size_t>(c) * static_cast<size_t>(dim + 1)];
-    for (int v = 0; v <= dim; ++v)
-      for (int d = 0; d < dim; ++d) m.coordinate_map.push_back(static_cast<int>(cv[v] * dim + d));
+    for (int v = 0; v <= dim; ++v) m.coordinate_map.push_back(static_cast<int>(cv[v] * dim));
     for (int j = 0; j < nb; ++j) {
       std::int64_t lattice = 0, stride = 1;
       for (int d = 0; d < dim; ++d) {

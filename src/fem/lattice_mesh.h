@@ -20,7 +20,7 @@ struct LatticeMesh {
   int n_cells = 0;
   std::size_t n_nodes = 0;  // (kN+1)^d
   std::vector<double> coordinates;  // P1 vertices x dim
-  std::vector<int> coordinate_map;  // n_cells x (dim+1)*dim
+  std::vector<int> coordinate_map;  // n_cells x (dim+1): each vertex's first coordinate
   std::vector<int> map;             // n_cells x n_basis*C
   std::size_t n_dofs() const { return n_nodes * static_cast<std::size_t>(components); }
 };

@@ -47,6 +47,7 @@ void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab)
                                  {"N_EVAL", ir.n_eval()}});
   for (int f : all_functions(ir))
     k.sizes.push_back({"N_DOFS_" + upper(function_stem(f)), function_dofs(ir, f)});
+  k.sizes.push_back({"N_NODES_COORDS", coordinate_basis(ir)});
   TableLayout layout = pack_tables(ir, tab);
   for (size_t g = 0; g < ir.groups.size(); ++g) {
     k.sizes.push_back({"N_BASIS_G" + std::to_string(g), ir.groups[g].n_basis});
@@ -76,11 +77,15 @@ Block gather(const ActionIR &ir, int function, const std::string &local, const E
 {
   const std::string stem = function_stem(function);
   const Ex map = var("g_" + stem + "_map"), values = var("g_" + stem), i = var("i_dof");
-  const Ex row_entry = cell * size("N_DOFS_" + upper(stem)) + first + i;
   (void)ir;
+  // The coordinate map holds one entry per node (its components are contiguous), a
+  // third of the traffic of one entry per component in 3D; other maps hold every DOF.
+  const Ex entry = function == kCoordinates
+                       ? map[cell * size("N_NODES_COORDS") + (first + i) / size("DIM")] + (first + i) % size("DIM")
+                       : map[cell * size("N_DOFS_" + upper(stem)) + first + i];
   return {declare_array(Space::Register, Type::Real, local, count),
           loop("i_dof", lit(0), count,
-               {declare(Space::Register, Type::Int, "r_map", select(active && (i < valid), map[row_entry], lit(-1))),
+               {declare(Space::Register, Type::Int, "r_map", select(active && (i < valid), entry, lit(-1))),
                 assign(var(local)[i], select(var("r_map") >= lit(0), values[var("r_map")], real_lit(0.0)))})};
 }
 

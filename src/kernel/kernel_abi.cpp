@@ -18,6 +18,11 @@ int function_components(const ActionIR &ir, int function)
   return ir.coefficients.at(static_cast<size_t>(function - 2)).element.components;
 }
 
+int map_width(const ActionIR &ir, int function)
+{
+  return function == kCoordinates ? coordinate_basis(ir) : function_dofs(ir, function);
+}
+
 int coordinate_basis(const ActionIR &ir) { return lagrange_dimension(ir.dim, ir.signature.coordinate_degree); }
 
 int function_dofs(const ActionIR &ir, int function)

@@ -4,8 +4,9 @@
 // float as the schedule's precision says, maps are int32 row-major n_cells x width):
 //
 //   n_cells                           int
-//   g_coords, g_coords_map            real*, int*   coordinate field, width N_COORD_DOFS
-//                                                   (P1 or P2 nodes x DIM components)
+//   g_coords, g_coords_map            real*, int*   coordinate field: the map has one entry
+//                                                   per node (P1 or P2 nodes, N_NODES_COORDS),
+//                                                   the offset of its DIM contiguous values
 //   g_u, g_u_map                      real*, int*   trial function (rank 2 only)
 //   g_w<i>, g_w<i>_map                real*, int*   coefficient i, for every coefficient
 //   g_test_map                        int*          output DOFs, width N_TEST_DOFS
@@ -42,8 +43,10 @@ std::vector<KernelArg> kernel_arguments(const ActionIR &ir);
 std::string function_stem(int function);
 int function_components(const ActionIR &ir, int function);
 int coordinate_basis(const ActionIR &ir);  // P1 or P2 nodes per cell
-// Width of a function's map row: basis functions x components.
+// DOFs of a function in one cell: basis functions x components.
 int function_dofs(const ActionIR &ir, int function);
+// Entries of a function's map row: function_dofs, except the coordinate map's one per node.
+int map_width(const ActionIR &ir, int function);
 
 // All element tables in one array: group g's derivative k at group_offsets[g][k], test
 // derivative k at test_offsets[k]; each Q x n row-major as in Tabulation. The offsets

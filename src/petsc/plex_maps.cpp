@@ -150,8 +150,20 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   PetscCall(DMGetCoordinateDM(dm, &cdm));
   PetscCall(DMGetLocalSection(cdm, &csection));
   PetscCall(index_vector(csection, &cidx));
-  PetscCall(closure_indices(cdm, csection, cidx, nullptr, cStart, cEnd, &maps->coordinate_width, &maps->coordinates, nullptr));
+  std::vector<int> per_component;
+  PetscInt width = 0, dim;
+  PetscCall(closure_indices(cdm, csection, cidx, nullptr, cStart, cEnd, &width, &per_component, nullptr));
   PetscCall(VecDestroy(&cidx));
+  PetscCall(DMGetCoordinateDim(dm, &dim));
+  // One entry per node: the kernels read a node's dim coordinates from there on.
+  maps->coordinate_width = width / dim;
+  maps->coordinates.reserve(per_component.size() / static_cast<size_t>(dim));
+  for (size_t k = 0; k < per_component.size(); k += static_cast<size_t>(dim)) {
+    for (PetscInt c = 1; c < dim; ++c)
+      PetscCheck(per_component[k + static_cast<size_t>(c)] == per_component[k] + c, PETSC_COMM_SELF, PETSC_ERR_SUP,
+                 "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
+    maps->coordinates.push_back(per_component[k]);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

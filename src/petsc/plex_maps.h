@@ -6,7 +6,8 @@
 // DMPlexVecGetClosure on a vector holding its own indices, so orientation and closure
 // permutations are exactly PETSc's own. Constrained DOFs are -1 in `free` (they take no
 // part in the action, as in the assembled matrix) and kept in `all` (coefficients read
-// them). The coordinate map indexes the local coordinate array the same way.
+// them). The coordinate map holds, per node, the index of its first coordinate in the
+// local coordinate array (the others follow it).
 // Does not: touch vectors' values, or support periodic (cellwise) coordinates.
 #pragma once
 
@@ -25,8 +26,8 @@ struct PlexMaps {
   PetscInt width = 0;              // closure DOFs of a cell: n_basis * C
   std::vector<int> free;           // n_cells x width, constrained = -1
   std::vector<int> all;            // n_cells x width
-  PetscInt coordinate_width = 0;   // n_coordinate_nodes * dim
-  std::vector<int> coordinates;    // n_cells x coordinate_width
+  PetscInt coordinate_width = 0;   // coordinate nodes per cell
+  std::vector<int> coordinates;    // n_cells x coordinate_width: each node's first coordinate
   PetscInt local_size = 0;         // storage of the local section
 };
 

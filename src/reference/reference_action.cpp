@@ -66,12 +66,16 @@ void reference_action(const ActionIR &ir, const Tabulation &tab, const ActionArr
   std::vector<double> inputs(prog.inputs().size(), 0.0);
 
   for (int cell = 0; cell < arrays.n_cells; ++cell) {
-    // Gather coordinates and every evaluated function's cell DOFs.
-    std::vector<double> X = gather(arrays.coordinates, cell, n_coord * d);
+    // Gather coordinates (one map entry per node: its first component) and every
+    // evaluated function's cell DOFs.
+    std::vector<double> X(static_cast<size_t>(n_coord * d));
+    for (int j = 0; j < n_coord; ++j)
+      for (int i = 0; i < d; ++i)
+        X[static_cast<size_t>(j * d + i)] = arrays.coordinates.values[arrays.coordinates.map[static_cast<size_t>(cell) * static_cast<size_t>(n_coord) + static_cast<size_t>(j)] + i];
     std::vector<std::vector<std::vector<double>>> local(ir.groups.size());
     for (size_t g = 0; g < ir.groups.size(); ++g)
       for (int f : ir.groups[g].functions)
-        local[g].push_back(gather(arrays_of(arrays, f), cell, ir.groups[g].n_basis * components_of(ir, f)));
+        local[g].push_back(f == kCoordinates ? X : gather(arrays_of(arrays, f), cell, ir.groups[g].n_basis * components_of(ir, f)));
     // Affine Jacobian from the vertices (P1 coordinates: the nodes are the vertices).
     std::vector<double> J(static_cast<size_t>(d * d), 0.0);
     for (int j = 0; ir.affine && j <= d; ++j)

@@ -23,7 +23,7 @@ struct FunctionArrays {
 
 struct ActionArrays {
   int n_cells = 0;
-  FunctionArrays coordinates;                 // components = dim; degree from the signature
+  FunctionArrays coordinates;                 // map: one entry per node (P1 or P2), the offset of its dim contiguous values
   FunctionArrays trial;                       // used when rank == 2
   std::vector<FunctionArrays> coefficients;   // one per ActionIR::coefficients
   const int *test_map = nullptr;              // where each cell's output goes

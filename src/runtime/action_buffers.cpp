@@ -53,10 +53,12 @@ std::vector<HostArgument> host_arguments(const kernel::Kernel &k, const ActionIR
     h.kind = a.kind;
     const bool function = a.kind == ArgKind::Values || a.kind == ArgKind::Map;
     const FunctionArrays *f = function ? &function_arrays(arrays, a.function) : nullptr;
-    const size_t width = function ? static_cast<size_t>(function_dofs(ir, a.function)) : 0;
+    const size_t width = function ? static_cast<size_t>(map_width(ir, a.function)) : 0;
+    // A coordinate map entry is a node's first component: the last node adds DIM values.
+    const size_t tail = function && a.function == kCoordinates ? static_cast<size_t>(ir.dim) - 1 : 0;
     switch (a.kind) {
       case ArgKind::CellCount: h.scalar = arrays.n_cells; break;
-      case ArgKind::Values: h.bytes = reals(f->values, extent(f->map, cells * width), p); break;
+      case ArgKind::Values: h.bytes = reals(f->values, extent(f->map, cells * width) + tail, p); break;
       case ArgKind::Map: h.bytes = bytes_of(f->map, cells * width); break;
       case ArgKind::TestMap: h.bytes = bytes_of(arrays.test_map, cells * test_width); break;
       case ArgKind::Tables: h.bytes = reals(tables.data.data(), tables.data.size(), p); break;

@@ -53,11 +53,11 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
   weights_ = reals(tab.rule.weights.data(), tab.rule.weights.size(), p);
   constants_ = cuda::Buffer(std::max<size_t>(1, ir.constants.size()) * static_cast<size_t>(bytes_per_real(p)));
   const size_t cells = static_cast<size_t>(a.n_cells);
-  const size_t coord_entries = cells * static_cast<size_t>(function_dofs(ir, kCoordinates));
+  const size_t coord_entries = cells * static_cast<size_t>(map_width(ir, kCoordinates));
   coordinate_map_ = ints(a.coordinates.map, coord_entries);
-  int top = -1;
+  int top = -1;  // a coordinate map entry is a node's first component
   for (size_t i = 0; i < coord_entries; ++i) top = std::max(top, a.coordinates.map[i]);
-  coordinates_ = reals(a.coordinates.values, static_cast<size_t>(top + 1), p);
+  coordinates_ = reals(a.coordinates.values, top < 0 ? 0 : static_cast<size_t>(top + ir.dim), p);
   test_map_ = ints(a.test_map, cells * static_cast<size_t>(function_dofs(ir, kTrialFunction)));
   for (const KernelArg &arg : kernel_arguments(ir)) {
     if (arg.kind != ArgKind::Map || arg.function == kCoordinates) continue;

@@ -51,7 +51,7 @@ std::vector<double> dof_x(const LatticeMesh &m, bool *conforming)
       for (int i = 0; i < d; ++i) {
         double x = 0;
         for (int v = 0; v <= d; ++v)
-          x += p1({0, 0, 0}, j, v) * m.coordinates[static_cast<size_t>(m.coordinate_map[static_cast<size_t>((c * (d + 1) + v) * d + i)])];
+          x += p1({0, 0, 0}, j, v) * m.coordinates[static_cast<size_t>(m.coordinate_map[static_cast<size_t>(c * (d + 1) + v)] + i)];
         double &p = pos[dof * static_cast<size_t>(d) + static_cast<size_t>(i)];
         if (std::isnan(p)) p = x;
         else if (std::fabs(p - x) > 1e-12) *conforming = false;

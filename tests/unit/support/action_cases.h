@@ -133,7 +133,7 @@ inline ActionData make_action(const FormCase &c, int dim, int degree, int n_cell
   d.coords = c.coordinate_degree == 1 ? mesh.vertices : node_positions(mesh, c.coordinate_degree);
   if (c.coordinate_degree > 1)
     for (double &x : d.coords) x += 0.04 * std::uniform_real_distribution<double>(-1.0, 1.0)(rng);
-  d.coords_map = identity_map(d.coords.size());
+  for (size_t k = 0; k < d.coords.size() / static_cast<size_t>(dim); ++k) d.coords_map.push_back(static_cast<int>(k) * dim);
   std::vector<int> functions;
   if (d.ir.rank == 2) functions.push_back(kTrialFunction);
   for (size_t i = 0; i < d.ir.coefficients.size(); ++i) functions.push_back(coefficient_function(static_cast<int>(i)));

@@ -16,7 +16,7 @@ struct CellMesh {
   int dim = 0;
   int n_cells = 0;
   std::vector<double> vertices;       // per cell (dim+1) x dim
-  std::vector<int> coordinate_map;    // identity: cell-local P1 coordinate DOFs
+  std::vector<int> coordinate_map;    // cell-local P1 nodes: each node's first coordinate
 };
 
 // Random well-shaped simplices: a scaled, rotated, shifted reference simplex.
@@ -35,8 +35,7 @@ inline CellMesh random_cells(int dim, int n_cells, std::mt19937 &rng)
         m.vertices.push_back(shift[static_cast<size_t>(i)] + 0.8 * unit + u(rng) * 0.5);
       }
   }
-  m.coordinate_map.resize(static_cast<size_t>(n_cells * (dim + 1) * dim));
-  std::iota(m.coordinate_map.begin(), m.coordinate_map.end(), 0);
+  for (int k = 0; k < n_cells * (dim + 1); ++k) m.coordinate_map.push_back(k * dim);
   return m;
 }
 

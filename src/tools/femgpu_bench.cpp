@@ -1,0 +1,199 @@
+// femgpu-bench: the paper's 70 cases on the GPU, tuned as on first MatMult.
+//
+// For each operator (shipped form), dimension and degree: the paper's mesh (2D: 1280 x
+// 1280 squares split into 3,276,800 triangles; 3D: 56^3 cubes split into 1,053,696
+// tetrahedra) with lattice-numbered DOFs, random operands (FP64), tuning over SCPWI and
+// the cost model's b best tiled candidates, then the best kernel's GFLOP/s (FLOPs of
+// the untransformed kernel), its roofline (Eq. 16 with the paper's H200 constants),
+// GDoF/s (output DOFs per second) and the paper's GDoF/s for the same case.
+// Writes a JSON array (-json FILE) and CSV rows (-csv FILE); prints a table and the
+// summary lines "N of M cases at >= 50% of roofline" and "K of M at or above the paper".
+#include <petscsys.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "fem/action_tables.h"
+#include "fem/lattice_mesh.h"
+#include "form/parser.h"
+#include "ir/lower.h"
+#include "tune/cuda_tuner.h"
+
+using namespace femgpu;
+
+namespace {
+
+struct Row {
+  std::string op, schedule, device, paper_verdict;
+  int dim = 0, degree = 0, Q = 0, registers = 0, spills = 0, candidates = 0;
+  long long n_cells = 0, dofs_out = 0, space = 0;
+  double flops_per_cell = 0, ms = 0, gflops = 0, roofline = 0, fraction = 0, gdofs = 0, paper_gdofs = NAN, tune_s = 0;
+  double scpwi_ms = 0, agreement = 0;
+  std::string bound;
+};
+
+std::map<std::string, double> paper_gdofs(const std::string &path)
+{
+  std::map<std::string, double> m;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("operator", 0) == 0) continue;
+    std::stringstream ss(line);
+    std::string op, dim, deg, gf, frac, gd;
+    std::getline(ss, op, ','), std::getline(ss, dim, ','), std::getline(ss, deg, ','), std::getline(ss, gf, ','),
+        std::getline(ss, frac, ','), std::getline(ss, gd, ',');
+    m[op + dim + "_" + deg] = std::stod(gd);
+  }
+  return m;
+}
+
+// One case: mesh, operands, tuning, measurements.
+Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
+             const DeviceParams &params)
+{
+  const bool vector = op == "elasticity" || op == "hyperelasticity";
+  const int C = vector ? dim : 1;
+  FormSignature sig{dim == 2 ? CellType::Triangle : CellType::Tetrahedron, Element{k, C}, 1};
+  ActionIR ir = lower_form(parse_form_file(default_share_dir() + "/forms/" + op + ".ufl", sig).a);
+  Tabulation tab = tabulate_action(ir, default_share_dir());
+  LatticeMesh mesh = lattice_mesh(dim, N, k, C);
+  std::mt19937 rng(static_cast<unsigned>(dim * 100 + k));
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> trial(mesh.n_dofs()), w(mesh.n_dofs());
+  for (size_t i = 0; i < trial.size(); ++i) trial[i] = u(rng), w[i] = 0.1 * u(rng);
+  ActionArrays a;
+  a.n_cells = mesh.n_cells;
+  a.coordinates = {mesh.coordinates.data(), mesh.coordinate_map.data()};
+  a.trial = {trial.data(), mesh.map.data()};
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) a.coefficients.push_back({w.data(), mesh.map.data()});
+  a.test_map = mesh.map.data();
+  for (const ConstantInfo &c : ir.constants) a.constants.push_back(c.default_value);
+  DeviceActionData data(ir, tab, a, mesh.n_dofs(), Precision::FP64);
+  TuneReport report = tune_cuda(ir, tab, data, info, params, settings);
+  Row r;
+  r.op = op, r.dim = dim, r.degree = k, r.Q = tab.n_points(), r.n_cells = mesh.n_cells;
+  r.dofs_out = static_cast<long long>(mesh.n_dofs());
+  r.device = info.name;
+  r.space = static_cast<long long>(report.space_size);
+  r.candidates = static_cast<int>(report.candidates.size());
+  r.tune_s = report.compile_seconds + report.timing_seconds;
+  if (report.best < 0) throw std::runtime_error("no candidate ran: " + report.candidates.front().error);
+  const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
+  r.schedule = to_string(best.schedule);
+  r.registers = best.registers, r.spills = best.local_bytes;
+  r.ms = best.median_ms;
+  r.scpwi_ms = report.candidates.front().median_ms;
+  r.flops_per_cell = static_cast<double>(count_flops(ir, r.Q).total());
+  r.gflops = r.flops_per_cell * static_cast<double>(r.n_cells) / (r.ms * 1e-3) / 1e9;
+  KernelShape shape = KernelShape::from(ir, r.Q);
+  const long long inputs = static_cast<long long>(mesh.n_dofs()) * (1 + static_cast<long long>(ir.coefficients.size()));
+  Roofline roof = roofline(shape, r.flops_per_cell, r.n_cells, inputs, r.dofs_out, static_cast<long long>(mesh.coordinates.size()),
+                           static_cast<long long>(mesh.map.size() + mesh.coordinate_map.size()), DeviceParams{});
+  r.roofline = roof.gflops, r.bound = roof.bound;
+  r.fraction = r.gflops / r.roofline;
+  r.gdofs = static_cast<double>(r.dofs_out) / (r.ms * 1e-3) / 1e9;
+  return r;
+}
+
+std::string json_row(const Row &r)
+{
+  std::ostringstream os;
+  os << "{\"operator\": \"" << r.op << "\", \"dim\": " << r.dim << ", \"degree\": " << r.degree << ", \"Q\": " << r.Q
+     << ", \"cells\": " << r.n_cells << ", \"dofs_out\": " << r.dofs_out << ", \"flops_per_cell\": " << r.flops_per_cell
+     << ", \"time_ms\": " << r.ms << ", \"gflops\": " << r.gflops << ", \"roofline_gflops\": " << r.roofline
+     << ", \"roofline_bound\": \"" << r.bound << "\", \"roofline_fraction\": " << r.fraction << ", \"gdofs\": " << r.gdofs
+     << ", \"paper_gdofs\": " << (std::isnan(r.paper_gdofs) ? std::string("null") : std::to_string(r.paper_gdofs))
+     << ", \"vs_paper\": \"" << r.paper_verdict << "\", \"schedule\": \"" << r.schedule << "\", \"scpwi_time_ms\": " << r.scpwi_ms
+     << ", \"registers\": " << r.registers << ", \"spill_bytes\": " << r.spills << ", \"search_space\": " << r.space
+     << ", \"timed_candidates\": " << r.candidates << ", \"tune_seconds\": " << r.tune_s << ", \"device\": \"" << r.device << "\"}";
+  return os.str();
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  char ops_s[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity", json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "";
+  PetscInt n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
+  PetscBool monitor = PETSC_FALSE;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
+  PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
+  PetscCall(PetscOptionsString("-ops", "operators", "", ops_s, ops_s, sizeof(ops_s), nullptr));
+  PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, nullptr));
+  PetscCall(PetscOptionsInt("-n2", "squares per side in 2D (paper: 1280)", "", n2, &n2, nullptr));
+  PetscCall(PetscOptionsInt("-n3", "cubes per side in 3D (paper: 56)", "", n3, &n3, nullptr));
+  PetscCall(PetscOptionsInt("-min_degree", "lowest degree", "", min_degree, &min_degree, nullptr));
+  PetscCall(PetscOptionsInt("-max_degree_2d", "highest degree in 2D", "", max2, &max2, nullptr));
+  PetscCall(PetscOptionsInt("-max_degree_3d", "highest degree in 3D", "", max3, &max3, nullptr));
+  PetscCall(PetscOptionsInt("-b", "tiled candidates timed (the cost model's best)", "", b, &b, nullptr));
+  PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
+  PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
+  PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
+  PetscOptionsEnd();
+  std::vector<std::string> ops;
+  std::stringstream ss(ops_s);
+  for (std::string t; std::getline(ss, t, ',');) ops.push_back(t);
+  cuda::DeviceInfo info;
+  try {
+    info = cuda::open_device(0);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "femgpu-bench: %s\n", e.what());
+    PetscCall(PetscFinalize());
+    return 2;
+  }
+  DeviceParams params;
+  params.local_max_per_group = info.shared_per_group_optin;
+  TuneSettings settings;
+  settings.candidates = static_cast<size_t>(b);
+  if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
+  std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");
+  std::vector<Row> rows;
+  int at_half = 0, at_paper = 0, failed = 0;
+  std::printf("device: %s (%s)\n%-16s %3s %3s %5s %10s %9s %9s %6s %8s %8s %6s  %s\n", info.name.c_str(), info.arch().c_str(), "operator",
+              "dim", "deg", "Q", "time_ms", "GFLOP/s", "roofline", "frac", "GDoF/s", "paper", "vs", "schedule");
+  for (const std::string &op : ops)
+    for (PetscInt di = 0; di < nd; ++di)
+      for (int k = static_cast<int>(min_degree); k <= (dims[di] == 2 ? max2 : max3); ++k) {
+        const int dim = static_cast<int>(dims[di]);
+        try {
+          Row r = run_case(op, dim, k, static_cast<int>(dim == 2 ? n2 : n3), settings, info, params);
+          auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
+          if (it != paper.end()) {
+            r.paper_gdofs = it->second;
+            r.paper_verdict = r.gdofs >= it->second * 1.005 ? "above" : r.gdofs >= it->second * 0.995 ? "at" : "below";
+            at_paper += r.paper_verdict != "below";
+          }
+          at_half += r.fraction >= 0.5;
+          std::printf("%-16s %3d %3d %5d %10.4f %9.0f %9.0f %6.2f %8.2f %8.2f %6s  %s\n", op.c_str(), dim, k, r.Q, r.ms, r.gflops,
+                      r.roofline, r.fraction, r.gdofs, r.paper_gdofs, r.paper_verdict.c_str(), r.schedule.c_str());
+          std::fflush(stdout);
+          rows.push_back(r);
+        } catch (const std::exception &e) {
+          std::printf("%-16s %3d %3d  FAILED: %s\n", op.c_str(), dim, k, e.what());
+          ++failed;
+        }
+      }
+  const size_t n = rows.size();
+  std::printf("%d of %zu cases at >= 50%% of roofline\n%d of %zu cases at or above the paper's GDoF/s\n%d cases failed\n", at_half, n,
+              at_paper, n, failed);
+  if (*json) {
+    std::ofstream out(json);
+    out << "[\n";
+    for (size_t i = 0; i < n; ++i) out << "  " << json_row(rows[i]) << (i + 1 < n ? ",\n" : "\n");
+    out << "]\n";
+  }
+  if (*csv) {
+    std::ofstream out(csv);
+    out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,gdofs,paper_gdofs,vs_paper,schedule,tune_seconds,device\n";
+    for (const Row &r : rows)
+      out << r.op << "," << r.dim << "," << r.degree << "," << r.Q << "," << r.ms << "," << r.gflops << "," << r.roofline << ","
+          << r.fraction << "," << r.gdofs << "," << r.paper_gdofs << "," << r.paper_verdict << "," << r.schedule << "," << r.tune_s
+          << "," << r.device << "\n";
+  }
+  PetscCall(PetscFinalize());
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,136 @@
+// Rank, compile in parallel, load and time: the tuner of cuda_tuner.h.
+#include "tune/cuda_tuner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <limits>
+#include <sstream>
+
+namespace femgpu {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string describe(const TimedCandidate &c)
+{
+  std::ostringstream os;
+  os << to_string(c.schedule) << ": ";
+  if (!c.error.empty()) os << "failed (" << c.error.substr(0, 160) << ")";
+  else os << c.median_ms << " ms (median of " << c.runs << "), " << c.registers << " regs, " << c.local_bytes << " B spill, "
+          << c.shared_bytes << " B shared";
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
+                                              std::size_t *space_size, bool *truncated)
+{
+  std::vector<TimedCandidate> out;
+  if (s.include_scpwi) out.push_back(TimedCandidate{});
+  KernelShape shape = KernelShape::from(ir, Q);
+  SearchSpace space = enumerate_tiles(shape, s.limits, device);
+  *space_size = space.candidates.size();
+  *truncated = space.truncated;
+  for (const Tiles &t : rank_tiles(shape, space.candidates, device, s.candidates)) {
+    TimedCandidate c;
+    c.schedule = Schedule::tiled(t);
+    c.model_seconds = t_heur(shape, t, device);
+    out.push_back(c);
+  }
+  return out;
+}
+
+TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s)
+{
+  TimedCandidate c;
+  c.schedule = k.schedule();
+  c.registers = k.resources().registers;
+  c.local_bytes = k.resources().local_bytes;
+  c.shared_bytes = k.shared_bytes();
+  for (int i = 0; i < s.warmups; ++i) k.launch(data);
+  cuda::synchronize();
+  cuda::EventTimer timer;
+  std::vector<double> ms;
+  double total = 0;
+  while ((static_cast<int>(ms.size()) < s.min_runs || total < s.min_seconds * 1e3) && static_cast<int>(ms.size()) < s.max_runs) {
+    timer.start();
+    k.launch(data);
+    ms.push_back(timer.stop_ms());
+    total += ms.back();
+  }
+  c.runs = static_cast<int>(ms.size());
+  c.median_ms = median(ms);
+  c.mean_ms = total / static_cast<double>(ms.size());
+  return c;
+}
+
+TuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
+                     const DeviceParams &device, const TuneSettings &settings)
+{
+  TuneReport report;
+  report.candidates = tuning_candidates(ir, tab.n_points(), device, settings, &report.space_size, &report.space_truncated);
+  const Precision p = data.precision();
+  for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(p);
+  // Compile in parallel: NVRTC needs no device; loading happens below, in this thread.
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<CudaKernel>> kernels(report.candidates.size());
+  const size_t batch = static_cast<size_t>(std::max(1, settings.compile_threads));
+  for (size_t start = 0; start < kernels.size(); start += batch) {
+    std::vector<std::future<std::unique_ptr<CudaKernel>>> jobs;
+    for (size_t i = start; i < std::min(kernels.size(), start + batch); ++i)
+      jobs.push_back(std::async(std::launch::async, [&, i] {
+        return std::make_unique<CudaKernel>(ir, tab, report.candidates[i].schedule, info.arch(), info.shared_per_group_optin,
+                                            info.max_threads_per_group);
+      }));
+    for (size_t i = start; i < std::min(kernels.size(), start + batch); ++i) {
+      try {
+        kernels[i] = jobs[i - start].get();
+      } catch (const std::exception &e) {
+        report.candidates[i].error = e.what();
+      }
+    }
+  }
+  report.compile_seconds = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    TimedCandidate &c = report.candidates[i];
+    if (kernels[i]) {
+      try {
+        kernels[i]->load();
+        const double model = c.model_seconds;
+        c = time_kernel(*kernels[i], data, settings);
+        c.model_seconds = model;
+      } catch (const cuda::DeviceOutOfMemory &) {
+        throw;
+      } catch (const std::exception &e) {
+        c.error = e.what();
+      }
+    }
+    if (!c.error.empty()) c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
+    if (settings.monitor) settings.monitor(describe(c));
+    if (c.median_ms < best) {
+      best = c.median_ms;
+      report.best = static_cast<int>(i);
+    }
+  }
+  report.timing_seconds = seconds_since(t0);
+  if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
+  return report;
+}
+
+}  // namespace femgpu
