@@ -55,14 +55,14 @@ MemoryCounts memory_counts(const KernelShape &s, const Tiles &t)
   for (const KernelShape::Group &g : s.groups) {
     dofs += g.dofs;
     table_entries += static_cast<double>(g.n) * s.Q * g.n_tables;
-    eval_reads += static_cast<double>(g.n_deriv) * g.n * s.Q;
+    eval_reads += static_cast<double>(g.n_tables) * g.n * s.Q;  // one read of each table entry serves every term using it
   }
   table_entries += static_cast<double>(s.n_test) * s.Q * s.n_test_tables;
   const double gather = regathers * dofs + s.coordinate_dofs;
   const double scatter = static_cast<double>(ceil_div(s.Q, t.quad_tile)) * s.n_test * s.test_components;
   const double ref = (table_entries + s.Q) / t.cells_per_group;
   m.global_words = gather + scatter + ref;
-  m.local_words = eval_reads + s.n_eval * s.Q + s.n_eval * s.Q + static_cast<double>(s.n_eval) * s.Q * s.n_test;
+  m.local_words = eval_reads + s.n_eval * s.Q + s.n_eval * s.Q + static_cast<double>(s.n_test_tables) * s.Q * s.n_test;
   return m;
 }
 
@@ -149,6 +149,23 @@ SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, co
           }
         }
   return space;
+}
+
+std::vector<Tiles> rank_tiles_diverse(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b,
+                                      const std::vector<int> &items_per_cell_classes)
+{
+  std::vector<Tiles> best = rank_tiles(s, candidates, d, candidates.size());
+  std::vector<Tiles> out(best.begin(), best.begin() + static_cast<long>(std::min(b, best.size())));
+  for (int nwi : items_per_cell_classes) {
+    bool have = false;
+    for (const Tiles &t : out) have = have || t.items_per_cell == nwi;
+    for (size_t i = 0; i < best.size() && !have; ++i)
+      if (best[i].items_per_cell == nwi) {
+        out.push_back(best[i]);
+        have = true;
+      }
+  }
+  return out;
 }
 
 std::vector<Tiles> rank_tiles(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b)

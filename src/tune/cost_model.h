@@ -27,9 +27,11 @@ struct DeviceParams {
   double sg_sat_local = 1;
 };
 
+// Per cell. Local accesses count each distinct table entry once per cell (the kernels
+// read it once for every term that uses it; the paper counts one read per term).
 struct MemoryCounts {
-  double global_words = 0;  // per cell
-  double local_words = 0;   // per cell
+  double global_words = 0;
+  double local_words = 0;
 };
 
 MemoryCounts memory_counts(const KernelShape &s, const Tiles &t);
@@ -53,6 +55,11 @@ std::vector<int> tile_sizes(int n);
 SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d);
 // The b best by t_heur (stable: ties keep enumeration order).
 std::vector<Tiles> rank_tiles(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b);
+// The b best, plus the best of each N_WI class not among them: the paper's model
+// (SG_sat = 1 on the H200) ranks one-item-per-cell tiles first, so timing also a few
+// warp-per-cell ones keeps tuning from missing them.
+std::vector<Tiles> rank_tiles_diverse(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b,
+                                      const std::vector<int> &items_per_cell_classes);
 
 struct Roofline {
   double flops = 0;          // per apply (untransformed kernel)

@@ -45,7 +45,7 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   SearchSpace space = enumerate_tiles(shape, s.limits, device);
   *space_size = space.candidates.size();
   *truncated = space.truncated;
-  for (const Tiles &t : rank_tiles(shape, space.candidates, device, s.candidates)) {
+  for (const Tiles &t : rank_tiles_diverse(shape, space.candidates, device, s.candidates, s.items_per_cell_classes)) {
     TimedCandidate c;
     c.schedule = Schedule::tiled(t);
     c.model_seconds = t_heur(shape, t, device);

@@ -29,6 +29,7 @@ struct TuneSettings {
   int max_runs = 400;
   int compile_threads = 8;
   bool include_scpwi = true;
+  std::vector<int> items_per_cell_classes{8, 16, 32, 64, 128};  // also time the best of each
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
