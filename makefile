@@ -27,7 +27,7 @@ test: all
 sanitize: deps
 	cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug -DFEMGPU_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build $(SANBUILD) -j $(JOBS) --target femgpu_unit_tests
-	ASAN_OPTIONS=detect_leaks=0 $(SANBUILD)/tests/femgpu_unit_tests "[form],[ir],[derivative],[exactness]"
+	ASAN_OPTIONS=detect_leaks=0 $(SANBUILD)/tests/femgpu_unit_tests "[form],[ir],[derivative],[exactness],[json],[cache]"
 
 clean:
 	rm -rf $(BUILD) $(SANBUILD)

@@ -21,7 +21,7 @@ namespace {
   X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuFuncGetAttribute) X(cuFuncSetAttribute) \
   X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)             \
   X(cuCtxSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)           \
-  X(cuEventElapsedTime) X(cuMemGetInfo) X(cuMemsetD8)
+  X(cuEventElapsedTime) X(cuMemGetInfo) X(cuMemsetD8) X(cuDriverGetVersion)
 
 struct Driver {
 #define FEMGPU_DECLARE(f) decltype(&f) f##_ = nullptr;
@@ -94,6 +94,13 @@ int device_count()
   return n;
 }
 
+int driver_version()
+{
+  int version = 0;
+  FEMGPU_CU(use().cuDriverGetVersion_(&version));
+  return version;
+}
+
 DeviceInfo open_device(int ordinal)
 {
   FEMGPU_CU(use().cuInit_(0));
@@ -114,6 +121,7 @@ DeviceInfo open_device(int ordinal)
   info.shared_per_group_optin = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   info.shared_per_multiprocessor = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   info.max_groups_per_multiprocessor = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  info.max_threads_per_multiprocessor = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   info.memory_clock_khz = attribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
   info.bus_width_bits = attribute(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
   FEMGPU_CU(use().cuDeviceTotalMem_(&info.total_memory, dev));

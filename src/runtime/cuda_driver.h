@@ -31,6 +31,7 @@ struct DeviceInfo {
   int shared_per_group_optin = 0;   // bytes a kernel may ask for
   int shared_per_multiprocessor = 0;
   int max_groups_per_multiprocessor = 0;
+  int max_threads_per_multiprocessor = 0;
   double memory_clock_khz = 0, bus_width_bits = 0;
   std::size_t total_memory = 0;
   std::string arch() const { return "sm_" + std::to_string(major) + std::to_string(minor); }
@@ -39,6 +40,8 @@ struct DeviceInfo {
 // True when a CUDA driver and at least one device are present (never throws).
 bool device_available();
 int device_count();  // 0 without a driver
+// cuDriverGetVersion: 1000 * major + 10 * minor (13000 for CUDA 13.0); throws without a driver.
+int driver_version();
 
 // Makes device `ordinal`'s primary context current (initializing the driver once).
 DeviceInfo open_device(int ordinal = 0);
