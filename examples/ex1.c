@@ -74,16 +74,48 @@ static PetscErrorCode SetDefaultMatType(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Faces on the bounding box into the label "marker". DMPlexMarkBoundaryFaces alone would
+   also mark faces between ranks in some PETSc versions, so each face is checked. */
+static PetscErrorCode MarkBoundary(DM dm)
+{
+  DMLabel   candidates, marker;
+  IS        faces;
+  PetscReal lo[3], hi[3];
+  PetscInt  dim;
+  PetscFunctionBeginUser;
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetBoundingBox(dm, lo, hi));
+  PetscCall(DMLabelCreate(PETSC_COMM_SELF, "candidates", &candidates));
+  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, candidates));
+  PetscCall(DMCreateLabel(dm, "marker"));
+  PetscCall(DMGetLabel(dm, "marker", &marker));
+  PetscCall(DMLabelGetStratumIS(candidates, 1, &faces));
+  if (faces) {
+    PetscInt        n;
+    const PetscInt *f;
+    PetscCall(ISGetLocalSize(faces, &n));
+    PetscCall(ISGetIndices(faces, &f));
+    for (PetscInt i = 0; i < n; ++i) {
+      PetscReal c[3];
+      PetscBool on_box = PETSC_FALSE;
+      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], NULL, c, NULL));
+      for (PetscInt d = 0; d < dim; ++d) on_box = (PetscBool)(on_box || PetscAbsReal(c[d] - lo[d]) < 1e-10 || PetscAbsReal(c[d] - hi[d]) < 1e-10);
+      if (on_box) PetscCall(DMLabelSetValue(marker, f[i], 1));
+    }
+    PetscCall(ISRestoreIndices(faces, &f));
+    PetscCall(ISDestroy(&faces));
+  }
+  PetscCall(DMLabelDestroy(&candidates));
+  PetscCall(DMPlexLabelComplete(dm, marker));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A simplex box (FEMGPUCreateMeshFromOptions) with its boundary in the label "marker". */
 static PetscErrorCode CreateMesh(MPI_Comm comm, DM *dm)
 {
-  DMLabel label;
   PetscFunctionBeginUser;
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
-  PetscCall(DMCreateLabel(*dm, "marker"));
-  PetscCall(DMGetLabel(*dm, "marker", &label));
-  PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
-  PetscCall(DMPlexLabelComplete(*dm, label));
+  PetscCall(MarkBoundary(*dm));
   PetscCall(SetDefaultMatType(*dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
