@@ -16,7 +16,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not dec
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply;
+PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal;
 
 static const char kContextKey[] = "MatFEMGPUContext";
 
@@ -44,7 +44,7 @@ PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx)
 }
 
 // Local arrays for one apply: inputs gathered from Vecs the caller holds.
-static PetscErrorCode fill_arrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, ActionArrays *a)
+PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, ActionArrays *a)
 {
   PetscFunctionBegin;
   a->n_cells = static_cast<int>(ctx->maps.n_cells);
@@ -64,7 +64,7 @@ static PetscErrorCode fill_arrays(MatFEMGPUContext *ctx, const PetscScalar *tria
 }
 
 // Refreshes the ghosted copy of every coefficient whose Vec changed since last time.
-static PetscErrorCode refresh_coefficients(MatFEMGPUContext *ctx)
+PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
 {
   PetscFunctionBegin;
   for (auto &kv : ctx->coefficients) {
@@ -90,7 +90,7 @@ static PetscErrorCode refresh_coefficients(MatFEMGPUContext *ctx)
 }
 
 // y = A x (add == false) or y = y + A x.
-static PetscErrorCode apply(Mat A, Vec x, Vec y, bool add)
+PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
 {
   MatFEMGPUContext *ctx;
   Vec xl, yl, coords;
@@ -100,7 +100,7 @@ static PetscErrorCode apply(Mat A, Vec x, Vec y, bool add)
   PetscFunctionBegin;
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
-  PetscCall(refresh_coefficients(ctx));
+  PetscCall(MatFEMGPURefreshCoefficients(ctx));
   // 1. global-to-local
   PetscCall(DMGetLocalVector(ctx->dm, &xl));
   PetscCall(DMGetLocalVector(ctx->dm, &yl));
@@ -111,7 +111,7 @@ static PetscErrorCode apply(Mat A, Vec x, Vec y, bool add)
   PetscCall(VecGetArrayRead(xl, &xa));
   PetscCall(VecGetArrayRead(coords, &ca));
   PetscCall(VecGetArray(yl, &ya));
-  PetscCall(fill_arrays(ctx, xa, ca, &arrays));
+  PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, &arrays));
   // 3. the action
   PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, x, y, 0));
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->apply(arrays, static_cast<size_t>(ctx->maps.local_size), ya));
@@ -132,7 +132,7 @@ static PetscErrorCode apply(Mat A, Vec x, Vec y, bool add)
 static PetscErrorCode MatMult_FEMGPU(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(apply(A, x, y, false));
+  PetscCall(MatFEMGPUApply(A, x, y, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -140,7 +140,7 @@ static PetscErrorCode MatMultAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
 {
   PetscFunctionBegin;
   if (y != z) PetscCall(VecCopy(y, z));
-  PetscCall(apply(A, x, z, true));
+  PetscCall(MatFEMGPUApply(A, x, z, true));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -198,6 +198,7 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscCall(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))MatDestroy_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_VALUES, (void (*)(void))MatSetValues_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_FROM_OPTIONS, (void (*)(void))MatSetFromOptions_FEMGPU));
+  PetscCall(MatFEMGPUSetSolverOperations(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -212,6 +213,7 @@ PetscErrorCode MatFEMGPURegister(void)
   PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
   PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &femgpu::FEMGPU_SetUp));
   PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
+  PetscCall(PetscLogEventRegister("FEMGPUDiagonal", MAT_CLASSID, &femgpu::FEMGPU_Diagonal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -68,6 +68,12 @@ static PetscErrorCode read_options(Mat A)
   }
   PetscCall(PetscOptionsInt("-mat_fem_gpu_quadrature_degree", "Quadrature degree (-1: estimated from the form as UFL does)", "", ctx->quadrature_degree, &ctx->quadrature_degree, &set));
   if (set) ctx->set_up = false;
+  PetscBool symmetric = ctx->symmetric_declared == 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_symmetric", "Declare the form symmetric (MatMultTranspose = MatMult, MAT_SYMMETRIC) or not; default: detected from a cell matrix at setup", "MatIsSymmetric", symmetric, &symmetric, &set));
+  if (set) {
+    ctx->symmetric_declared = symmetric ? 1 : 0;
+    ctx->set_up = false;
+  }
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->view_ir, &ctx->view_ir, nullptr));
   PetscCall(read_schedule_options(PetscOptionsObject, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->view_source, &ctx->view_source, nullptr));

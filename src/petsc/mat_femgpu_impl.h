@@ -44,6 +44,7 @@ struct MatFEMGPUContext {
   PetscBool view_ir = PETSC_FALSE;
   PetscBool view_source = PETSC_FALSE;
   ScheduleRequest schedule;
+  PetscInt symmetric_declared = -1;  // -mat_fem_gpu_symmetric: -1 detect, 0 no, 1 yes
 
   // Derived at setup (first use after the DM and form are known).
   bool set_up = false;
@@ -57,6 +58,8 @@ struct MatFEMGPUContext {
   std::string backend_label;  // backend->name(), kept for MatFEMGPUGetBackend
   PetscLogDouble flops_per_cell = 0;
   PetscLogDouble setup_seconds = 0;
+  bool symmetric = false;      // declared, or detected on a cell matrix at setup
+  double asymmetry = -1;       // max |A - A^T| / max |A| of the checked cell matrix; -1: declared
 };
 
 PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx);
@@ -64,6 +67,15 @@ PetscErrorCode MatFEMGPUSetUp(Mat A);
 PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer);
 // Chooses and builds the backend (and its schedule) from the context's request.
 PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx);
+// Re-reads coefficient Vecs that changed; fills the action's arrays (pointers into the
+// given local arrays, valid until they are restored).
+PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add);  // y (+)= A x, no shell scaling
+PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
+PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, ActionArrays *a);
+// Solver operations (mat_femgpu_solver.cpp): diagonal, transpose, duplicate, copy,
+// symmetry. SetSolverOperations installs them at MatCreate; DetectSymmetry runs at setup.
+PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);
+PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx);
 
 // The MatSetFromOptions hook; its options argument's type changed in PETSc 3.23 (a
 // pointer to PetscOptionItems before, a handle after): use the one this PETSc declares.
@@ -72,6 +84,6 @@ template <class R, class A0, class A1> struct FirstArg<R (*)(A0, A1)> { using ty
 using OptionItems = FirstArg<decltype(&PetscOptionsHeadBegin)>::type;
 PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
 
-extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply;
+extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal;
 
 }  // namespace femgpu

@@ -110,6 +110,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(resolve_constants(A, ctx));
   PetscCall(check_coefficients(A, ctx));
   PetscCall(MatFEMGPUMakeBackend(A, ctx));
+  PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
   ctx->flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->ir, ctx->tab->n_points()).total());
   ctx->set_up = true;
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));
@@ -140,6 +141,9 @@ static std::string describe(const MatFEMGPUContext *ctx)
   for (size_t i = 0; i < ir.constants.size(); ++i) os << "  constant " << ir.constants[i].name << " = " << ctx->constants[i] << "\n";
   for (const CoefficientInfo &c : ir.coefficients)
     os << "  coefficient " << c.name << (ctx->coefficients.count(c.name) ? " (set)" : " (unused by a)") << "\n";
+  os << "  symmetric: " << (ctx->symmetric ? "yes" : "no");
+  if (ctx->asymmetry < 0) os << " (declared by -mat_fem_gpu_symmetric)\n";
+  else os << " (cell matrix with random coefficients: max |A - A^T| / max |A| = " << ctx->asymmetry << ")\n";
   os << "  cells: " << ctx->maps.n_cells << " on this rank; backend: " << ctx->backend->name() << ", " << ctx->backend->schedule() << "\n";
   return os.str();
 }

@@ -3,7 +3,10 @@
 // Takes (at construction): the ActionIR and its Tabulation. apply() takes the arrays
 // (maps, coordinates and values); maps and coordinates are the same on every call of one
 // backend, values may change, so device backends upload them once.
-// Returns: out += action, FP64 on the host side of the interface.
+// Returns: out += action, FP64 on the host side of the interface; diagonal() adds the
+// diagonal of the operator's matrix (reference_diagonal.h) into `diag` the same way.
+// By default it runs the CPU reference on the host arrays, so every backend has one;
+// a backend with a diagonal kernel overrides it.
 // Does not: know PETSc; src/petsc/ owns vectors and communication.
 #pragma once
 
@@ -13,6 +16,7 @@
 
 #include "fem/action_tables.h"
 #include "reference/reference_action.h"
+#include "reference/reference_diagonal.h"
 #include "schedule/schedule.h"
 
 namespace femgpu {
@@ -24,6 +28,17 @@ class ActionBackend {
   virtual std::string schedule() const = 0;  // how it runs, for MatView
   virtual void apply(const ActionArrays &arrays, std::size_t n_out, double *out) = 0;
   virtual std::string source() const { return ""; }  // generated kernel source, if any
+  virtual void diagonal(const ActionArrays &arrays, std::size_t /*n_out*/, double *diag)
+  {
+    reference_diagonal(action_ir_, action_tables_, arrays, diag);
+  }
+
+ protected:
+  ActionBackend(const ActionIR &ir, const Tabulation &tab) : action_ir_(ir), action_tables_(tab) {}
+
+ private:
+  const ActionIR &action_ir_;
+  const Tabulation &action_tables_;
 };
 
 // The CPU reference action (Algorithm 2, FP64): runs everywhere.

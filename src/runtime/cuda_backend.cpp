@@ -3,7 +3,7 @@
 
 namespace femgpu {
 
-CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int device) : ir_(ir), tab_(tab)
+CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int device) : ActionBackend(ir, tab), ir_(ir), tab_(tab)
 {
   info_ = cuda::open_device(device);
   kernel_ = std::make_unique<CudaKernel>(ir, tab, schedule, info_);

@@ -12,7 +12,7 @@ namespace {
 class OpenCLBackend : public ActionBackend {
  public:
   OpenCLBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &share_dir)
-      : ir_(ir), tab_(tab), schedule_(schedule)
+      : ActionBackend(ir, tab), ir_(ir), tab_(tab), schedule_(schedule)
   {
     validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
     kernel_ = kernel::build_kernel(ir, tab, schedule);

@@ -7,7 +7,7 @@ namespace {
 
 class ReferenceBackend : public ActionBackend {
  public:
-  ReferenceBackend(const ActionIR &ir, const Tabulation &tab) : ir_(ir), tab_(tab) {}
+  ReferenceBackend(const ActionIR &ir, const Tabulation &tab) : ActionBackend(ir, tab), ir_(ir), tab_(tab) {}
   std::string name() const override { return "cpu"; }
   std::string schedule() const override { return "reference loops over cells (the paper's Algorithm 2), FP64"; }
   void apply(const ActionArrays &arrays, std::size_t, double *out) override { reference_action(ir_, tab_, arrays, out); }

@@ -8,6 +8,9 @@
 // constrained values included; the fem_gpu Mat reads the same local Vec) -> A = fem_gpu
 // Mat of the form file -> |A x - J x|_inf / |J x|_inf for random x. Exit code 1 when it
 // exceeds -tolerance (or, with -expect_mismatch, when it does not).
+// -check picks the operation compared: mult (MatMult), diagonal (MatGetDiagonal),
+// transpose (MatMultTranspose; symmetric forms), duplicate (MatMult of a duplicate without
+// values of a duplicate with values of A, made before A was ever set up).
 // On curved (P2) cells neither side integrates exactly, so both use femgpu's rule of
 // degree -mat_fem_gpu_quadrature_degree; on affine cells PETSc uses its own rule,
 // exact for the integrand.
@@ -24,14 +27,14 @@
 #include "petsc/petsc_compat.h"
 #include "pointwise_jacobians.h"
 
-static const char help[] = "Compares fem_gpu MatMult with PETSc's assembled Jacobian.\n"
+static const char help[] = "Compares fem_gpu MatMult (or -check diagonal|transpose|duplicate) with PETSc's assembled Jacobian.\n"
                            "  -form NAME (mass|laplace|helmholtz|elasticity|hyperelasticity) -forms_dir DIR -degrees 1,2,3\n"
                            "  -lmbda L -mu M -coordinate_degree 1|2 -mesh_perturb EPS -tolerance T -expect_mismatch\n";
 
 namespace {
 
 struct Case {
-  std::string form, forms_dir;
+  std::string form, forms_dir, check = "mult";
   PetscInt degree = 1, coordinate_degree = 1, quadrature_degree = -1;
   PetscReal lmbda = 0.0, mu = 0.5, perturb = 0.0;
 };
@@ -130,6 +133,29 @@ PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// y = op(M) x for the operation under test.
+PetscErrorCode apply_check(const std::string &check, Mat M, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  if (check == "mult") PetscCall(MatMult(M, x, y));
+  else if (check == "diagonal") PetscCall(MatGetDiagonal(M, y));
+  else if (check == "transpose") PetscCall(MatMultTranspose(M, x, y));
+  else if (check == "duplicate") {
+    Mat B, C;
+    PetscBool fem_gpu;
+    PetscCall(MatDuplicate(M, MAT_COPY_VALUES, &B));
+    PetscCall(PetscObjectTypeCompare((PetscObject)M, MATFEMGPU, &fem_gpu));
+    if (fem_gpu) {  // its values are its form: a duplicate without values shares it too
+      PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &C));
+      PetscCall(MatDestroy(&B));
+      B = C;
+    }
+    PetscCall(MatMult(B, x, y));
+    PetscCall(MatDestroy(&B));
+  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -check %s (mult, diagonal, transpose, duplicate)", check.c_str());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // |A x - J x|_inf / |J x|_inf for one case.
 PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt *size)
 {
@@ -159,9 +185,9 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
   PetscCall(VecDuplicate(x, &yA));
   PetscCall(VecSetRandom(x, nullptr));
   PetscCall(VecShift(x, 0.5));  // every entry non-zero
-  PetscCall(MatMult(J, x, yJ));
-  PetscCall(VecSet(yA, NAN));  // MatMult must overwrite all of it
-  PetscCall(MatMult(A, x, yA));
+  PetscCall(VecSet(yA, NAN));   // the operation must overwrite all of it
+  PetscCall(apply_check(c.check, J, x, yJ));
+  PetscCall(apply_check(c.check, A, x, yA));
   PetscCall(VecNorm(yJ, NORM_INFINITY, &nJ));
   PetscCall(VecAXPY(yA, -1.0, yJ));
   PetscCall(VecNorm(yA, NORM_INFINITY, error));
@@ -179,7 +205,7 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
 
 PetscErrorCode run(MPI_Comm comm, int *failures)
 {
-  char form[64] = "laplace", dir[PETSC_MAX_PATH_LEN] = FEMGPU_FORMS_DIR;
+  char form[64] = "laplace", dir[PETSC_MAX_PATH_LEN] = FEMGPU_FORMS_DIR, check[32] = "mult";
   PetscInt degrees[8] = {1, 2, 3}, n_degrees = 8;
   PetscReal tolerance = 1e-12;
   PetscBool expect_mismatch = PETSC_FALSE, set;
@@ -187,6 +213,7 @@ PetscErrorCode run(MPI_Comm comm, int *failures)
   PetscFunctionBegin;
   PetscOptionsBegin(comm, "", "Mat vs AIJ options", "");
   PetscCall(PetscOptionsString("-form", "Shipped form name", "", form, form, sizeof(form), nullptr));
+  PetscCall(PetscOptionsString("-check", "Operation compared: mult, diagonal, transpose, duplicate", "", check, check, sizeof(check), nullptr));
   PetscCall(PetscOptionsString("-forms_dir", "Folder of the form files", "", dir, dir, sizeof(dir), nullptr));
   PetscCall(PetscOptionsIntArray("-degrees", "Lagrange degrees to test", "", degrees, &n_degrees, &set));
   if (!set) n_degrees = 3;
@@ -201,6 +228,7 @@ PetscErrorCode run(MPI_Comm comm, int *failures)
   PetscCheck(c.coordinate_degree == 1 || c.quadrature_degree > 0, comm, PETSC_ERR_USER_INPUT, "curved cells need -mat_fem_gpu_quadrature_degree");
   c.form = form;
   c.forms_dir = dir;
+  c.check = check;
   for (PetscInt i = 0; i < n_degrees; ++i) {
     PetscReal error;
     PetscInt size;
@@ -208,7 +236,7 @@ PetscErrorCode run(MPI_Comm comm, int *failures)
     PetscCall(compare(comm, c, &error, &size));
     const bool ok = expect_mismatch ? error > 1e3 * tolerance : error <= tolerance;
     *failures += ok ? 0 : 1;
-    PetscCall(PetscPrintf(comm, "%s P%" PetscInt_FMT " (%" PetscInt_FMT " free DOFs): |Ax - Jx|/|Jx| = %.3e  %s\n", form, c.degree, size, (double)error,
+    PetscCall(PetscPrintf(comm, "%s P%" PetscInt_FMT " (%" PetscInt_FMT " free DOFs): %s: |A - J|/|J| = %.3e  %s\n", form, c.degree, size, check, (double)error,
                           ok ? "ok" : (expect_mismatch ? "FAIL (expected a mismatch)" : "FAIL")));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

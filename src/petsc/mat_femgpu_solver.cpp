@@ -1,0 +1,214 @@
+// What PETSc's solvers ask of a fem_gpu Mat beyond MatMult: the diagonal (Jacobi,
+// Chebyshev), the transpose of a symmetric form, symmetry itself (CG, ICC, MatIsSymmetric),
+// and MatDuplicate/MatCopy.
+//
+// The diagonal comes from the same lowered form as MatMult (the backend's diagonal(),
+// by default the CPU reference on unit vectors, reference_diagonal.h), summed over
+// ranks with ADD_VALUES like the action. Symmetry is either declared
+// (-mat_fem_gpu_symmetric) or detected at setup: the cell matrices of two cells per
+// rank, with random coefficient values, must equal their transposes to 1e-12 relative.
+// A duplicate or copy shares the form text, constants, coefficient Vecs, backend and
+// options prefix, and sets itself up on first use.
+// Does not: transpose a non-symmetric form (an error says so).
+#include <petsc/private/matimpl.h>
+
+#include <algorithm>
+
+#include "femgpu.h"
+#include "petsc/mat_femgpu_impl.h"
+#include "petsc/petsc_errors.h"
+#include "reference/reference_diagonal.h"
+
+namespace femgpu {
+
+namespace {
+
+const double kSymmetryTolerance = 1e-12;
+
+// The diagonal: zero local Vec, backend diagonal on the local arrays, sum into d.
+PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
+{
+  MatFEMGPUContext *ctx;
+  Vec dl, coords;
+  const PetscScalar *ca;
+  PetscScalar *da;
+  ActionArrays arrays;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUSetUp(A));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatFEMGPURefreshCoefficients(ctx));
+  PetscCall(DMGetLocalVector(ctx->dm, &dl));
+  PetscCall(VecSet(dl, 0.0));
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  PetscCall(VecGetArray(dl, &da));
+  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, &arrays));
+  PetscCall(PetscLogEventBegin(FEMGPU_Diagonal, A, d, 0, 0));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->diagonal(arrays, static_cast<size_t>(ctx->maps.local_size), da));
+  PetscCall(PetscLogEventEnd(FEMGPU_Diagonal, A, d, 0, 0));
+  PetscCall(VecRestoreArray(dl, &da));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscCall(VecSet(d, 0.0));
+  PetscCall(DMLocalToGlobal(ctx->dm, dl, ADD_VALUES, d));
+  PetscCall(DMRestoreLocalVector(ctx->dm, &dl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode check_transpose(Mat A, MatFEMGPUContext *ctx)
+{
+  PetscFunctionBegin;
+  PetscCheck(ctx->symmetric, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+             "fem_gpu: MatMultTranspose() needs a symmetric form, and form %s is not symmetric (a cell matrix with random coefficients has "
+             "max |A - A^T| / max |A| = %g); the transpose action of a non-symmetric form is not implemented. If the form is symmetric, "
+             "declare it with -mat_fem_gpu_symmetric true",
+             ctx->form_source.c_str(), ctx->asymmetry);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatMultTranspose_FEMGPU(Mat A, Vec x, Vec y)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUSetUp(A));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(check_transpose(A, ctx));
+  PetscCall(MatFEMGPUApply(A, x, y, false));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatMultTransposeAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUSetUp(A));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(check_transpose(A, ctx));
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(MatFEMGPUApply(A, x, z, true));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatIsSymmetric_FEMGPU(Mat A, PetscReal, PetscBool *symmetric)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUSetUp(A));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  *symmetric = ctx->symmetric ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Everything a user configures, from A's context into B's; B sets up again.
+PetscErrorCode copy_configuration(Mat A, Mat B)
+{
+  MatFEMGPUContext *a, *b;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &a));
+  PetscCall(MatFEMGPUGetContext(B, &b));
+  if (a == b) PetscFunctionReturn(PETSC_SUCCESS);
+  b->form_text = a->form_text;
+  b->form_source = a->form_source;
+  b->constants_set = a->constants_set;
+  b->backend_name = a->backend_name;
+  b->quadrature_degree = a->quadrature_degree;
+  b->view_ir = a->view_ir;
+  b->view_source = a->view_source;
+  b->schedule = a->schedule;
+  b->symmetric_declared = a->symmetric_declared;
+  for (auto &kv : b->coefficients) {
+    PetscCall(VecDestroy(&kv.second.vec));
+    PetscCall(VecDestroy(&kv.second.local));
+  }
+  b->coefficients.clear();
+  for (const auto &kv : a->coefficients) PetscCall(MatFEMGPUSetCoefficient(B, kv.first.c_str(), kv.second.vec));
+  b->set_up = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Called by MATSHELL's MatCopy after it copied the operations and shell scalings.
+PetscErrorCode MatCopy_FEMGPU(Mat A, Mat B, MatStructure)
+{
+  PetscFunctionBegin;
+  PetscCall(copy_configuration(A, B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The values of a fem_gpu matrix are its form, so every MatDuplicateOption shares the
+// form; MAT_COPY_VALUES also copies MATSHELL's shifts and scalings (MatShift, MatScale).
+PetscErrorCode MatDuplicate_FEMGPU(Mat A, MatDuplicateOption op, Mat *B)
+{
+  DM dm;
+  const char *prefix;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), B));
+  PetscCall(MatSetSizes(*B, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizesFromMats(*B, A, A));
+  PetscCall(MatSetType(*B, MATFEMGPU));
+  PetscCall(MatGetDM(A, &dm));
+  if (dm) PetscCall(MatSetDM(*B, dm));
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
+  PetscCall(MatSetOptionsPrefix(*B, prefix));
+  PetscCall(MatGetVecType(A, &vtype));
+  PetscCall(MatSetVecType(*B, vtype));
+  if (op == MAT_COPY_VALUES) PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
+  else PetscCall(copy_configuration(A, *B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Largest relative asymmetry of the cell matrices of two cells of this rank.
+PetscErrorCode local_asymmetry(MatFEMGPUContext *ctx, double *asymmetry)
+{
+  Vec coords;
+  const PetscScalar *ca;
+  PetscFunctionBegin;
+  *asymmetry = 0.0;
+  if (ctx->maps.n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  ActionArrays arrays;
+  arrays.n_cells = static_cast<int>(ctx->maps.n_cells);
+  arrays.coordinates = {ca, ctx->maps.coordinates.data()};
+  arrays.constants = ctx->constants;  // coefficients: random values, set by the check
+  const int cells[2] = {0, arrays.n_cells / 2};
+  for (int cell : cells)
+    FEMGPU_CXX(PETSC_COMM_SELF, *asymmetry = std::max(*asymmetry, reference_cell_asymmetry(*ctx->ir, *ctx->tab, arrays, cell)));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx)
+{
+  PetscFunctionBegin;
+  if (ctx->symmetric_declared >= 0) {
+    ctx->symmetric = ctx->symmetric_declared == 1;
+    ctx->asymmetry = -1;
+  } else {
+    double local;
+    PetscCall(local_asymmetry(ctx, &local));
+    PetscCallMPI(MPI_Allreduce(&local, &ctx->asymmetry, 1, MPI_DOUBLE, MPI_MAX, PetscObjectComm((PetscObject)A)));
+    ctx->symmetric = ctx->asymmetry <= kSymmetryTolerance;
+  }
+  // A property of the form, not of coefficient values or assembly: it stays.
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, ctx->symmetric ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(PetscInfo(A, "fem_gpu: form %s is %ssymmetric (%s, asymmetry %g)\n", ctx->form_source.c_str(), ctx->symmetric ? "" : "not ",
+                      ctx->asymmetry < 0 ? "declared" : "detected", ctx->asymmetry));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUSetSolverOperations(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatShellSetOperation(A, MATOP_GET_DIAGONAL, (void (*)(void))MatGetDiagonal_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_IS_SYMMETRIC, (void (*)(void))MatIsSymmetric_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_DUPLICATE, (void (*)(void))MatDuplicate_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_COPY, (void (*)(void))MatCopy_FEMGPU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
