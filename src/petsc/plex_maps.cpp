@@ -105,6 +105,17 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
   PetscCall(PetscSpaceGetDegree(space, &degree, nullptr));
   PetscCall(PetscFEGetDualSpace(fe, &dual));
   PetscCall(PetscObjectTypeCompare((PetscObject)dual, PETSCDUALSPACELAGRANGE, &lagrange));
+#if !PETSC_VERSION_LT(3, 19, 0)
+  if (!lagrange && Nc > 1) {  // newer PETSc builds vector Lagrange as a sum of scalar ones
+    PetscBool sum;
+    PetscCall(PetscObjectTypeCompare((PetscObject)dual, PETSCDUALSPACESUM, &sum));
+    if (sum) {
+      PetscDualSpace sub;
+      PetscCall(PetscDualSpaceSumGetSubspace(dual, 0, &sub));
+      PetscCall(PetscObjectTypeCompare((PetscObject)sub, PETSCDUALSPACELAGRANGE, &lagrange));
+    }
+  }
+#endif
   PetscCheck(lagrange, comm, PETSC_ERR_SUP, "fem_gpu needs a Lagrange element; field 0 has a different dual space");
   PetscCall(PetscFEGetDimension(fe, &closure));
   PetscCheck(degree >= 1 && closure == lagrange_dimension(dim, degree) * Nc, comm, PETSC_ERR_SUP,

@@ -21,7 +21,7 @@ ActionArrays one_cell(const ActionIR &ir, const ActionArrays &a, int cell)
   const int d = ir.dim;
   ActionArrays c;
   c.n_cells = 1;
-  const size_t coordinate_width = static_cast<size_t>(lagrange_dimension(d, ir.signature.coordinate_degree) * d);
+  const size_t coordinate_width = static_cast<size_t>(lagrange_dimension(d, ir.signature.coordinate_degree));  // one entry per node
   c.coordinates = {a.coordinates.values, a.coordinates.map + static_cast<size_t>(cell) * coordinate_width};
   for (size_t i = 0; i < ir.coefficients.size() && i < a.coefficients.size(); ++i) {
     const size_t width = static_cast<size_t>(element_width(d, ir.coefficients[i].element));
