@@ -44,7 +44,8 @@ PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx)
 }
 
 // Local arrays for one apply: inputs gathered from Vecs the caller holds.
-PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, ActionArrays *a)
+PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, bool host_coefficients,
+                                   ActionArrays *a)
 {
   PetscFunctionBegin;
   a->n_cells = static_cast<int>(ctx->maps.n_cells);
@@ -54,11 +55,14 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
   a->constants = ctx->constants;
   a->coefficients.clear();
   for (const CoefficientInfo &ci : ctx->ir->coefficients) {
-    CoefficientBinding &b = ctx->coefficients.at(ci.name);
-    const PetscScalar *w;
-    PetscCall(VecGetArrayRead(b.local, &w));
+    auto it = ctx->coefficients.find(ci.name);
+    const PetscScalar *w = nullptr, *held = nullptr;  // null: unused by a, or values kept on the device
+    if (it != ctx->coefficients.end() && host_coefficients) {
+      PetscCall(VecGetArrayRead(it->second.local, &held));
+      w = held;  // the restore below nulls `held`; host arrays of a sequential Vec stay valid
+      PetscCall(VecRestoreArrayRead(it->second.local, &held));
+    }
     a->coefficients.push_back({w, ctx->maps.all.data()});
-    PetscCall(VecRestoreArrayRead(b.local, &w));  // host arrays of a sequential Vec stay valid
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -106,21 +110,24 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   PetscCall(DMGetLocalVector(ctx->dm, &yl));
   PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  // 2. arrays
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
-  PetscCall(VecGetArrayRead(xl, &xa));
-  PetscCall(VecGetArrayRead(coords, &ca));
-  PetscCall(VecGetArray(yl, &ya));
-  PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, &arrays));
-  // 3. the action
+  // 2-4. the action: on PETSc's device arrays when the Vecs live on the GPU, else on
+  // host arrays (get, apply, restore).
+  PetscBool on_device;
   PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, x, y, 0));
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->apply(arrays, static_cast<size_t>(ctx->maps.local_size), ya));
+  PetscCall(MatFEMGPUApplyDevice(A, ctx, xl, yl, &on_device));
+  if (!on_device) {
+    PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+    PetscCall(VecGetArrayRead(xl, &xa));
+    PetscCall(VecGetArrayRead(coords, &ca));
+    PetscCall(VecGetArray(yl, &ya));
+    PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, true, &arrays));
+    FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->apply(arrays, static_cast<size_t>(ctx->maps.local_size), ya));
+    PetscCall(VecRestoreArray(yl, &ya));
+    PetscCall(VecRestoreArrayRead(coords, &ca));
+    PetscCall(VecRestoreArrayRead(xl, &xa));
+  }
   PetscCall(PetscLogFlops(ctx->flops_per_cell * static_cast<PetscLogDouble>(ctx->maps.n_cells)));
   PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, x, y, 0));
-  // 4. restore
-  PetscCall(VecRestoreArray(yl, &ya));
-  PetscCall(VecRestoreArrayRead(coords, &ca));
-  PetscCall(VecRestoreArrayRead(xl, &xa));
   // 5. local-to-global, summing shared DOFs
   if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMLocalToGlobal(ctx->dm, yl, ADD_VALUES, y));

@@ -71,7 +71,12 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx);
 // given local arrays, valid until they are restored).
 PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add);  // y (+)= A x, no shell scaling
 PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
-PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, ActionArrays *a);
+// Host arrays of one apply; host_coefficients false leaves coefficient values null
+// (they stay on the device).
+PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, bool host_coefficients,
+                                   ActionArrays *a);
+// The GPU-resident apply; *done is false when the Vecs or backend do not allow it.
+PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec yl, PetscBool *done);
 // Solver operations (mat_femgpu_solver.cpp): diagonal, transpose, duplicate, copy,
 // symmetry. SetSolverOperations installs them at MatCreate; DetectSymmetry runs at setup.
 PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);

@@ -42,7 +42,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
   PetscCall(VecGetArray(dl, &da));
-  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, &arrays));
+  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Diagonal, A, d, 0, 0));
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->diagonal(arrays, static_cast<size_t>(ctx->maps.local_size), da));
   PetscCall(PetscLogEventEnd(FEMGPU_Diagonal, A, d, 0, 0));
