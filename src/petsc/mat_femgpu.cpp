@@ -105,17 +105,21 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
+  PetscBool on_device;
+  PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, x, y, 0));
+  PetscCall(MatFEMGPUApplyDevice(A, ctx, x, y, add, &on_device));
+  if (on_device) {
+    PetscCall(PetscLogFlops(ctx->flops_per_cell * static_cast<PetscLogDouble>(ctx->maps.n_cells)));
+    PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, x, y, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   // 1. global-to-local
   PetscCall(DMGetLocalVector(ctx->dm, &xl));
   PetscCall(DMGetLocalVector(ctx->dm, &yl));
   PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  // 2-4. the action: on PETSc's device arrays when the Vecs live on the GPU, else on
-  // host arrays (get, apply, restore).
-  PetscBool on_device;
-  PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, x, y, 0));
-  PetscCall(MatFEMGPUApplyDevice(A, ctx, xl, yl, &on_device));
-  if (!on_device) {
+  // 2-4. the action on host arrays: get, apply, restore.
+  {
     PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
     PetscCall(VecGetArrayRead(xl, &xa));
     PetscCall(VecGetArrayRead(coords, &ca));

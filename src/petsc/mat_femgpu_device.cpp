@@ -1,6 +1,7 @@
 // The GPU-resident MatMult: when the Vecs live on the GPU (VECCUDA) and the backend is
 // CUDA with an FP64 schedule, the kernel reads and writes PETSc's device arrays
-// directly, so a MatMult copies nothing between host and device.
+// directly, so a MatMult copies nothing between host and device (one rank: the kernel
+// works in the global numbering; with several ranks the host path runs).
 #include <petscconf.h>
 
 #include "femgpu.h"
@@ -24,30 +25,35 @@ static PetscErrorCode on_device(Vec v, PetscBool *yes)
 }
 #endif
 
-PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec yl, PetscBool *done)
+PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done)
 {
   PetscFunctionBegin;
   *done = PETSC_FALSE;
 #if FEMGPU_DEVICE_VECS
   auto *cuda_backend = dynamic_cast<CudaBackend *>(ctx->backend.get());
-  if (!cuda_backend || ctx->schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
+  if (!cuda_backend || ctx->schedule.precision != "fp64" || ctx->maps.global_free.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscBool x_dev, y_dev;
-  PetscCall(on_device(xl, &x_dev));
-  PetscCall(on_device(yl, &y_dev));
+  PetscCall(on_device(x, &x_dev));
+  PetscCall(on_device(y, &y_dev));
   for (const auto &kv : ctx->coefficients) {
     PetscBool w_dev;
     PetscCall(on_device(kv.second.local, &w_dev));
     x_dev = (PetscBool)(x_dev && w_dev);
   }
   if (!x_dev || !y_dev) PetscFunctionReturn(PETSC_SUCCESS);
-  // Maps, coordinates and tables go up on the first call (host arrays); values stay on the GPU.
+  // One rank: the kernel reads x and adds into y through maps in the global numbering,
+  // so neither DMGlobalToLocal nor DMLocalToGlobal (which stage through the host when
+  // MPI is not GPU-aware) runs. Maps, coordinates and tables go up on the first call.
   Vec coords;
   const PetscScalar *ca, *dx;
   PetscScalar *dy;
   ActionArrays arrays;
+  if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, false, &arrays));
+  arrays.trial.map = ctx->maps.global_free.data();
+  arrays.test_map = ctx->maps.global_free.data();
   std::vector<unsigned long long> coefficient_ptrs(ctx->ir->coefficients.size(), 0);
   std::vector<const PetscScalar *> held(ctx->ir->coefficients.size(), nullptr);
   for (size_t i = 0; i < ctx->ir->coefficients.size(); ++i) {
@@ -56,23 +62,23 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec yl
     PetscCall(VecCUDAGetArrayRead(it->second.local, &held[i]));
     coefficient_ptrs[i] = reinterpret_cast<unsigned long long>(held[i]);
   }
-  PetscCall(VecCUDAGetArrayRead(xl, &dx));
-  PetscCall(VecCUDAGetArray(yl, &dy));
+  PetscCall(VecCUDAGetArrayRead(x, &dx));
+  PetscCall(VecCUDAGetArray(y, &dy));
   // PETSc may use its own stream: finish its work before ours, and ours before it goes on.
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
     cuda::synchronize();
-    cuda_backend->apply_device(arrays, static_cast<size_t>(ctx->maps.local_size), reinterpret_cast<unsigned long long>(dx),
+    cuda_backend->apply_device(arrays, static_cast<size_t>(ctx->maps.global_size), reinterpret_cast<unsigned long long>(dx),
                                coefficient_ptrs, reinterpret_cast<unsigned long long>(dy));
     cuda::synchronize();
   });
-  PetscCall(VecCUDARestoreArray(yl, &dy));
-  PetscCall(VecCUDARestoreArrayRead(xl, &dx));
+  PetscCall(VecCUDARestoreArray(y, &dy));
+  PetscCall(VecCUDARestoreArrayRead(x, &dx));
   for (size_t i = 0; i < held.size(); ++i)
     if (held[i]) PetscCall(VecCUDARestoreArrayRead(ctx->coefficients.at(ctx->ir->coefficients[i].name).local, &held[i]));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   *done = PETSC_TRUE;
 #else
-  (void)A, (void)ctx, (void)xl, (void)yl;
+  (void)A, (void)ctx, (void)x, (void)y, (void)add;
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -75,8 +75,9 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
 // (they stay on the device).
 PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, bool host_coefficients,
                                    ActionArrays *a);
-// The GPU-resident apply; *done is false when the Vecs or backend do not allow it.
-PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec yl, PetscBool *done);
+// The GPU-resident apply y (+)= A x on global Vecs; *done is false when the Vecs,
+// backend or communicator do not allow it.
+PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done);
 // Solver operations (mat_femgpu_solver.cpp): diagonal, transpose, duplicate, copy,
 // symmetry. SetSolverOperations installs them at MatCreate; DetectSymmetry runs at setup.
 PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);

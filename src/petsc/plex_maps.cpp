@@ -142,6 +142,34 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Local index -> index in this rank's part of the global Vec; -1 for constrained DOFs.
+static PetscErrorCode local_to_global_offsets(DM dm, std::vector<int> *g)
+{
+  PetscSection ls, gs;
+  PetscInt pStart, pEnd, n;
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalSection(dm, &ls));
+  PetscCall(DMGetGlobalSection(dm, &gs));
+  PetscCall(PetscSectionGetStorageSize(ls, &n));
+  g->assign(static_cast<size_t>(n), -1);
+  PetscCall(PetscSectionGetChart(ls, &pStart, &pEnd));
+  for (PetscInt p = pStart; p < pEnd; ++p) {
+    PetscInt dof, cdof, loff, goff;
+    const PetscInt *cind = nullptr;
+    PetscCall(PetscSectionGetDof(ls, p, &dof));
+    PetscCall(PetscSectionGetConstraintDof(ls, p, &cdof));
+    PetscCall(PetscSectionGetOffset(ls, p, &loff));
+    PetscCall(PetscSectionGetOffset(gs, p, &goff));
+    if (cdof) PetscCall(PetscSectionGetConstraintIndices(ls, p, &cind));
+    if (goff < 0) continue;  // owned by another rank
+    for (PetscInt k = 0, c = 0; k < dof; ++k) {
+      if (c < cdof && cind[c] == k) ++c;
+      else (*g)[static_cast<size_t>(loff + k)] = static_cast<int>(goff + k - c);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
 {
   PetscSection section, csection;
@@ -158,6 +186,17 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   PetscCall(closure_indices(dm, section, idx, flags, cStart, cEnd, &maps->width, &maps->all, &maps->free));
   PetscCall(VecDestroy(&idx));
   PetscCall(VecDestroy(&flags));
+  PetscMPIInt size;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+  if (size == 1) {
+    std::vector<int> g;
+    PetscCall(local_to_global_offsets(dm, &g));
+    maps->global_free.reserve(maps->free.size());
+    for (int i : maps->free) maps->global_free.push_back(i < 0 ? -1 : g[static_cast<size_t>(i)]);
+    PetscSection gs;
+    PetscCall(DMGetGlobalSection(dm, &gs));
+    PetscCall(PetscSectionGetConstrainedStorageSize(gs, &maps->global_size));
+  }
   PetscCall(DMGetCoordinateDM(dm, &cdm));
   PetscCall(DMGetLocalSection(cdm, &csection));
   PetscCall(index_vector(csection, &cidx));

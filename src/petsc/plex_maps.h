@@ -29,6 +29,10 @@ struct PlexMaps {
   PetscInt coordinate_width = 0;   // coordinate nodes per cell
   std::vector<int> coordinates;    // n_cells x coordinate_width: each node's first coordinate
   PetscInt local_size = 0;         // storage of the local section
+  // On one rank: `free` renumbered into the global Vec (constrained = -1), so a GPU
+  // MatMult can read x and add into y without DMGlobalToLocal/DMLocalToGlobal.
+  std::vector<int> global_free;
+  PetscInt global_size = 0;
 };
 
 // The form signature the DM implies: cell type, element degree and components of its

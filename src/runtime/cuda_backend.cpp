@@ -19,8 +19,11 @@ std::string CudaBackend::schedule() const
 // Maps and coordinates go up once: the ActionBackend contract says they do not change.
 void CudaBackend::ensure_data(const ActionArrays &arrays, std::size_t n_out)
 {
-  if (!data_ || data_->n_out() != n_out || data_->n_cells() != arrays.n_cells)
+  // Recreated when the layout changes (host path: local numbering; device path: global).
+  if (!data_ || data_->n_out() != n_out || data_->n_cells() != arrays.n_cells || test_map_ != arrays.test_map) {
     data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, n_out, kernel_->schedule().precision());
+    test_map_ = arrays.test_map;
+  }
 }
 
 void CudaBackend::apply(const ActionArrays &arrays, std::size_t n_out, double *out)

@@ -37,6 +37,7 @@ class CudaBackend : public ActionBackend {
   cuda::DeviceInfo info_;
   std::unique_ptr<CudaKernel> kernel_;
   std::unique_ptr<DeviceActionData> data_;
+  const int *test_map_ = nullptr;  // the layout data_ was built for
 };
 
 }  // namespace femgpu

@@ -120,6 +120,8 @@ int main(int argc, char **argv)
   char ops_s[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity", json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "";
   PetscInt n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
   PetscBool monitor = PETSC_FALSE;
+  PetscReal min_seconds = 0.2;
+  PetscInt threads = 16;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
   PetscCall(PetscOptionsString("-ops", "operators", "", ops_s, ops_s, sizeof(ops_s), nullptr));
@@ -131,6 +133,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-max_degree_3d", "highest degree in 3D", "", max3, &max3, nullptr));
   PetscCall(PetscOptionsInt("-b", "tiled candidates timed (the cost model's best)", "", b, &b, nullptr));
   PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
+  PetscCall(PetscOptionsReal("-min_seconds", "time each candidate at least this long (and >= 15 runs)", "", min_seconds, &min_seconds, nullptr));
+  PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
   PetscOptionsEnd();
@@ -149,6 +153,8 @@ int main(int argc, char **argv)
   params.local_max_per_group = info.shared_per_group_optin;
   TuneSettings settings;
   settings.candidates = static_cast<size_t>(b);
+  settings.min_seconds = min_seconds;
+  settings.compile_threads = static_cast<int>(threads);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
   std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");
   std::vector<Row> rows;
