@@ -166,6 +166,25 @@ static PetscErrorCode MatSetValues_FEMGPU(Mat A, PetscInt m, const PetscInt *, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Vectors of the Mat's DM (so VECCUDA when -dm_vec_type cuda): PCs such as Jacobi make
+// their work vectors here, and host ones would copy to and from the GPU every apply.
+static PetscErrorCode MatCreateVecs_FEMGPU(Mat A, Vec *right, Vec *left)
+{
+  DM dm;
+  PetscFunctionBegin;
+  PetscCall(MatGetDM(A, &dm));
+  if (dm) {
+    if (right) PetscCall(DMCreateGlobalVector(dm, right));
+    if (left) PetscCall(DMCreateGlobalVector(dm, left));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscInt m, n;  // no DM yet: standard vectors of the Mat's sizes
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  if (right) PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)A), n, PETSC_DETERMINE, right));
+  if (left) PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)A), m, PETSC_DETERMINE, left));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatDestroy_FEMGPU(Mat A)
 {
   PetscFunctionBegin;
@@ -208,6 +227,7 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscCall(MatShellSetOperation(A, MATOP_VIEW, (void (*)(void))MatView_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))MatDestroy_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_VALUES, (void (*)(void))MatSetValues_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_FROM_OPTIONS, (void (*)(void))MatSetFromOptions_FEMGPU));
   PetscCall(MatFEMGPUSetSolverOperations(A));
   PetscFunctionReturn(PETSC_SUCCESS);
