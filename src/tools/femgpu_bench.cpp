@@ -22,6 +22,8 @@
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "tune/cuda_tuner.h"
+#include "tune/device_cache.h"
+#include "tune/device_probe.h"
 
 using namespace femgpu;
 
@@ -149,8 +151,11 @@ int main(int argc, char **argv)
     PetscCall(PetscFinalize());
     return 2;
   }
-  DeviceParams params;
+  // Rank with the probed device (cached); the roofline keeps the paper's H200 constants.
+  DeviceParams params = load_or_probe(0, "", false);
   params.local_max_per_group = info.shared_per_group_optin;
+  std::printf("cost model: beta_global %.2f TB/s, beta_local %.2f TB/s, SG_sat %g / %g warps per SM (probed)\n", params.beta_global / 1e12,
+              params.beta_local / 1e12, params.sg_sat_global, params.sg_sat_local);
   TuneSettings settings;
   settings.candidates = static_cast<size_t>(b);
   settings.min_seconds = min_seconds;
