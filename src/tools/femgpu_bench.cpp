@@ -123,7 +123,8 @@ int main(int argc, char **argv)
   PetscInt n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
-  PetscInt threads = 16;
+  PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
+  PetscBool classes_set = PETSC_FALSE;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
   PetscCall(PetscOptionsString("-ops", "operators", "", ops_s, ops_s, sizeof(ops_s), nullptr));
@@ -137,6 +138,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
   PetscCall(PetscOptionsReal("-min_seconds", "time each candidate at least this long (and >= 15 runs)", "", min_seconds, &min_seconds, nullptr));
   PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
+  PetscCall(PetscOptionsInt("-min_runs", "time each candidate at least this many runs", "", min_runs, &min_runs, nullptr));
+  PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
   PetscOptionsEnd();
@@ -160,6 +163,8 @@ int main(int argc, char **argv)
   settings.candidates = static_cast<size_t>(b);
   settings.min_seconds = min_seconds;
   settings.compile_threads = static_cast<int>(threads);
+  settings.min_runs = static_cast<int>(min_runs);
+  if (classes_set) settings.items_per_cell_classes.assign(classes, classes + n_classes);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
   std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");
   std::vector<Row> rows;

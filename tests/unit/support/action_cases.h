@@ -17,6 +17,7 @@
 #include "kernel/kernel_abi.h"
 #include "schedule/schedule.h"
 #include "cell_mesh.h"
+#include "forms_api.h"
 
 namespace femgpu::test {
 
@@ -71,6 +72,8 @@ inline std::vector<FormCase> form_cases()
          return one(add(inner(grad(b.trial_function(), b.dim()), grad(b.test_function(), b.dim())),
                         inner(b.trial_function(), b.test_function())));
        }},
+      {"hyperelasticity", 0, 2, 1,
+       [](FormBuilder &b) { return derivative(hyperelastic_residual(b), b.coefficient("w"), b.trial_function()); }}
   };
 }
 

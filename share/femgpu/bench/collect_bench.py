@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Collect femgpu-bench runs into one table of the paper's 70 cases, and draw it.
+
+Takes: femgpu-bench text outputs (the printed table), in order; a later row for the same
+(operator, dim, degree) replaces an earlier one (a re-tuned run). Optionally the JSON
+files femgpu-bench wrote, for tune_seconds.
+Writes: <prefix>.json (array of objects), <prefix>.csv, <prefix>_summary.txt and, when
+matplotlib is installed, a bar chart like the paper's Figure 4 (<prefix>.png, .svg):
+measured GFLOP/s against the roofline per case, marked at/above/below the paper.
+
+Usage: collect_bench.py --device NAME --date YYYY-MM-DD --commit SHA --out PREFIX \
+           [--json run.json ...] run1.txt run2.txt ...
+"""
+import argparse
+import csv
+import json
+import re
+
+ROW = re.compile(r"^(mass|laplace|helmholtz|elasticity|hyperelasticity)\s+(\d)\s+(\d)\s+(\d+)\s+([\d.]+)\s+(\d+)\s+(\d+)"
+                 r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|nan)\s+(\w+)\s+(.*)$")
+OPS = ["mass", "laplace", "helmholtz", "elasticity", "hyperelasticity"]
+
+
+def read_rows(paths):
+    rows = {}
+    for path in paths:
+        for line in open(path):
+            m = ROW.match(line.strip())
+            if not m:
+                continue
+            op, dim, deg = m.group(1), int(m.group(2)), int(m.group(3))
+            rows[(op, dim, deg)] = {
+                "operator": op, "dim": dim, "degree": deg, "Q": int(m.group(4)), "time_ms": float(m.group(5)),
+                "gflops": float(m.group(6)), "roofline_gflops": float(m.group(7)), "roofline_fraction": float(m.group(8)),
+                "gdofs": float(m.group(9)), "paper_gdofs": None if m.group(10) == "nan" else float(m.group(10)),
+                "vs_paper": m.group(11), "schedule": m.group(12).strip(), "tune_seconds": None, "run": path.split("/")[-1]}
+    return rows
+
+
+def add_tune_seconds(rows, json_paths):
+    for path in json_paths:
+        for r in json.load(open(path)):
+            key = (r["operator"], r["dim"], r["degree"])
+            if key in rows and abs(rows[key]["time_ms"] - r["time_ms"]) < 1e-3 * r["time_ms"] + 1e-4:
+                rows[key]["tune_seconds"] = r["tune_seconds"]
+
+
+def ordered(rows):
+    return [rows[k] for k in sorted(rows, key=lambda k: (k[1], OPS.index(k[0]), k[2]))]
+
+
+def summary(table, args):
+    n = len(table)
+    half = sum(r["roofline_fraction"] >= 0.5 for r in table)
+    paper = sum(r["vs_paper"] in ("at", "above") for r in table)
+    lines = [f"device: {args.device}; date: {args.date}; commit: {args.commit}; FP64",
+             f"{half} of {n} cases at >= 50% of roofline",
+             f"{paper} of {n} cases at or above the paper's GDoF/s (H200 NVL)"]
+    for dim in (2, 3):
+        for op in OPS:
+            cells = [r for r in table if r["operator"] == op and r["dim"] == dim]
+            lines.append(f"{dim}D {op:16s} " + "  ".join(
+                f"P{r['degree']}:{r['gdofs']:.1f}/{r['paper_gdofs']}({r['roofline_fraction']:.2f})" for r in cells))
+    return "\n".join(lines) + "\n"
+
+
+def plot(table, prefix, args):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("collect_bench: matplotlib not installed, no figure")
+        return
+    fig, axes = plt.subplots(2, 1, figsize=(16, 9))
+    colors = {"above": "tab:green", "at": "tab:olive", "below": "tab:red"}
+    for ax, dim in zip(axes, (2, 3)):
+        cells = [r for r in table if r["dim"] == dim]
+        x = range(len(cells))
+        ax.bar(x, [r["roofline_gflops"] for r in cells], color="lightgray", label="roofline (paper's H200 constants)")
+        ax.bar(x, [r["gflops"] for r in cells], color=[colors.get(r["vs_paper"], "tab:blue") for r in cells],
+               label="measured (green: at/above the paper's GDoF/s, red: below)")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([f"{r['operator'][:5]} P{r['degree']}" for r in cells], rotation=90, fontsize=7)
+        ax.set_ylabel("GFLOP/s")
+        ax.set_title(f"{dim}D, FP64, {args.device} ({args.date}, {args.commit})")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(f"{prefix}.{ext}", dpi=110)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("runs", nargs="+")
+    p.add_argument("--json", nargs="*", default=[])
+    p.add_argument("--device", required=True)
+    p.add_argument("--date", required=True)
+    p.add_argument("--commit", required=True)
+    p.add_argument("--out", required=True)
+    args = p.parse_args()
+    rows = read_rows(args.runs)
+    add_tune_seconds(rows, args.json)
+    table = ordered(rows)
+    for r in table:
+        r["device"] = args.device
+    json.dump(table, open(args.out + ".json", "w"), indent=1)
+    with open(args.out + ".csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(table[0].keys()))
+        w.writeheader()
+        w.writerows(table)
+    text = summary(table, args)
+    open(args.out + "_summary.txt", "w").write(text)
+    print(text, end="")
+    plot(table, args.out, args)
+
+
+if __name__ == "__main__":
+    main()
