@@ -20,6 +20,8 @@ $(BUILD)/CMakeCache.txt:
 example: all
 	$(BUILD)/femgpu-form share/femgpu/forms/hyperelasticity.ufl --cell triangle --degree 6 --components 2
 	$(BUILD)/femgpu-form share/femgpu/forms/laplace.ufl --cell tetrahedron --degree 2 --ir
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $(BUILD)/femgpu-apply -form_file share/femgpu/forms/mass.ufl \
+	  -dm_plex_dim 2 -dm_plex_box_faces 4,4 -degree 2 -u_expr 'x[0]*x[1]' -v_expr 'x[0]'
 
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
