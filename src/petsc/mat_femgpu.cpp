@@ -16,7 +16,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not dec
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal;
+PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Tune, FEMGPU_Diagonal;
 
 static const char kContextKey[] = "MatFEMGPUContext";
 
@@ -244,6 +244,7 @@ PetscErrorCode MatFEMGPURegister(void)
   PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
   PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &femgpu::FEMGPU_SetUp));
   PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
+  PetscCall(PetscLogEventRegister("FEMGPUTune", MAT_CLASSID, &femgpu::FEMGPU_Tune));
   PetscCall(PetscLogEventRegister("FEMGPUDiagonal", MAT_CLASSID, &femgpu::FEMGPU_Diagonal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

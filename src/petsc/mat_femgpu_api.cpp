@@ -17,7 +17,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscBool set, any = PETSC_FALSE;
   PetscInt cols[16], ncols = 16;
   PetscFunctionBegin;
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_strategy", "Kernel schedule: auto (SCPWI until tuning lands), scpwi (one cell per work-item) or tiled (multi-level tiling)", "", strategies, 3, strategies[strategy], &strategy, &set));
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult with the CUDA backend; SCPWI otherwise), scpwi (one cell per work-item) or tiled (multi-level tiling)", "", strategies, 3, strategies[strategy], &strategy, &set));
   if (set) r.strategy = strategies[strategy], any = PETSC_TRUE;
   PetscCall(PetscOptionsEList("-mat_fem_gpu_precision", "Floating-point precision of the kernel", "", precisions, 2, precisions[precision], &precision, &set));
   if (set) r.precision = precisions[precision], any = PETSC_TRUE;
@@ -34,6 +34,15 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
     PetscCall(PetscOptionsInt(k.name, k.help, "", *k.value, k.value, &set));
     if (set) any = PETSC_TRUE;
   }
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", "", ctx->tune_candidates, &ctx->tune_candidates, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_alias_min", "Search space: least aliasing efficiency", "", ctx->eta_alias_min, &ctx->eta_alias_min, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_simd_min", "Search space: least SIMD efficiency", "", ctx->eta_simd_min, &ctx->eta_simd_min, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_wg_max", "Search space: most work-items per group (N_c N_WI)", "", ctx->wg_max, &ctx->wg_max, &set));
+  any = (PetscBool)(any || set);
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
   if (set) {
     r.eval_cols.assign(cols, cols + ncols);

@@ -5,7 +5,12 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 #ifdef FEMGPU_HAVE_CUDA
+  #include <random>
+  #include <sstream>
+
   #include "runtime/cuda_backend.h"
+  #include "tune/cuda_tuner.h"
+  #include "tune/device_probe.h"
 #endif
 
 namespace femgpu {
@@ -51,6 +56,53 @@ PetscErrorCode cuda_ordinal(Mat A, const ScheduleRequest &r, int *ordinal)
 }
 #endif
 
+#ifdef FEMGPU_HAVE_CUDA
+// Tuning on the first MatMult: the paper's search space ranked by the cost model (with
+// the probed device), SCPWI and the best candidates compiled and timed on this Mat's
+// maps and coordinates with random values; the fastest becomes the schedule.
+PetscErrorCode tune_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Schedule *chosen)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  Vec coords;
+  const PetscScalar *ca;
+  ActionArrays arrays;
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FEMGPU_Tune, A, 0, 0, 0));
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  const size_t n = static_cast<size_t>(ctx->maps.local_size);
+  std::vector<double> u(n), w(n);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<double> r(-1, 1);
+  for (size_t i = 0; i < n; ++i) u[i] = r(rng), w[i] = 0.1 * r(rng);
+  PetscCall(MatFEMGPUFillArrays(ctx, u.data(), ca, false, &arrays));
+  for (FunctionArrays &f : arrays.coefficients) f.values = w.data();
+  FEMGPU_CXX(comm, {
+    cuda::DeviceInfo info = cuda::open_device(ordinal);
+    DeviceParams device = load_or_probe(ordinal, "", false);
+    device.local_max_per_group = info.shared_per_group_optin;
+    TuneSettings settings;
+    settings.candidates = static_cast<size_t>(ctx->tune_candidates);
+    settings.limits.eta_alias_min = ctx->eta_alias_min;
+    settings.limits.eta_simd_min = ctx->eta_simd_min;
+    settings.limits.wg_max = static_cast<int>(ctx->wg_max);
+    if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
+    DeviceActionData data(*ctx->ir, *ctx->tab, arrays, n, Precision::FP64);
+    TuneReport report = tune_cuda(*ctx->ir, *ctx->tab, data, info, device, settings);
+    if (report.best < 0) throw std::runtime_error("fem_gpu: no schedule could run: " + report.candidates.front().error);
+    const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
+    *chosen = best.schedule.with_precision(precision_of(ctx->schedule));
+    std::ostringstream os;
+    os << "tuned: " << report.candidates.size() << " candidates of " << report.space_size << " timed in "
+       << report.compile_seconds + report.timing_seconds << " s; best " << to_string(best.schedule) << " at " << best.median_ms << " ms";
+    ctx->tune_summary = os.str();
+  });
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 bool cuda_present()
 {
 #ifdef FEMGPU_HAVE_CUDA
@@ -78,8 +130,10 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
     PetscCheck(cuda_present(), comm, PETSC_ERR_SUP_SYS, "fem_gpu: -mat_fem_gpu_backend cuda, but no CUDA device or driver was found");
     int ordinal;
     PetscCall(cuda_ordinal(A, ctx->schedule, &ordinal));
-    FEMGPU_CXX(comm, ctx->backend = std::make_unique<CudaBackend>(*ctx->ir, *ctx->tab,
-                                                                  requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()), ordinal));
+    Schedule schedule = Schedule::single_cell_per_work_item();
+    FEMGPU_CXX(comm, schedule = requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()));
+    if (ctx->schedule.strategy == "auto" && ctx->maps.n_cells > 0) PetscCall(tune_schedule(A, ctx, ordinal, &schedule));
+    FEMGPU_CXX(comm, ctx->backend = std::make_unique<CudaBackend>(*ctx->ir, *ctx->tab, schedule, ordinal));
 #else
     SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: this build has no CUDA backend (configure with the CUDA toolkit present)");
 #endif

@@ -44,6 +44,12 @@ struct MatFEMGPUContext {
   PetscBool view_ir = PETSC_FALSE;
   PetscBool view_source = PETSC_FALSE;
   ScheduleRequest schedule;
+  // Tuning on the first MatMult (CUDA backend, -mat_fem_gpu_strategy auto).
+  PetscBool tune_monitor = PETSC_FALSE;
+  PetscInt tune_candidates = 9;  // b
+  PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
+  PetscInt wg_max = 256;
+  std::string tune_summary;  // for MatView
   PetscInt symmetric_declared = -1;  // -mat_fem_gpu_symmetric: -1 detect, 0 no, 1 yes
 
   // Derived at setup (first use after the DM and form are known).
@@ -90,6 +96,6 @@ template <class R, class A0, class A1> struct FirstArg<R (*)(A0, A1)> { using ty
 using OptionItems = FirstArg<decltype(&PetscOptionsHeadBegin)>::type;
 PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
 
-extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal;
+extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune;
 
 }  // namespace femgpu

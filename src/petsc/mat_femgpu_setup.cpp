@@ -144,6 +144,7 @@ static std::string describe(const MatFEMGPUContext *ctx)
   os << "  symmetric: " << (ctx->symmetric ? "yes" : "no");
   if (ctx->asymmetry < 0) os << " (declared by -mat_fem_gpu_symmetric)\n";
   else os << " (cell matrix with random coefficients: max |A - A^T| / max |A| = " << ctx->asymmetry << ")\n";
+  if (!ctx->tune_summary.empty()) os << "  " << ctx->tune_summary << "\n";
   os << "  cells: " << ctx->maps.n_cells << " on this rank; backend: " << ctx->backend->name() << ", " << ctx->backend->schedule() << "\n";
   return os.str();
 }
