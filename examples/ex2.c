@@ -22,9 +22,7 @@ Options:\n\
 #include <petscksp.h>
 #include <petscsnes.h>
 
-#if PETSC_VERSION_LT(3, 19, 0) /* Debian 12's PETSc 3.18 */
-  #define PETSC_SUCCESS 0
-#endif
+#include "example_setup.h"
 
 typedef struct {
   PetscInt  degree;
@@ -102,65 +100,6 @@ static PetscErrorCode ProcessOptions(MPI_Comm comm, AppCtx *user)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* fem_gpu unless -dm_mat_type (read by DMSetFromOptions) says otherwise. */
-static PetscErrorCode SetDefaultMatType(DM dm)
-{
-  PetscBool set;
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_mat_type", &set));
-  if (!set) PetscCall(DMSetMatType(dm, MATFEMGPU));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Faces on the bounding box into the label "marker". DMPlexMarkBoundaryFaces alone would
-   also mark faces between ranks in some PETSc versions, so each face is checked. */
-static PetscErrorCode MarkBoundary(DM dm)
-{
-  DMLabel   candidates, marker;
-  IS        faces;
-  PetscReal lo[3], hi[3];
-  PetscInt  dim;
-  PetscFunctionBeginUser;
-  PetscCall(DMGetDimension(dm, &dim));
-  PetscCall(DMGetBoundingBox(dm, lo, hi));
-  PetscCall(DMLabelCreate(PETSC_COMM_SELF, "candidates", &candidates));
-  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, candidates));
-  PetscCall(DMCreateLabel(dm, "marker"));
-  PetscCall(DMGetLabel(dm, "marker", &marker));
-  PetscCall(DMLabelGetStratumIS(candidates, 1, &faces));
-  if (faces) {
-    PetscInt        n;
-    const PetscInt *f;
-    PetscCall(ISGetLocalSize(faces, &n));
-    PetscCall(ISGetIndices(faces, &f));
-    for (PetscInt i = 0; i < n; ++i) {
-      PetscReal c[3];
-      PetscBool on_box = PETSC_FALSE;
-      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], NULL, c, NULL));
-      for (PetscInt d = 0; d < dim; ++d) on_box = (PetscBool)(on_box || PetscAbsReal(c[d] - lo[d]) < 1e-10 || PetscAbsReal(c[d] - hi[d]) < 1e-10);
-      if (on_box) PetscCall(DMLabelSetValue(marker, f[i], 1));
-    }
-    PetscCall(ISRestoreIndices(faces, &f));
-    PetscCall(ISDestroy(&faces));
-  }
-  PetscCall(DMLabelDestroy(&candidates));
-  PetscCall(DMPlexLabelComplete(dm, marker));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A simplex box (FEMGPUCreateMeshFromOptions) with its boundary in the label "marker". */
-static PetscErrorCode CreateMesh(MPI_Comm comm, DM *dm)
-{
-  PetscFunctionBeginUser;
-  PetscBool set;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_dim", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_dim", "3")); /* 3D unless asked */
-  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
-  PetscCall(MarkBoundary(*dm));
-  PetscCall(SetDefaultMatType(*dm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
 {
   PetscFE  fe;
@@ -182,25 +121,6 @@ static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
   PetscCall(PetscDSSetExactSolution(ds, 0, exact_solution, NULL));
   PetscCall(DMGetLabel(dm, "marker", &label));
   PetscCall(DMAddBoundary(dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (void (*)(void))exact_solution, NULL, NULL, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* b = -F(0): the residual at u = 0 with the boundary values inserted. */
-static PetscErrorCode ComputeRHS(DM dm, Vec b)
-{
-  Vec ul, rl;
-  PetscFunctionBeginUser;
-  PetscCall(DMGetLocalVector(dm, &ul));
-  PetscCall(DMGetLocalVector(dm, &rl));
-  PetscCall(VecSet(ul, 0.0));
-  PetscCall(VecSet(rl, 0.0));
-  PetscCall(DMPlexInsertBoundaryValues(dm, PETSC_TRUE, ul, 0.0, NULL, NULL, NULL));
-  PetscCall(DMPlexSNESComputeResidualFEM(dm, ul, rl, NULL));
-  PetscCall(VecSet(b, 0.0));
-  PetscCall(DMLocalToGlobal(dm, rl, ADD_VALUES, b));
-  PetscCall(VecScale(b, -1.0));
-  PetscCall(DMRestoreLocalVector(dm, &ul));
-  PetscCall(DMRestoreLocalVector(dm, &rl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,12 +162,12 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(MatFEMGPURegister());
   PetscCall(ProcessOptions(PETSC_COMM_WORLD, &user));
-  PetscCall(CreateMesh(PETSC_COMM_WORLD, &dm));
+  PetscCall(ExampleCreateMesh(PETSC_COMM_WORLD, 3, &dm));
   PetscCall(SetupDiscretization(dm, &user));
   PetscCall(DMCreateGlobalVector(dm, &u));
   PetscCall(PetscObjectSetName((PetscObject)u, "u"));
   PetscCall(VecDuplicate(u, &b));
-  PetscCall(ComputeRHS(dm, b));
+  PetscCall(ExampleComputeRHS(dm, b));
   PetscCall(CreateOperator(dm, &user, &A));
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));

@@ -1,0 +1,20 @@
+/* Set-up shared by the linear examples (ex1, ex2, ex4): a simplex box mesh with its
+   boundary in the label "marker", fem_gpu as the default matrix type, and the
+   right-hand side b = -F(0) from the PetscDS residual. */
+#ifndef FEMGPU_EXAMPLE_SETUP_H
+#define FEMGPU_EXAMPLE_SETUP_H
+
+#include <petscdm.h>
+
+#if PETSC_VERSION_LT(3, 19, 0) /* Debian 12's PETSc 3.18 */
+  #define PETSC_SUCCESS 0
+#endif
+
+/* The mesh of the options (default dimension default_dim unless -dm_plex_dim is
+   given), its bounding-box faces marked, and fem_gpu unless -dm_mat_type says otherwise. */
+PetscErrorCode ExampleCreateMesh(MPI_Comm comm, PetscInt default_dim, DM *dm);
+
+/* b = -F(0): the residual at u = 0 with the boundary values inserted. */
+PetscErrorCode ExampleComputeRHS(DM dm, Vec b);
+
+#endif
