@@ -4,15 +4,12 @@
 
 #include "fem/action_tables.h"
 #include "ir/lower.h"
-#include "support/cell_mesh.h"
-#include "support/polynomial.h"
+#include "support/bilinear_check.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
 
 namespace {
-
-using Fields = std::vector<Poly>;  // one polynomial per component
 
 Poly grad_dot(const Fields &f, const Fields &g, int dim)
 {
@@ -85,16 +82,6 @@ std::vector<Case> cases()
   };
 }
 
-double exact_value(const Case &c, const CellMesh &m, const Fields &f, const Fields &g)
-{
-  Poly integrand = c.exact(f, g, m.dim);
-  double total = 0.0;
-  const size_t nv = static_cast<size_t>((m.dim + 1) * m.dim);
-  for (int k = 0; k < m.n_cells; ++k)
-    total += integrate(integrand, std::vector<double>(m.vertices.begin() + static_cast<long>(k * nv),
-                                                      m.vertices.begin() + static_cast<long>((k + 1) * nv)), m.dim);
-  return total;
-}
 
 }  // namespace
 
@@ -112,27 +99,9 @@ TEST_CASE("the reference action integrates polynomial forms exactly", "[referenc
         Tabulation tab = tabulate_action(ir, default_share_dir());
 
         CellMesh mesh = random_cells(dim, 3, rng);
-        Fields f, g;
-        for (int k = 0; k < C; ++k) {
-          f.push_back(Poly::random(dim, K, rng));
-          g.push_back(Poly::random(dim, K, rng));
-        }
-        auto at = [](const Fields &h) { return [&h](int c, const double *x) { return h[size_t(c)](x); }; };
-        std::vector<double> fd = interpolate(mesh, K, C, at(f)), gd = interpolate(mesh, K, C, at(g));
-        std::vector<int> map = identity_map(fd.size());
-
-        ActionArrays arrays;
-        arrays.n_cells = mesh.n_cells;
-        arrays.coordinates = {mesh.vertices.data(), mesh.coordinate_map.data()};
-        arrays.trial = {fd.data(), map.data()};
-        arrays.test_map = map.data();
-        for (const ConstantInfo &ci : ir.constants) arrays.constants.push_back(ci.default_value);
-        std::vector<double> out(fd.size(), 0.0);
-        reference_action(ir, tab, arrays, out.data());
-        double a = 0.0;
-        for (size_t i = 0; i < out.size(); ++i) a += out[i] * gd[i];
-
-        double exact = exact_value(c, mesh, f, g);
+        Fields f = random_fields(dim, K, C, rng), g = random_fields(dim, K, C, rng);
+        const double a = reference_a(ir, tab, mesh, f, g);
+        const double exact = exact_on_cells(c.exact(f, g, dim), mesh);
         INFO(c.name << " dim " << dim << " P" << K << ": " << a << " vs " << exact);
         CHECK(a == Approx(exact).epsilon(1e-12));
       }

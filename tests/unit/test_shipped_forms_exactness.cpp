@@ -6,15 +6,12 @@
 #include "fem/action_tables.h"
 #include "form/parser.h"
 #include "ir/lower.h"
-#include "support/cell_mesh.h"
-#include "support/polynomial.h"
+#include "support/bilinear_check.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
 
 namespace {
-
-using Fields = std::vector<Poly>;
 
 Poly exact_integrand(const std::string &form, const Fields &f, const Fields &g, int dim)
 {
@@ -53,29 +50,9 @@ TEST_CASE("shipped forms integrate polynomials exactly", "[reference][exactness]
         ActionIR ir = lower_form(forms.a);
         Tabulation tab = tabulate_action(ir, default_share_dir());
         CellMesh mesh = random_cells(dim, 2, rng);
-        Fields f, g;
-        for (int c = 0; c < C; ++c) {
-          f.push_back(Poly::random(dim, K, rng));
-          g.push_back(Poly::random(dim, K, rng));
-        }
-        auto at = [](const Fields &h) { return [&h](int c, const double *x) { return h[size_t(c)](x); }; };
-        std::vector<double> fd = interpolate(mesh, K, C, at(f)), gd = interpolate(mesh, K, C, at(g));
-        std::vector<int> map = identity_map(fd.size());
-        ActionArrays arrays;
-        arrays.n_cells = mesh.n_cells;
-        arrays.coordinates = {mesh.vertices.data(), mesh.coordinate_map.data()};
-        arrays.trial = {fd.data(), map.data()};
-        arrays.test_map = map.data();
-        for (const ConstantInfo &ci : ir.constants) arrays.constants.push_back(ci.default_value);
-        std::vector<double> out(fd.size(), 0.0);
-        reference_action(ir, tab, arrays, out.data());
-        double a = 0.0;
-        for (size_t i = 0; i < out.size(); ++i) a += out[i] * gd[i];
-        Poly integrand = exact_integrand(name, f, g, dim);
-        double exact = 0.0;
-        const size_t nv = static_cast<size_t>((dim + 1) * dim);
-        for (int k = 0; k < mesh.n_cells; ++k)
-          exact += integrate(integrand, std::vector<double>(mesh.vertices.begin() + long(k * nv), mesh.vertices.begin() + long((k + 1) * nv)), dim);
+        Fields f = random_fields(dim, K, C, rng), g = random_fields(dim, K, C, rng);
+        const double a = reference_a(ir, tab, mesh, f, g);
+        const double exact = exact_on_cells(exact_integrand(name, f, g, dim), mesh);
         INFO(name << " dim " << dim << " P" << K);
         CHECK(a == Approx(exact).epsilon(1e-12));
       }
