@@ -46,6 +46,11 @@ PetscErrorCode cuda_ordinal(Mat A, const ScheduleRequest &r, int *ordinal)
   PetscFunctionBegin;
   *ordinal = static_cast<int>(r.device);
   if (*ordinal < 0) {
+    PetscInt petsc_device;  // where PETSc keeps VECCUDA arrays, if it has a device
+    PetscCall(MatFEMGPUPetscDeviceOrdinal(&petsc_device));
+    *ordinal = static_cast<int>(petsc_device);
+  }
+  if (*ordinal < 0) {
     PetscMPIInt rank;
     PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
     int count = 1;

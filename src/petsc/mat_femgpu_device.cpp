@@ -1,7 +1,8 @@
 // The GPU-resident MatMult: when the Vecs live on the GPU (VECCUDA) and the backend is
 // CUDA with an FP64 schedule, the kernel reads and writes PETSc's device arrays
-// directly, so a MatMult copies nothing between host and device (one rank: the kernel
-// works in the global numbering; with several ranks the host path runs).
+// directly, so a MatMult copies nothing between host and device on one rank (the kernel
+// works in the global numbering), and only ghost values on several ranks (the kernel
+// works on ghosted local Vecs that live on the device).
 #include <petscconf.h>
 
 #include "femgpu.h"
@@ -25,13 +26,91 @@ static PetscErrorCode on_device(Vec v, PetscBool *yes)
 }
 #endif
 
+#if FEMGPU_DEVICE_VECS
+// Device pointers of the coefficient values (ghosted local Vecs); null where unbound.
+struct HeldCoefficients {
+  std::vector<unsigned long long> ptrs;
+  std::vector<const PetscScalar *> held;
+};
+
+static PetscErrorCode get_coefficients(MatFEMGPUContext *ctx, HeldCoefficients *h)
+{
+  PetscFunctionBegin;
+  h->ptrs.assign(ctx->ir->coefficients.size(), 0);
+  h->held.assign(ctx->ir->coefficients.size(), nullptr);
+  for (size_t i = 0; i < ctx->ir->coefficients.size(); ++i) {
+    auto it = ctx->coefficients.find(ctx->ir->coefficients[i].name);
+    if (it == ctx->coefficients.end()) continue;
+    PetscCall(VecCUDAGetArrayRead(it->second.local, &h->held[i]));
+    h->ptrs[i] = reinterpret_cast<unsigned long long>(h->held[i]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode restore_coefficients(MatFEMGPUContext *ctx, HeldCoefficients *h)
+{
+  PetscFunctionBegin;
+  for (size_t i = 0; i < h->held.size(); ++i)
+    if (h->held[i]) PetscCall(VecCUDARestoreArrayRead(ctx->coefficients.at(ctx->ir->coefficients[i].name).local, &h->held[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// out (device) += A in (device), through `map` (global numbering on one rank, the local
+// section's numbering otherwise). PETSc may use its own stream: finish its work before
+// ours, and ours before it goes on.
+static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, CudaBackend *backend, const int *map, size_t n_out, Vec in, Vec out)
+{
+  Vec coords;
+  const PetscScalar *ca, *din;
+  PetscScalar *dout;
+  ActionArrays arrays;
+  HeldCoefficients coefficients;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &ca));  // host copy: uploaded once, on the first call
+  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, false, &arrays));
+  arrays.trial.map = map;
+  arrays.test_map = map;
+  PetscCall(get_coefficients(ctx, &coefficients));
+  PetscCall(VecCUDAGetArrayRead(in, &din));
+  PetscCall(VecCUDAGetArray(out, &dout));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
+    cuda::synchronize();
+    backend->apply_device(arrays, n_out, reinterpret_cast<unsigned long long>(din), coefficients.ptrs,
+                          reinterpret_cast<unsigned long long>(dout));
+    cuda::synchronize();
+  });
+  PetscCall(VecCUDARestoreArray(out, &dout));
+  PetscCall(VecCUDARestoreArrayRead(in, &din));
+  PetscCall(restore_coefficients(ctx, &coefficients));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal)
+{
+  PetscFunctionBegin;
+  *ordinal = -1;
+#if FEMGPU_DEVICE_VECS
+  PetscDeviceContext dctx;
+  PetscDevice device;
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextGetDevice(dctx, &device));
+  PetscDeviceType type;
+  PetscCall(PetscDeviceGetType(device, &type));
+  if (type == PETSC_DEVICE_CUDA) PetscCall(PetscDeviceGetDeviceId(device, ordinal));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done)
 {
   PetscFunctionBegin;
   *done = PETSC_FALSE;
 #if FEMGPU_DEVICE_VECS
   auto *cuda_backend = dynamic_cast<CudaBackend *>(ctx->backend.get());
-  if (!cuda_backend || ctx->schedule.precision != "fp64" || ctx->maps.global_free.empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!cuda_backend || ctx->schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
   PetscBool x_dev, y_dev;
   PetscCall(on_device(x, &x_dev));
   PetscCall(on_device(y, &y_dev));
@@ -41,41 +120,33 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
     x_dev = (PetscBool)(x_dev && w_dev);
   }
   if (!x_dev || !y_dev) PetscFunctionReturn(PETSC_SUCCESS);
-  // One rank: the kernel reads x and adds into y through maps in the global numbering,
-  // so neither DMGlobalToLocal nor DMLocalToGlobal (which stage through the host when
-  // MPI is not GPU-aware) runs. Maps, coordinates and tables go up on the first call.
-  Vec coords;
-  const PetscScalar *ca, *dx;
-  PetscScalar *dy;
-  ActionArrays arrays;
-  if (!add) PetscCall(VecSet(y, 0.0));
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
-  PetscCall(VecGetArrayRead(coords, &ca));
-  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, false, &arrays));
-  arrays.trial.map = ctx->maps.global_free.data();
-  arrays.test_map = ctx->maps.global_free.data();
-  std::vector<unsigned long long> coefficient_ptrs(ctx->ir->coefficients.size(), 0);
-  std::vector<const PetscScalar *> held(ctx->ir->coefficients.size(), nullptr);
-  for (size_t i = 0; i < ctx->ir->coefficients.size(); ++i) {
-    auto it = ctx->coefficients.find(ctx->ir->coefficients[i].name);
-    if (it == ctx->coefficients.end()) continue;
-    PetscCall(VecCUDAGetArrayRead(it->second.local, &held[i]));
-    coefficient_ptrs[i] = reinterpret_cast<unsigned long long>(held[i]);
+  if (!ctx->maps.global_free.empty()) {
+    // One rank: the kernel reads x and adds into y through maps in the global numbering,
+    // so neither DMGlobalToLocal nor DMLocalToGlobal runs.
+    if (!add) PetscCall(VecSet(y, 0.0));
+    PetscCall(launch(A, ctx, cuda_backend, ctx->maps.global_free.data(), static_cast<size_t>(ctx->maps.global_size), x, y));
+    *done = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(VecCUDAGetArrayRead(x, &dx));
-  PetscCall(VecCUDAGetArray(y, &dy));
-  // PETSc may use its own stream: finish its work before ours, and ours before it goes on.
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
-    cuda::synchronize();
-    cuda_backend->apply_device(arrays, static_cast<size_t>(ctx->maps.global_size), reinterpret_cast<unsigned long long>(dx),
-                               coefficient_ptrs, reinterpret_cast<unsigned long long>(dy));
-    cuda::synchronize();
-  });
-  PetscCall(VecCUDARestoreArray(y, &dy));
-  PetscCall(VecCUDARestoreArrayRead(x, &dx));
-  for (size_t i = 0; i < held.size(); ++i)
-    if (held[i]) PetscCall(VecCUDARestoreArrayRead(ctx->coefficients.at(ctx->ir->coefficients[i].name).local, &held[i]));
-  PetscCall(VecRestoreArrayRead(coords, &ca));
+  // Several ranks: ghosted local Vecs on the device. PETSc's star forest packs and
+  // unpacks on the GPU; only the ghost values cross MPI (staged through the host when
+  // MPI is not GPU-aware), never the whole vector.
+  Vec xl, yl;
+  PetscBool local_dev;
+  PetscCall(DMGetLocalVector(ctx->dm, &xl));
+  PetscCall(on_device(xl, &local_dev));
+  if (!local_dev) {
+    PetscCall(DMRestoreLocalVector(ctx->dm, &xl));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMGetLocalVector(ctx->dm, &yl));
+  PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
+  PetscCall(VecSet(yl, 0.0));
+  PetscCall(launch(A, ctx, cuda_backend, ctx->maps.free.data(), static_cast<size_t>(ctx->maps.local_size), xl, yl));
+  if (!add) PetscCall(VecSet(y, 0.0));
+  PetscCall(DMLocalToGlobal(ctx->dm, yl, ADD_VALUES, y));
+  PetscCall(DMRestoreLocalVector(ctx->dm, &xl));
+  PetscCall(DMRestoreLocalVector(ctx->dm, &yl));
   *done = PETSC_TRUE;
 #else
   (void)A, (void)ctx, (void)x, (void)y, (void)add;

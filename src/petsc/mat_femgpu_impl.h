@@ -84,6 +84,9 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
 // The GPU-resident apply y (+)= A x on global Vecs; *done is false when the Vecs,
 // backend or communicator do not allow it.
 PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done);
+// The CUDA device PETSc's own vectors use (its default context), so the kernel runs
+// where VECCUDA arrays live; -1 when this PETSc has no CUDA device.
+PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal);
 // Solver operations (mat_femgpu_solver.cpp): diagonal, transpose, duplicate, copy,
 // symmetry. SetSolverOperations installs them at MatCreate; DetectSymmetry runs at setup.
 PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);
