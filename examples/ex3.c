@@ -19,8 +19,11 @@ Options:\n\
    same iterate with its boundary values (the local Vec of the Jacobian callback). */
 
 #include <femgpu.h>
+#include <petsctime.h>
 #include <petscdmplex.h>
 #include <petscds.h>
+
+#include "example_setup.h"
 #include <petscsnes.h>
 
 #if PETSC_VERSION_LT(3, 19, 0) /* Debian 12's PETSc 3.18 */
@@ -297,6 +300,7 @@ int main(int argc, char **argv)
   PetscReal           norms[64];
   PetscInt            lits[64];
   SNESConvergedReason reason;
+  PetscLogDouble      t0, t1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(MatFEMGPURegister());
@@ -322,9 +326,16 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(dm, &u));
   PetscCall(PetscObjectSetName((PetscObject)u, "displacement"));
   PetscCall(VecSet(u, 0.0));
+  PetscCall(PetscTime(&t0));
   PetscCall(SNESSolve(snes, NULL, u));
+  PetscCall(PetscTime(&t1));
   PetscCall(SNESGetConvergedReason(snes, &reason));
   PetscCall(Report(snes, J, P, &user));
+  {
+    PetscInt lin;
+    PetscCall(SNESGetLinearSolveIterations(snes, &lin));
+    PetscCall(ExampleReportTimes(PETSC_COMM_WORLD, -1.0, t1 - t0, lin));
+  }
 
   PetscCall(VecDestroy(&u));
   PetscCall(VecDestroy(&user.w));

@@ -22,6 +22,7 @@ Options:\n\
 #include <petscsnes.h>
 
 #include "example_setup.h"
+#include <petsctime.h>
 
 typedef struct {
   PetscInt degree;
@@ -120,6 +121,7 @@ int main(int argc, char **argv)
   PetscInt           its, dim, n;
   PetscReal          error;
   KSPConvergedReason reason;
+  PetscLogDouble     t0, t1, t2, t3;
   PetscErrorCode (*exact[1])(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar *, void *) = {exact_solution};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -131,7 +133,9 @@ int main(int argc, char **argv)
   PetscCall(PetscObjectSetName((PetscObject)u, "u"));
   PetscCall(VecDuplicate(u, &b));
   PetscCall(ExampleComputeRHS(dm, b));
+  PetscCall(PetscTime(&t0));
   PetscCall(CreateOperator(dm, &A));
+  PetscCall(PetscTime(&t1));
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
@@ -144,7 +148,9 @@ int main(int argc, char **argv)
   }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecSet(u, 0.0));
+  PetscCall(PetscTime(&t2));
   PetscCall(KSPSolve(ksp, b, u));
+  PetscCall(PetscTime(&t3));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(DMComputeL2Diff(dm, 0.0, exact, NULL, u, &error));
@@ -155,6 +161,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Helmholtz: dim %" PetscInt_FMT ", P%" PetscInt_FMT ", %" PetscInt_FMT " unknowns, matrix %s\n", dim, user.degree, n, mtype));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP iterations %" PetscInt_FMT " (%s)\n", its, KSPConvergedReasons[reason]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "L2 error %.6e\n", (double)error));
+  PetscCall(ExampleReportTimes(PETSC_COMM_WORLD, t1 - t0, t3 - t2, its));
 
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&A));

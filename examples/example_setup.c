@@ -83,3 +83,16 @@ PetscErrorCode ExampleCreateMesh(MPI_Comm comm, PetscInt default_dim, DM *dm)
   PetscCall(SetDefaultMatType(*dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode ExampleReportTimes(MPI_Comm comm, PetscLogDouble operator_seconds, PetscLogDouble solve_seconds, PetscInt krylov_iterations)
+{
+  PetscReal mib;
+  PetscFunctionBeginUser;
+  if (operator_seconds >= 0) PetscCall(PetscPrintf(comm, "Time: operator %.3f s, ", (double)operator_seconds));
+  else PetscCall(PetscPrintf(comm, "Time: "));
+  PetscCall(PetscPrintf(comm, "solve %.3f s, %.4f ms per Krylov iteration\n", (double)solve_seconds,
+                        krylov_iterations > 0 ? 1e3 * (double)solve_seconds / (double)krylov_iterations : 0.0));
+  PetscCall(FEMGPUDeviceMemoryInUse(comm, &mib));
+  if (mib >= 0) PetscCall(PetscPrintf(comm, "GPU memory in use after the solve: %.0f MiB (max over ranks, whole device)\n", (double)mib));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

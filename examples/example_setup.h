@@ -8,6 +8,13 @@
 
 #if PETSC_VERSION_LT(3, 19, 0) /* Debian 12's PETSc 3.18 */
   #define PETSC_SUCCESS 0
+/* One line of timings and one of GPU memory: the operator's creation (assembly for an
+   assembled matrix; a fem_gpu Mat sets itself up on first use, inside the solve), the
+   solve, the solve per Krylov iteration, and the memory in use on the GPU after the
+   solve (FEMGPUDeviceMemoryInUse; skipped without a CUDA device). A negative
+   operator_seconds leaves the operator out (SNES builds it inside the solve). */
+PetscErrorCode ExampleReportTimes(MPI_Comm comm, PetscLogDouble operator_seconds, PetscLogDouble solve_seconds, PetscInt krylov_iterations);
+
 #endif
 
 /* The mesh of the options (default dimension default_dim unless -dm_plex_dim is
@@ -16,5 +23,12 @@ PetscErrorCode ExampleCreateMesh(MPI_Comm comm, PetscInt default_dim, DM *dm);
 
 /* b = -F(0): the residual at u = 0 with the boundary values inserted. */
 PetscErrorCode ExampleComputeRHS(DM dm, Vec b);
+
+/* One line of timings and one of GPU memory: the operator's creation (assembly for an
+   assembled matrix; a fem_gpu Mat sets itself up on first use, inside the solve), the
+   solve, the solve per Krylov iteration, and the memory in use on the GPU after the
+   solve (FEMGPUDeviceMemoryInUse; skipped without a CUDA device). A negative
+   operator_seconds leaves the operator out (SNES builds it inside the solve). */
+PetscErrorCode ExampleReportTimes(MPI_Comm comm, PetscLogDouble operator_seconds, PetscLogDouble solve_seconds, PetscInt krylov_iterations);
 
 #endif

@@ -45,6 +45,11 @@ PETSC_EXTERN PetscErrorCode MatFEMGPUGetInfo(Mat A, PetscInt *n_quadrature_point
    The string belongs to the Mat. */
 PETSC_EXTERN PetscErrorCode MatFEMGPUGetBackend(Mat A, const char **name);
 
+/* Memory in use on the GPU this rank works on, in MiB, the maximum over the ranks of
+   comm (the whole device's use, CUDA contexts included, as nvidia-smi counts it); -1
+   without a CUDA device. Examples print it after a solve to compare matrix types. */
+PETSC_EXTERN PetscErrorCode FEMGPUDeviceMemoryInUse(MPI_Comm comm, PetscReal *mib);
+
 /* Meshes. A structured simplex box: faces[d] intervals per direction, 2 triangles per
    square or 6 (Kuhn) tetrahedra per cube, distributed by DMSetFromOptions. It needs no
    mesh generator, which many PETSc builds lack. */

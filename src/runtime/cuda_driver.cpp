@@ -222,6 +222,13 @@ std::size_t free_memory()
   return free;
 }
 
+std::size_t total_memory()
+{
+  std::size_t free = 0, total = 0;
+  FEMGPU_CU(use().cuMemGetInfo_(&free, &total));
+  return total;
+}
+
 EventTimer::EventTimer()
 {
   CUevent a, b;

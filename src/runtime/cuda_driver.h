@@ -93,6 +93,7 @@ void copy_device(unsigned long long dst, unsigned long long src, std::size_t byt
 void synchronize();
 void memset_zero(unsigned long long dst, std::size_t bytes);
 std::size_t free_memory();
+std::size_t total_memory();  // of the current context's device
 
 // Milliseconds of GPU time between two events recorded around `work`.
 class EventTimer {
