@@ -19,5 +19,9 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
 Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 // Either, by the schedule's strategy.
 Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
+// The diagonal of a bilinear form's matrix (build_diagonal.cpp): "femgpu_diagonal",
+// FP64, arguments diagonal_arguments(ir); g_out[test DOF] += cell matrix diagonals.
+// Throws std::invalid_argument for a rank-1 form.
+Kernel build_diagonal(const ActionIR &ir, const Tabulation &tab);
 
 }  // namespace femgpu::kernel

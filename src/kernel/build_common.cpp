@@ -58,10 +58,12 @@ void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab)
     k.sizes.push_back({test_table(static_cast<int>(d)).node->text, layout.test_offsets[d]});
 }
 
-std::vector<Param> action_params(const ActionIR &ir)
+std::vector<Param> action_params(const ActionIR &ir) { return params_of(kernel_arguments(ir)); }
+
+std::vector<Param> params_of(const std::vector<KernelArg> &arguments)
 {
   std::vector<Param> params;
-  for (const KernelArg &a : kernel_arguments(ir)) {
+  for (const KernelArg &a : arguments) {
     Param p;
     p.name = a.name;
     p.pointer = a.kind != ArgKind::CellCount;

@@ -10,6 +10,7 @@
 
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
+#include "kernel/kernel_abi.h"
 #include "kernel/kernel_ast.h"
 
 namespace femgpu::kernel {
@@ -20,7 +21,8 @@ std::string upper(const std::string &s);
 // DIM, N_QUAD, N_TEST_BASIS, N_COMPONENTS, N_TEST_DOFS, N_EVAL, N_DOFS_<STEM>,
 // N_BASIS_G<g> and the table offsets OFFSET_G<g>_D<k>, OFFSET_TEST_D<k>.
 void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab);
-std::vector<Param> action_params(const ActionIR &ir);
+std::vector<Param> action_params(const ActionIR &ir);  // params_of(kernel_arguments(ir))
+std::vector<Param> params_of(const std::vector<KernelArg> &arguments);
 
 Ex group_table(int group, int derivative);  // OFFSET_G<g>_D<k>
 Ex test_table(int derivative);              // OFFSET_TEST_D<k>

@@ -2,6 +2,8 @@
 // kernel_arguments and the runtimes bind buffers from it.
 #include "kernel/kernel_abi.h"
 
+#include <algorithm>
+
 namespace femgpu {
 
 std::string function_stem(int function)
@@ -48,6 +50,16 @@ std::vector<KernelArg> kernel_arguments(const ActionIR &ir)
   args.push_back({ArgKind::Weights, 0, "g_weights"});
   args.push_back({ArgKind::Constants, 0, "g_constants"});
   args.push_back({ArgKind::Out, 0, "g_out"});
+  return args;
+}
+
+std::vector<KernelArg> diagonal_arguments(const ActionIR &ir)
+{
+  std::vector<KernelArg> args = kernel_arguments(ir);
+  args.erase(std::remove_if(args.begin(), args.end(), [](const KernelArg &a) {
+                              return (a.kind == ArgKind::Values || a.kind == ArgKind::Map) && a.function == kTrialFunction;
+                            }),
+             args.end());
   return args;
 }
 

@@ -38,6 +38,9 @@ struct KernelArg {
 };
 
 std::vector<KernelArg> kernel_arguments(const ActionIR &ir);
+// The diagonal kernel's (build_diagonal): the same, less g_u and g_u_map (the trial
+// function is a unit vector per cell DOF); g_out receives the diagonal.
+std::vector<KernelArg> diagonal_arguments(const ActionIR &ir);
 
 // "coords", "u", "w0", ...: the stem of a function's generated names.
 std::string function_stem(int function);

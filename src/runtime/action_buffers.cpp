@@ -43,12 +43,18 @@ const FunctionArrays &function_arrays(const ActionArrays &a, int function)
 std::vector<HostArgument> host_arguments(const kernel::Kernel &k, const ActionIR &ir, const Tabulation &tab,
                                          const ActionArrays &arrays, const double *out, size_t n_out)
 {
+  return host_arguments(kernel_arguments(ir), k, ir, tab, arrays, out, n_out);
+}
+
+std::vector<HostArgument> host_arguments(const std::vector<KernelArg> &arguments, const kernel::Kernel &k, const ActionIR &ir,
+                                         const Tabulation &tab, const ActionArrays &arrays, const double *out, size_t n_out)
+{
   const Precision p = k.precision;
   const size_t cells = static_cast<size_t>(arrays.n_cells);
   const size_t test_width = static_cast<size_t>(ir.n_test_basis * ir.signature.element.components);
   const TableLayout tables = pack_tables(ir, tab);
   std::vector<HostArgument> host;
-  for (const KernelArg &a : kernel_arguments(ir)) {
+  for (const KernelArg &a : arguments) {
     HostArgument h;
     h.kind = a.kind;
     const bool function = a.kind == ArgKind::Values || a.kind == ArgKind::Map;

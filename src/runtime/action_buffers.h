@@ -25,6 +25,9 @@ struct HostArgument {
 
 std::vector<HostArgument> host_arguments(const kernel::Kernel &k, const ActionIR &ir, const Tabulation &tab,
                                          const ActionArrays &arrays, const double *out, size_t n_out);
+// The same for another argument list of kernel_abi.h (diagonal_arguments).
+std::vector<HostArgument> host_arguments(const std::vector<KernelArg> &arguments, const kernel::Kernel &k, const ActionIR &ir,
+                                         const Tabulation &tab, const ActionArrays &arrays, const double *out, size_t n_out);
 
 // The output array read back from the device in the kernel's precision, as doubles.
 void copy_out(const std::vector<unsigned char> &device_bytes, Precision p, double *out, size_t n_out);

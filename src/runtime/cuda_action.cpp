@@ -36,6 +36,26 @@ cuda::Buffer ints(const int *data, size_t n)
   return b;
 }
 
+// One launch of a kernel whose parameters are `args`, bound to data's buffers.
+void launch_kernel(const cuda::Module &module, const kernel::Kernel &k, const std::vector<KernelArg> &args,
+                   const DeviceActionData &data, unsigned shared_bytes)
+{
+  std::vector<unsigned long long> pointers(args.size(), 0);
+  std::vector<void *> params(args.size(), nullptr);
+  int cells = data.n_cells();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind == ArgKind::CellCount) {
+      params[i] = &cells;
+      continue;
+    }
+    pointers[i] = data.pointer(args[i]);
+    params[i] = &pointers[i];
+  }
+  const unsigned groups = static_cast<unsigned>((cells + k.cells_per_group - 1) / k.cells_per_group);
+  if (groups == 0) return;  // no cells on this rank
+  module.launch(groups, static_cast<unsigned>(k.block_x), static_cast<unsigned>(k.block_y), shared_bytes, params.data());
+}
+
 const FunctionArrays &function_arrays(const ActionArrays &a, int function)
 {
   if (function == kCoordinates) return a.coordinates;
@@ -76,6 +96,17 @@ void DeviceActionData::upload_values(const ActionArrays &a)
 {
   for (auto &[function, buffer] : values_) {
     std::vector<unsigned char> bytes = as_reals(function_arrays(a, function).values, n_out_, precision_);
+    buffer.upload(bytes.data(), bytes.size());
+  }
+  upload_constants(a);
+}
+
+void DeviceActionData::upload_coefficients(const ActionArrays &a)
+{
+  for (auto &[function, buffer] : values_) {
+    const double *values = function_arrays(a, function).values;
+    if (function == kTrialFunction || !values) continue;  // null: kept on the device, or unused
+    std::vector<unsigned char> bytes = as_reals(values, n_out_, precision_);
     buffer.upload(bytes.data(), bytes.size());
   }
   upload_constants(a);
@@ -183,21 +214,26 @@ void CudaKernel::load()
 void CudaKernel::launch(const DeviceActionData &data) const
 {
   if (data.precision() != schedule_.precision()) throw std::invalid_argument("kernel and device data differ in precision");
-  const std::vector<KernelArg> args = kernel_arguments(ir_);
-  std::vector<unsigned long long> pointers(args.size(), 0);
-  std::vector<void *> params(args.size(), nullptr);
-  int cells = data.n_cells();
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].kind == ArgKind::CellCount) {
-      params[i] = &cells;
-      continue;
-    }
-    pointers[i] = data.pointer(args[i]);
-    params[i] = &pointers[i];
-  }
-  const unsigned groups = static_cast<unsigned>((cells + kernel_->cells_per_group - 1) / kernel_->cells_per_group);
-  module_->launch(groups, static_cast<unsigned>(kernel_->block_x), static_cast<unsigned>(kernel_->block_y),
-                  static_cast<unsigned>(shared_bytes_), params.data());
+  launch_kernel(*module_, *kernel_, kernel_arguments(ir_), data, static_cast<unsigned>(shared_bytes_));
+}
+
+CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch) : ir_(ir)
+{
+  kernel_ = std::make_unique<kernel::Kernel>(kernel::build_diagonal(ir, tab));
+  source_ = kernel::emit_cuda(*kernel_);
+  cubin_ = nvrtc_compile(source_, "femgpu_diagonal", arch).cubin;
+}
+
+void CudaDiagonalKernel::load()
+{
+  if (!module_) module_ = std::make_unique<cuda::Module>(cubin_, kernel_->name);
+}
+
+void CudaDiagonalKernel::launch(const DeviceActionData &data) const
+{
+  if (data.precision() != Precision::FP64) throw std::invalid_argument("the diagonal kernel needs FP64 device data");
+  if (!module_) throw std::logic_error("CudaDiagonalKernel::launch before load()");
+  launch_kernel(*module_, *kernel_, diagonal_arguments(ir_), data, 0);
 }
 
 }  // namespace femgpu

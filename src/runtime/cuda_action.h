@@ -3,7 +3,9 @@
 //   DeviceActionData - tables, weights, maps, coordinates, input values and the output
 //                      on the device, in one precision;
 //   CudaKernel       - one schedule's kernel: built, emitted, compiled with NVRTC for
-//                      the device's architecture, loaded, with its resource usage.
+//                      the device's architecture, loaded, with its resource usage;
+//   CudaDiagonalKernel - the form's diagonal kernel (build_diagonal), FP64, run on the
+//                      same DeviceActionData (an FP64 one).
 //
 // Takes: the IR, its tables, the ActionArrays (host) and a schedule.
 // Returns: device-resident data and launchable kernels; failures throw (CudaError,
@@ -31,6 +33,8 @@ class DeviceActionData {
   // New values of the trial function, coefficients and constants (host arrays).
   void upload_values(const ActionArrays &arrays);
   void upload_constants(const ActionArrays &arrays);
+  // Coefficients and constants only: the diagonal needs no trial values.
+  void upload_coefficients(const ActionArrays &arrays);
   void upload_out(const double *out);
   void download_out(double *out) const;
   void zero_out();
@@ -80,6 +84,24 @@ class CudaKernel {
   cuda::KernelResources resources_;
   long long shared_bytes_ = 0;
   int threads_limit_ = 1024;
+};
+
+class CudaDiagonalKernel {
+ public:
+  // Builds, emits and compiles for `arch`; load() needs the context.
+  CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch);
+  void load();
+  // data's out += the diagonal; data must be FP64.
+  void launch(const DeviceActionData &data) const;
+
+  const std::string &source() const { return source_; }
+
+ private:
+  const ActionIR &ir_;
+  std::unique_ptr<kernel::Kernel> kernel_;
+  std::string source_;
+  std::vector<char> cubin_;
+  std::unique_ptr<cuda::Module> module_;
 };
 
 }  // namespace femgpu

@@ -1,6 +1,8 @@
 // The CUDA backend: one compiled kernel on device-resident operands.
 #include "runtime/cuda_backend.h"
 
+#include <stdexcept>
+
 namespace femgpu {
 
 CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int device) : ActionBackend(ir, tab), ir_(ir), tab_(tab)
@@ -44,6 +46,56 @@ void CudaBackend::apply_device(const ActionArrays &arrays, std::size_t n_out, un
   data_->upload_constants(arrays);  // small; constants may change between applies
   data_->use_device_arrays(trial, coefficients, out);
   kernel_->launch(*data_);
+}
+
+// The action's data when it is FP64; otherwise an FP64 set of its own, rebuilt on the
+// same layout changes as the action's.
+DeviceActionData &CudaBackend::diagonal_data(const ActionArrays &given, std::size_t n_out)
+{
+  ActionArrays arrays = given;  // the diagonal reads no trial map; the device data wants one
+  if (!arrays.trial.map) arrays.trial.map = arrays.test_map;
+  if (!diagonal_kernel_) {
+    diagonal_kernel_ = std::make_unique<CudaDiagonalKernel>(ir_, tab_, info_.arch());
+    diagonal_kernel_->load();
+  }
+  if (kernel_->schedule().precision() == Precision::FP64) {
+    ensure_data(arrays, n_out);
+    return *data_;
+  }
+  if (!diagonal_data_ || diagonal_data_->n_out() != n_out || diagonal_data_->n_cells() != arrays.n_cells ||
+      diagonal_test_map_ != arrays.test_map) {
+    diagonal_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, n_out, Precision::FP64);
+    diagonal_test_map_ = arrays.test_map;
+  }
+  return *diagonal_data_;
+}
+
+void CudaBackend::diagonal(const ActionArrays &arrays, std::size_t n_out, double *diag)
+{
+  if (ir_.rank != 2) throw std::invalid_argument("cuda diagonal: the form is a residual (rank 1), not a bilinear form");
+  DeviceActionData &data = diagonal_data(arrays, n_out);
+  data.upload_coefficients(arrays);
+  data.use_device_arrays(0, {}, 0);
+  data.upload_out(diag);
+  diagonal_kernel_->launch(data);
+  data.download_out(diag);
+}
+
+void CudaBackend::diagonal_device(const ActionArrays &arrays, std::size_t n_out,
+                                  const std::vector<unsigned long long> &coefficients, unsigned long long out)
+{
+  if (ir_.rank != 2) throw std::invalid_argument("cuda diagonal: the form is a residual (rank 1), not a bilinear form");
+  if (coefficients.size() != ir_.coefficients.size())
+    throw std::invalid_argument("cuda diagonal_device: " + std::to_string(coefficients.size()) +
+                                " coefficient pointers for a form with " + std::to_string(ir_.coefficients.size()) + " coefficients");
+  if (!out) throw std::invalid_argument("cuda diagonal_device: null output pointer");
+  for (size_t i = 0; i < coefficients.size(); ++i)
+    if (!coefficients[i])
+      throw std::invalid_argument("cuda diagonal_device: null device pointer for coefficient " + ir_.coefficients[i].name);
+  DeviceActionData &data = diagonal_data(arrays, n_out);
+  data.upload_constants(arrays);
+  data.use_device_arrays(0, coefficients, out);
+  diagonal_kernel_->launch(data);
 }
 
 }  // namespace femgpu

@@ -6,6 +6,9 @@
 // Returns: apply() with host arrays (data uploaded on the first call: maps and
 // coordinates once, values every call); apply_device() with FP64 device arrays owned by
 // the caller (PETSc VECCUDA), which copies nothing between host and device.
+// diagonal() and diagonal_device() run the form's diagonal kernel (build_diagonal),
+// compiled on first use, always in FP64: on the action's device data when the schedule
+// is FP64, else on an FP64 copy of the maps and coordinates made for the diagonal.
 // Does not: pick the schedule (src/tune does) or know PETSc.
 #pragma once
 
@@ -26,18 +29,28 @@ class CudaBackend : public ActionBackend {
   // out (device) += action, with trial and coefficient values on the device.
   void apply_device(const ActionArrays &arrays, std::size_t n_out, unsigned long long trial,
                     const std::vector<unsigned long long> &coefficients, unsigned long long out);
+  // diag (host) += the diagonal of the form's matrix (reference_diagonal.h's contract).
+  void diagonal(const ActionArrays &arrays, std::size_t n_out, double *diag) override;
+  // out (device, FP64, n_out entries) += the diagonal, with every coefficient's FP64
+  // values on the device (one pointer per ActionIR coefficient); constants from arrays.
+  void diagonal_device(const ActionArrays &arrays, std::size_t n_out, const std::vector<unsigned long long> &coefficients,
+                       unsigned long long out);
 
   const cuda::KernelResources &resources() const { return kernel_->resources(); }
   const cuda::DeviceInfo &device() const { return info_; }
 
  private:
   void ensure_data(const ActionArrays &arrays, std::size_t n_out);
+  DeviceActionData &diagonal_data(const ActionArrays &arrays, std::size_t n_out);  // FP64, diagonal kernel loaded
   const ActionIR &ir_;
   const Tabulation &tab_;
   cuda::DeviceInfo info_;
   std::unique_ptr<CudaKernel> kernel_;
   std::unique_ptr<DeviceActionData> data_;
   const int *test_map_ = nullptr;  // the layout data_ was built for
+  std::unique_ptr<CudaDiagonalKernel> diagonal_kernel_;
+  std::unique_ptr<DeviceActionData> diagonal_data_;  // only when the schedule is FP32
+  const int *diagonal_test_map_ = nullptr;
 };
 
 }  // namespace femgpu

@@ -1,5 +1,7 @@
 // The OpenCL backend: one schedule's kernel, emitted once, run through OpenCLRuntime
-// (PoCL on machines without a GPU, any OpenCL GPU otherwise).
+// (PoCL on machines without a GPU, any OpenCL GPU otherwise). diagonal() runs the
+// generated diagonal kernel (build_diagonal: FP64 whatever the schedule's precision),
+// built on its first call; every call uploads its arrays, as apply() does.
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "runtime/action_backend.h"
@@ -12,7 +14,7 @@ namespace {
 class OpenCLBackend : public ActionBackend {
  public:
   OpenCLBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &share_dir)
-      : ActionBackend(ir, tab), ir_(ir), tab_(tab), schedule_(schedule)
+      : ActionBackend(ir, tab), ir_(ir), tab_(tab), schedule_(schedule), share_dir_(share_dir)
   {
     validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
     kernel_ = kernel::build_kernel(ir, tab, schedule);
@@ -29,6 +31,14 @@ class OpenCLBackend : public ActionBackend {
   {
     runtime_.apply(kernel_, source_, ir_, tab_, arrays, out, n_out);
   }
+  void diagonal(const ActionArrays &arrays, std::size_t n_out, double *diag) override
+  {
+    if (diagonal_source_.empty()) {
+      diagonal_kernel_ = kernel::build_diagonal(ir_, tab_);
+      diagonal_source_ = kernel::emit_opencl(diagonal_kernel_, share_dir_);
+    }
+    runtime_.diagonal(diagonal_kernel_, diagonal_source_, ir_, tab_, arrays, diag, n_out);
+  }
 
  private:
   const ActionIR &ir_;
@@ -36,6 +46,9 @@ class OpenCLBackend : public ActionBackend {
   Schedule schedule_;
   kernel::Kernel kernel_;
   std::string source_;
+  std::string share_dir_;
+  kernel::Kernel diagonal_kernel_;
+  std::string diagonal_source_;  // empty until the first diagonal()
   OpenCLRuntime runtime_;
 };
 

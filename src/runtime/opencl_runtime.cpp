@@ -6,6 +6,7 @@
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <utility>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -35,13 +36,15 @@ struct OpenCLRuntime::State {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   std::vector<cl_mem> buffers;  // of the current apply()
-  std::string program_source;   // the last program built, reused while the source is the same
-  cl_program program = nullptr;
+  // Built programs by source (the action's and the diagonal's), the oldest dropped
+  // past kMaxPrograms so that trying many schedules does not hold them all.
+  static constexpr size_t kMaxPrograms = 4;
+  std::vector<std::pair<std::string, cl_program>> programs;
 
   ~State()
   {
     release_buffers();
-    if (program) clReleaseProgram(program);
+    for (auto &kv : programs) clReleaseProgram(kv.second);
     if (queue) clReleaseCommandQueue(queue);
     if (context) clReleaseContext(context);
   }
@@ -108,18 +111,33 @@ cl_program build_program(cl_context context, cl_device_id device, const std::str
 void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
                           const ActionArrays &arrays, double *out, size_t n_out)
 {
+  run(k, source, host_arguments(k, ir, tab, arrays, out, n_out), arrays.n_cells, out, n_out);
+}
+
+void OpenCLRuntime::diagonal(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
+                             const ActionArrays &arrays, double *diag, size_t n_out)
+{
+  run(k, source, host_arguments(diagonal_arguments(ir), k, ir, tab, arrays, diag, n_out), arrays.n_cells, diag, n_out);
+}
+
+void OpenCLRuntime::run(const kernel::Kernel &k, const std::string &source, const std::vector<HostArgument> &host, int n_cells,
+                        double *out, size_t n_out)
+{
   State &s = *state_;
-  if (!s.program || s.program_source != source) {
-    if (s.program) clReleaseProgram(s.program);
-    s.program = nullptr;
-    s.program = build_program(s.context, s.device, source);
-    s.program_source = source;
+  auto found = std::find_if(s.programs.begin(), s.programs.end(), [&](const auto &kv) { return kv.first == source; });
+  if (found == s.programs.end()) {
+    cl_program built = build_program(s.context, s.device, source);
+    if (s.programs.size() >= State::kMaxPrograms) {
+      clReleaseProgram(s.programs.front().second);
+      s.programs.erase(s.programs.begin());
+    }
+    s.programs.emplace_back(source, built);
+    found = s.programs.end() - 1;
   }
-  cl_program program = s.program;
+  cl_program program = found->second;
   cl_int err = CL_SUCCESS;
   cl_kernel kernel = clCreateKernel(program, k.name.c_str(), &err);
   check(err, "clCreateKernel");
-  std::vector<HostArgument> host = host_arguments(k, ir, tab, arrays, out, n_out);
   cl_mem out_buffer = nullptr;
   size_t out_bytes = 0;
   for (size_t i = 0; i < host.size(); ++i) {
@@ -133,7 +151,7 @@ void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, co
     check(clSetKernelArg(kernel, index, sizeof(cl_mem), &b), "clSetKernelArg");
   }
   const size_t local[2] = {static_cast<size_t>(k.block_x), static_cast<size_t>(k.block_y)};
-  const size_t global[2] = {group_count(k, arrays.n_cells) * local[0], local[1]};
+  const size_t global[2] = {group_count(k, n_cells) * local[0], local[1]};
   check(clEnqueueNDRangeKernel(s.queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
   std::vector<unsigned char> result(out_bytes);
   check(clEnqueueReadBuffer(s.queue, out_buffer, CL_TRUE, 0, result.size(), result.data(), 0, nullptr, nullptr),

@@ -3,12 +3,13 @@
 // Takes: emitted OpenCL source and the Kernel it came from (launch shape, precision),
 // plus the action's arrays as the CPU reference takes them.
 // Returns: out[0..n_out) += action, converted back to double.
-// Does not: keep buffers between calls (the built program is kept while the source
-// stays the same); one device, the first one.
+// Does not: keep buffers between calls (built programs are kept by source, so an action
+// and its diagonal kernel alternate without rebuilding); one device, the first one.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
@@ -16,6 +17,8 @@
 #include "reference/reference_action.h"
 
 namespace femgpu {
+
+struct HostArgument;  // action_buffers.h
 
 class OpenCLRuntime {
  public:
@@ -30,8 +33,13 @@ class OpenCLRuntime {
   // failure) and applies it once.
   void apply(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
              const ActionArrays &arrays, double *out, size_t n_out);
+  // The same for a diagonal kernel (build_diagonal): diag[0..n_out) += the diagonal.
+  void diagonal(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
+                const ActionArrays &arrays, double *diag, size_t n_out);
 
  private:
+  void run(const kernel::Kernel &k, const std::string &source, const std::vector<HostArgument> &host, int n_cells,
+           double *out, size_t n_out);
   struct State;
   std::unique_ptr<State> state_;
 };
