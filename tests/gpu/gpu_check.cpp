@@ -3,7 +3,8 @@
 // For each operator (the shipped forms), dimension and degree: a small connected DMPlex
 // box mesh, random non-zero inputs, an output pre-filled with random values; the
 // reference action (FP64) against CUDA kernels for SCPWI and the cost model's top
-// tiled candidates that the device can run. Prints one row per kernel and a closing
+// tiled candidates that the device can run, and the generated diagonal kernel against
+// the reference diagonal. Prints one row per kernel and a closing
 // line "N passed, M failed". With --compile-only it builds and compiles with NVRTC only
 // (no GPU needed).
 #include <petscdmplex.h>
@@ -22,6 +23,7 @@
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "petsc/plex_maps.h"
+#include "reference/reference_diagonal.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/nvrtc_compile.h"
 #include "tune/cost_model.h"
@@ -104,6 +106,36 @@ double relative_error(const std::vector<double> &a, const std::vector<double> &b
   return num / den;
 }
 
+// The generated diagonal kernel (femgpu_diagonal) against the reference diagonal.
+PetscErrorCode check_diagonal(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, size_t n, const std::vector<double> &prefill,
+                              const Options &o, int *passed, int *failed)
+{
+  std::ostringstream row;
+  PetscFunctionBeginUser;
+  row << "  diagonal kernel | ";
+  try {
+    if (o.compile_only) {
+      nvrtc_compile(kernel::emit_cuda(kernel::build_diagonal(ir, tab)), "check", "sm_90");
+      row << "compiled";
+      ++*passed;
+    } else {
+      std::vector<double> ref = prefill, out = prefill;
+      reference_diagonal(ir, tab, arrays, ref.data());
+      CudaBackend backend(ir, tab, Schedule::single_cell_per_work_item(), 0);
+      backend.diagonal(arrays, n, out.data());
+      const double err = relative_error(out, ref);
+      const bool ok = err <= o.tolerance;
+      row << "rel err " << err << (ok ? " ok" : " FAILED");
+      ++*(ok ? passed : failed);
+    }
+  } catch (const std::exception &e) {
+    row << "ERROR " << e.what();
+    ++*failed;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", row.str().c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *failed)
 {
   const bool vector = c.op == "elasticity" || c.op == "hyperelasticity";
@@ -155,6 +187,7 @@ PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *faile
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", row.str().c_str()));
   }
+  if (ir.rank == 2) PetscCall(check_diagonal(ir, tab, arrays, n, prefill, o, passed, failed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
