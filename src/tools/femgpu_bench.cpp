@@ -115,7 +115,9 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
   PetscCall(PetscOptionsString("-ops", "operators", "", ops_s, ops_s, sizeof(ops_s), nullptr));
-  PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, nullptr));
+  PetscBool dims_set = PETSC_FALSE;
+  PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, &dims_set));
+  if (!dims_set) nd = 2;  // PETSc sets the count to 0 when the option is absent
   PetscCall(PetscOptionsInt("-n2", "squares per side in 2D (paper: 1280)", "", n2, &n2, nullptr));
   PetscCall(PetscOptionsInt("-n3", "cubes per side in 3D (paper: 56)", "", n3, &n3, nullptr));
   PetscCall(PetscOptionsInt("-min_degree", "lowest degree", "", min_degree, &min_degree, nullptr));

@@ -12,6 +12,7 @@
 
 #include <petscsys.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -146,6 +147,47 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Lowers and plans every case (CPU only) and prints one line per case.
+std::vector<StudyCase> plan_cases(const std::vector<CaseSpec> &specs, const DeviceParams &params, const BenchOptions &b, const StudyOptions &o)
+{
+  std::vector<StudyCase> cases;
+  std::printf("study plan (cost model: SG_sat %g / %g, b = %d, top %d, sample %d, seed %d):\n", params.sg_sat_global, params.sg_sat_local,
+              b.b, o.top, o.sample, o.seed);
+  for (const CaseSpec &spec : specs) {
+    StudyCase c;
+    c.op = spec.op, c.dim = spec.dim, c.degree = spec.degree, c.studies = spec.studies;
+    try {
+      c.lowered = lower_case(spec.op, spec.dim, spec.degree);
+    } catch (const std::exception &e) {
+      std::printf("  %s:%d:%d: cannot lower (%s), skipped\n", spec.op.c_str(), spec.dim, spec.degree, e.what());
+      continue;
+    }
+    StudySettings s;
+    s.ablation = spec.studies.count("ablation"), s.spearman = spec.studies.count("spearman");
+    s.topk = spec.studies.count("topk"), s.sensitivity = spec.studies.count("sensitivity");
+    s.b = static_cast<size_t>(b.b), s.top = static_cast<size_t>(o.top), s.sample = static_cast<size_t>(o.sample);
+    // One seed per case, fixed by -study_seed and the case (not by the case list).
+    s.seed = static_cast<std::uint64_t>(o.seed) * 1000003u + static_cast<std::uint64_t>(spec.dim * 100 + spec.degree) * 7919u +
+             static_cast<std::uint64_t>(spec.op.size() * 131 + static_cast<unsigned char>(spec.op[0]));
+    s.threads = std::max(1, b.compile_threads);
+    c.Q = c.lowered->tab.n_points();
+    const KernelShape shape = KernelShape::from(c.lowered->ir, c.Q);
+    const auto t0 = std::chrono::steady_clock::now();
+    c.plan = plan_studies(shape, params, s);
+    for (const Tiles &t : c.plan.unique()) {
+      TimedCandidate tc;
+      tc.schedule = Schedule::tiled(t);
+      tc.model_seconds = t_heur(shape, t, params);
+      c.timed.push_back(tc);
+    }
+    std::printf("  %-24s Q %3d  |Theta| %9lld%s  kernels %4zu  (%s; planned in %.1f s)\n", c.lowered->name().c_str(), c.Q,
+                c.plan.top.space_size, c.plan.top.truncated ? "+" : " ", c.timed.size(), join(c.studies).c_str(), seconds_since(t0));
+    std::fflush(stdout);
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 using Kernels = std::vector<std::unique_ptr<CudaKernel>>;
 
 // Compiles and times one planned case; fills its measurements.
@@ -159,7 +201,7 @@ void run_case(StudyCase &c, Kernels kernels, const BenchOptions &b, const StudyO
   c.cells = operands->mesh.n_cells;
   time_candidates(c.timed, kernels, *operands->data, timing, stop);
   c.timing_seconds = seconds_since(t0);
-  c.complete = !stop();
+  c.complete = std::none_of(c.timed.begin(), c.timed.end(), [](const TimedCandidate &t) { return t.error == "not timed: stopped"; });
 }
 
 }  // namespace
@@ -191,40 +233,9 @@ int run_study(const std::string &which, const BenchOptions &b)
     return 2;
   }
   // Plan every case before timing anything, so the cost is known up front.
-  std::vector<StudyCase> cases;
+  std::vector<StudyCase> cases = plan_cases(specs, params, b, o);
   size_t total = 0;
-  std::printf("study plan (cost model: SG_sat %g / %g, b = %d, top %d, sample %d, seed %d):\n", params.sg_sat_global, params.sg_sat_local,
-              b.b, o.top, o.sample, o.seed);
-  for (const CaseSpec &spec : specs) {
-    StudyCase c;
-    c.op = spec.op, c.dim = spec.dim, c.degree = spec.degree, c.studies = spec.studies;
-    try {
-      c.lowered = lower_case(spec.op, spec.dim, spec.degree);
-    } catch (const std::exception &e) {
-      std::printf("  %s:%d:%d: cannot lower (%s), skipped\n", spec.op.c_str(), spec.dim, spec.degree, e.what());
-      continue;
-    }
-    StudySettings s;
-    s.ablation = spec.studies.count("ablation"), s.spearman = spec.studies.count("spearman");
-    s.topk = spec.studies.count("topk"), s.sensitivity = spec.studies.count("sensitivity");
-    s.b = static_cast<size_t>(b.b), s.top = static_cast<size_t>(o.top), s.sample = static_cast<size_t>(o.sample);
-    s.seed = static_cast<std::uint64_t>(o.seed) * 1000003u + static_cast<std::uint64_t>(spec.dim * 100 + spec.degree) +
-             std::hash<std::string>{}(spec.op) % 100000;
-    s.threads = std::max(1, b.compile_threads);
-    c.Q = c.lowered->tab.n_points();
-    const auto t0 = std::chrono::steady_clock::now();
-    c.plan = plan_studies(KernelShape::from(c.lowered->ir, c.Q), params, s);
-    for (const Tiles &t : c.plan.unique()) {
-      TimedCandidate tc;
-      tc.schedule = Schedule::tiled(t);
-      tc.model_seconds = t_heur(KernelShape::from(c.lowered->ir, c.Q), t, params);
-      c.timed.push_back(tc);
-    }
-    total += c.timed.size();
-    std::printf("  %-24s Q %3d  |Theta| %9lld%s  kernels %4zu  (%s; planned in %.1f s)\n", c.lowered->name().c_str(), c.Q,
-                c.plan.top.space_size, c.plan.top.truncated ? "+" : " ", c.timed.size(), join(c.studies).c_str(), seconds_since(t0));
-    cases.push_back(std::move(c));
-  }
+  for (const StudyCase &c : cases) total += c.timed.size();
   std::printf("%zu kernels to compile and time in %zu cases (%d warm-ups + %d runs each)\n", total, cases.size(), o.warmups, o.runs);
   std::fflush(stdout);
   if (o.plan_only) return 0;

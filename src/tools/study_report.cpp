@@ -235,6 +235,7 @@ void json_case(std::ostringstream &os, const StudyCase &c, std::size_t b)
   const std::vector<Ablation> ablations = paper_ablations();
   for (std::size_t r = 0; r < c.plan.ablations.size(); ++r)
     os << (r ? ",\n       " : "\n       ") << "{\"key\": " << json_string(ablations[r].key) << ", \"space_size\": " << c.plan.ablations[r].space_size
+       << ", \"truncated\": " << (c.plan.ablations[r].truncated ? "true" : "false")
        << ", \"best_ms\": " << json_number(best_of(c, c.plan.ablations[r], b)) << ", \"ratio\": " << json_number(case_ablation(c, r, b))
        << ", \"top_b\": " << json_schedules(c.plan.ablations[r]) << "}";
   os << "],\n     \"sensitivity\": [";
