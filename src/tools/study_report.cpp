@@ -229,8 +229,10 @@ void json_case(std::ostringstream &os, const StudyCase &c, std::size_t b)
        << ", \"error\": " << json_string(t.error) << "}" << (i + 1 < c.timed.size() ? ",\n" : "\n");
   }
   os << "     ],\n     \"top\": " << json_schedules(c.plan.top) << ",\n     \"sample\": " << json_schedules(c.plan.sample);
-  os << ",\n     \"rho\": " << json_number(case_rho(c)) << ", \"q\": {";
-  for (std::size_t i = 0; i < kTopK.size(); ++i) os << (i ? ", " : "") << "\"" << kTopK[i] << "\": " << json_number(case_topk(c, kTopK[i]));
+  const bool spearman = c.studies.count("spearman"), topk = c.studies.count("topk");
+  os << ",\n     \"rho\": " << json_number(spearman ? case_rho(c) : kNaN) << ", \"q\": {";
+  for (std::size_t i = 0; i < kTopK.size(); ++i)
+    os << (i ? ", " : "") << "\"" << kTopK[i] << "\": " << json_number(topk ? case_topk(c, kTopK[i]) : kNaN);
   os << "},\n     \"baseline_ms\": " << json_number(best_of(c, c.plan.top, b)) << ",\n     \"ablation\": [";
   const std::vector<Ablation> ablations = paper_ablations();
   for (std::size_t r = 0; r < c.plan.ablations.size(); ++r)
