@@ -8,19 +8,18 @@
 // GDoF/s (output DOFs per second) and the paper's GDoF/s for the same case.
 // Writes a JSON array (-json FILE) and CSV rows (-csv FILE); prints a table and the
 // summary lines "N of M cases at >= 50% of roofline" and "K of M at or above the paper".
+// With -study NAME it runs the paper's studies of Tables 5-8 instead
+// (femgpu_bench_study.cpp, docs/studies.md).
 #include <petscsys.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <random>
 #include <sstream>
 
-#include "fem/action_tables.h"
-#include "fem/lattice_mesh.h"
-#include "form/parser.h"
-#include "ir/lower.h"
+#include "tools/bench_case.h"
+#include "tools/femgpu_bench_study.h"
 #include "tune/cuda_tuner.h"
 #include "tune/device_cache.h"
 #include "tune/device_probe.h"
@@ -32,7 +31,7 @@ namespace {
 struct Row {
   std::string op, schedule, device, paper_verdict;
   int dim = 0, degree = 0, Q = 0, registers = 0, spills = 0, candidates = 0;
-  long long n_cells = 0, dofs_out = 0, space = 0;
+  long long n_cells = 0, dofs_out = 0, space = 0, shared = 0;
   double flops_per_cell = 0, ms = 0, gflops = 0, roofline = 0, fraction = 0, gdofs = 0, paper_gdofs = NAN, tune_s = 0;
   double scpwi_ms = 0, agreement = 0;
   std::string bound;
@@ -57,25 +56,12 @@ std::map<std::string, double> paper_gdofs(const std::string &path)
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
              const DeviceParams &params)
 {
-  const bool vector = op == "elasticity" || op == "hyperelasticity";
-  const int C = vector ? dim : 1;
-  FormSignature sig{dim == 2 ? CellType::Triangle : CellType::Tetrahedron, Element{k, C}, 1};
-  ActionIR ir = lower_form(parse_form_file(default_share_dir() + "/forms/" + op + ".ufl", sig).a);
-  Tabulation tab = tabulate_action(ir, default_share_dir());
-  LatticeMesh mesh = lattice_mesh(dim, N, k, C);
-  std::mt19937 rng(static_cast<unsigned>(dim * 100 + k));
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> trial(mesh.n_dofs()), w(mesh.n_dofs());
-  for (size_t i = 0; i < trial.size(); ++i) trial[i] = u(rng), w[i] = 0.1 * u(rng);
-  ActionArrays a;
-  a.n_cells = mesh.n_cells;
-  a.coordinates = {mesh.coordinates.data(), mesh.coordinate_map.data()};
-  a.trial = {trial.data(), mesh.map.data()};
-  for (size_t i = 0; i < ir.coefficients.size(); ++i) a.coefficients.push_back({w.data(), mesh.map.data()});
-  a.test_map = mesh.map.data();
-  for (const ConstantInfo &c : ir.constants) a.constants.push_back(c.default_value);
-  DeviceActionData data(ir, tab, a, mesh.n_dofs(), Precision::FP64);
-  TuneReport report = tune_cuda(ir, tab, data, info, params, settings);
+  std::unique_ptr<BenchCase> bench = lower_case(op, dim, k);
+  const ActionIR &ir = bench->ir;
+  const Tabulation &tab = bench->tab;
+  std::unique_ptr<BenchOperands> operands = upload_operands(*bench, N);
+  const LatticeMesh &mesh = operands->mesh;
+  TuneReport report = tune_cuda(ir, tab, *operands->data, info, params, settings);
   Row r;
   r.op = op, r.dim = dim, r.degree = k, r.Q = tab.n_points(), r.n_cells = mesh.n_cells;
   r.dofs_out = static_cast<long long>(mesh.n_dofs());
@@ -86,7 +72,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   if (report.best < 0) throw std::runtime_error("no candidate ran: " + report.candidates.front().error);
   const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
   r.schedule = to_string(best.schedule);
-  r.registers = best.registers, r.spills = best.local_bytes;
+  r.registers = best.registers, r.spills = best.local_bytes, r.shared = best.shared_bytes;
   r.ms = best.median_ms;
   r.scpwi_ms = report.candidates.front().median_ms;
   r.flops_per_cell = static_cast<double>(count_flops(ir, r.Q).total());
@@ -110,7 +96,7 @@ std::string json_row(const Row &r)
      << ", \"roofline_bound\": \"" << r.bound << "\", \"roofline_fraction\": " << r.fraction << ", \"gdofs\": " << r.gdofs
      << ", \"paper_gdofs\": " << (std::isnan(r.paper_gdofs) ? std::string("null") : std::to_string(r.paper_gdofs))
      << ", \"vs_paper\": \"" << r.paper_verdict << "\", \"schedule\": \"" << r.schedule << "\", \"scpwi_time_ms\": " << r.scpwi_ms
-     << ", \"registers\": " << r.registers << ", \"spill_bytes\": " << r.spills << ", \"search_space\": " << r.space
+     << ", \"registers\": " << r.registers << ", \"spill_bytes\": " << r.spills << ", \"shared_bytes\": " << r.shared << ", \"search_space\": " << r.space
      << ", \"timed_candidates\": " << r.candidates << ", \"tune_seconds\": " << r.tune_s << ", \"device\": \"" << r.device << "\"}";
   return os.str();
 }
@@ -125,10 +111,13 @@ int main(int argc, char **argv)
   PetscReal min_seconds = 0.2;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE;
+  char study[64] = "";
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
   PetscCall(PetscOptionsString("-ops", "operators", "", ops_s, ops_s, sizeof(ops_s), nullptr));
-  PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, nullptr));
+  PetscBool dims_set = PETSC_FALSE;
+  PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, &dims_set));
+  if (!dims_set) nd = 2;  // PETSc sets the count to 0 when the option is absent
   PetscCall(PetscOptionsInt("-n2", "squares per side in 2D (paper: 1280)", "", n2, &n2, nullptr));
   PetscCall(PetscOptionsInt("-n3", "cubes per side in 3D (paper: 56)", "", n3, &n3, nullptr));
   PetscCall(PetscOptionsInt("-min_degree", "lowest degree", "", min_degree, &min_degree, nullptr));
@@ -142,10 +131,19 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
+  PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "",
+                               study, study, sizeof(study), nullptr));
   PetscOptionsEnd();
   std::vector<std::string> ops;
   std::stringstream ss(ops_s);
   for (std::string t; std::getline(ss, t, ',');) ops.push_back(t);
+  if (*study) {
+    BenchOptions o{ops, std::vector<int>(dims, dims + nd), static_cast<int>(n2), static_cast<int>(n3), static_cast<int>(min_degree),
+                   static_cast<int>(max2), static_cast<int>(max3), static_cast<int>(b), static_cast<int>(threads), monitor == PETSC_TRUE};
+    const int rc = run_study(study, o);
+    PetscCall(PetscFinalize());
+    return rc;
+  }
   cuda::DeviceInfo info;
   try {
     info = cuda::open_device(0);
@@ -204,10 +202,10 @@ int main(int argc, char **argv)
   }
   if (*csv) {
     std::ofstream out(csv);
-    out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,gdofs,paper_gdofs,vs_paper,schedule,tune_seconds,device\n";
+    out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,gdofs,paper_gdofs,vs_paper,schedule,registers,spill_bytes,shared_bytes,tune_seconds,device\n";
     for (const Row &r : rows)
       out << r.op << "," << r.dim << "," << r.degree << "," << r.Q << "," << r.ms << "," << r.gflops << "," << r.roofline << ","
-          << r.fraction << "," << r.gdofs << "," << r.paper_gdofs << "," << r.paper_verdict << "," << r.schedule << "," << r.tune_s
+          << r.fraction << "," << r.gdofs << "," << r.paper_gdofs << "," << r.paper_verdict << "," << r.schedule << "," << r.registers << "," << r.spills << "," << r.shared << "," << r.tune_s
           << "," << r.device << "\n";
   }
   PetscCall(PetscFinalize());

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "tune/quantities.h"
@@ -110,9 +111,9 @@ std::vector<std::pair<int, int>> work_divisions(const SearchLimits &l)
 
 }  // namespace
 
-SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d)
+void visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d,
+                 const std::function<bool(const Tiles &)> &visit)
 {
-  SearchSpace space;
   const auto divisions = work_divisions(limits);
   std::vector<std::vector<int>> col_choices;
   for (const KernelShape::Group &g : s.groups) col_choices.push_back(tile_sizes(g.n));
@@ -134,11 +135,7 @@ SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, co
                 t.cells_per_group = nc;
                 t.items_per_cell = nwi;
                 if (static_cast<double>(local_memory_words(s, t)) * s.word_bytes > d.local_max_per_group) continue;
-                space.candidates.push_back(t);
-                if (static_cast<long long>(space.candidates.size()) >= limits.max_candidates) {
-                  space.truncated = true;
-                  return space;
-                }
+                if (!visit(t)) return;
               }
             }
             more = false;
@@ -148,6 +145,17 @@ SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, co
             }
           }
         }
+}
+
+SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d)
+{
+  SearchSpace space;
+  visit_tiles(s, limits, d, [&](const Tiles &t) {
+    space.candidates.push_back(t);
+    if (static_cast<long long>(space.candidates.size()) < limits.max_candidates) return true;
+    space.truncated = true;
+    return false;
+  });
   return space;
 }
 

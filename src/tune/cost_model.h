@@ -6,6 +6,7 @@
 // Does not: time anything (tuner.h does).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct SearchSpace {
 // Constraint 1 values for a loop of length n: {ceil(n/k) : k = 1..n}, largest first.
 std::vector<int> tile_sizes(int n);
 SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d);
+// The same walk, in the same order, without storing or truncating: `visit` sees every
+// candidate of the pruned space and returns false to stop (the studies filter and rank
+// spaces that do not fit in memory this way).
+void visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d,
+                 const std::function<bool(const Tiles &)> &visit);
 // The b best by t_heur (stable: ties keep enumeration order).
 std::vector<Tiles> rank_tiles(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b);
 // The b best, plus the best of each N_WI class not among them: the paper's model

@@ -78,37 +78,41 @@ TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, co
   return c;
 }
 
-TuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
-                     const DeviceParams &device, const TuneSettings &settings)
+std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, const Tabulation &tab, std::vector<TimedCandidate> &candidates,
+                                                            const cuda::DeviceInfo &info, int threads)
 {
-  TuneReport report;
-  report.candidates = tuning_candidates(ir, tab.n_points(), device, settings, &report.space_size, &report.space_truncated);
-  const Precision p = data.precision();
-  for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(p);
-  // Compile in parallel: NVRTC needs no device; loading happens below, in this thread.
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<CudaKernel>> kernels(report.candidates.size());
-  const size_t batch = static_cast<size_t>(std::max(1, settings.compile_threads));
+  std::vector<std::unique_ptr<CudaKernel>> kernels(candidates.size());
+  const size_t batch = static_cast<size_t>(std::max(1, threads));
   for (size_t start = 0; start < kernels.size(); start += batch) {
     std::vector<std::future<std::unique_ptr<CudaKernel>>> jobs;
     for (size_t i = start; i < std::min(kernels.size(), start + batch); ++i)
       jobs.push_back(std::async(std::launch::async, [&, i] {
-        return std::make_unique<CudaKernel>(ir, tab, report.candidates[i].schedule, info.arch(), info.shared_per_group_optin,
+        return std::make_unique<CudaKernel>(ir, tab, candidates[i].schedule, info.arch(), info.shared_per_group_optin,
                                             info.max_threads_per_group);
       }));
     for (size_t i = start; i < std::min(kernels.size(), start + batch); ++i) {
       try {
         kernels[i] = jobs[i - start].get();
       } catch (const std::exception &e) {
-        report.candidates[i].error = e.what();
+        candidates[i].error = e.what();
       }
     }
   }
-  report.compile_seconds = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
+  return kernels;
+}
+
+int time_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
+                    const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop)
+{
   double best = std::numeric_limits<double>::infinity();
+  int best_index = -1;
   for (size_t i = 0; i < kernels.size(); ++i) {
-    TimedCandidate &c = report.candidates[i];
+    TimedCandidate &c = candidates[i];
+    if (stop && stop()) {
+      if (c.error.empty()) c.error = "not timed: stopped";
+      c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
+      continue;
+    }
     if (kernels[i]) {
       try {
         kernels[i]->load();
@@ -125,9 +129,25 @@ TuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActi
     if (settings.monitor) settings.monitor(describe(c));
     if (c.median_ms < best) {
       best = c.median_ms;
-      report.best = static_cast<int>(i);
+      best_index = static_cast<int>(i);
     }
   }
+  return best_index;
+}
+
+TuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
+                     const DeviceParams &device, const TuneSettings &settings)
+{
+  TuneReport report;
+  report.candidates = tuning_candidates(ir, tab.n_points(), device, settings, &report.space_size, &report.space_truncated);
+  const Precision p = data.precision();
+  for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(p);
+  // Compile in parallel: NVRTC needs no device; loading happens below, in this thread.
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, settings.compile_threads);
+  report.compile_seconds = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  report.best = time_candidates(report.candidates, kernels, data, settings);
   report.timing_seconds = seconds_since(t0);
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;

@@ -60,6 +60,18 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
 // Times one loaded kernel on `data`: median and mean milliseconds per launch.
 TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s);
 
+// Compiles every candidate's schedule with NVRTC for `info`'s architecture, `threads`
+// at a time (no device context needed). A candidate that fails keeps a null kernel and
+// its error.
+std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, const Tabulation &tab, std::vector<TimedCandidate> &candidates,
+                                                            const cuda::DeviceInfo &info, int threads);
+
+// Loads and times each compiled kernel in order (time_kernel), keeping model_seconds;
+// failures (and, once `stop` returns true, the rest) score infinity with their reason.
+// Returns the index of the fastest, or -1. Rethrows cuda::DeviceOutOfMemory.
+int time_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
+                    const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop = {});
+
 TuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
                      const DeviceParams &device, const TuneSettings &settings);
 
