@@ -5,8 +5,30 @@
 #include "femgpu.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "tune/tuning_cache.h"
 
 namespace femgpu {
+
+// The tuning cache: its file ("none" or empty: off) and -mat_fem_gpu_retune.
+template <class Items> static PetscErrorCode read_tune_cache_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
+{
+  char path[PETSC_MAX_PATH_LEN];
+  PetscBool set;
+  std::string shown = ctx->tune_cache;
+  PetscFunctionBegin;
+  if (shown == "default") {
+    try {
+      shown = default_tuning_cache_path();
+    } catch (const std::exception &) {
+      shown = "none";  // neither XDG_CACHE_HOME nor HOME: no default folder
+    }
+  }
+  PetscCall(PetscStrncpy(path, shown.c_str(), sizeof(path)));
+  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", path, path, sizeof(path), &set));
+  if (set) ctx->tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->retune, &ctx->retune, nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 // Schedule knobs: a forced strategy and tile sizes (unset ones are completed at setup).
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
@@ -17,7 +39,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscBool set, any = PETSC_FALSE;
   PetscInt cols[16], ncols = 16;
   PetscFunctionBegin;
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult with the CUDA backend; SCPWI otherwise), scpwi (one cell per work-item) or tiled (multi-level tiling)", "", strategies, 3, strategies[strategy], &strategy, &set));
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item) or tiled (multi-level tiling)", "", strategies, 3, strategies[strategy], &strategy, &set));
   if (set) r.strategy = strategies[strategy], any = PETSC_TRUE;
   PetscCall(PetscOptionsEList("-mat_fem_gpu_precision", "Floating-point precision of the kernel", "", precisions, 2, precisions[precision], &precision, &set));
   if (set) r.precision = precisions[precision], any = PETSC_TRUE;
@@ -34,7 +56,8 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
     PetscCall(PetscOptionsInt(k.name, k.help, "", *k.value, k.value, &set));
     if (set) any = PETSC_TRUE;
   }
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
+  PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
   PetscCall(PetscOptionsInt("-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", "", ctx->tune_candidates, &ctx->tune_candidates, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_alias_min", "Search space: least aliasing efficiency", "", ctx->eta_alias_min, &ctx->eta_alias_min, &set));

@@ -1,13 +1,13 @@
 // Choosing where a fem_gpu Mat runs: the backend (-mat_fem_gpu_backend) and, for the
 // generated-kernel backends, the schedule (forced by -mat_fem_gpu_strategy and the
-// tile options; unset tile sizes default to whole loops).
+// tile options, unset tile sizes defaulting to whole loops; or, with strategy auto,
+// tuned or read from the tuning cache by mat_femgpu_tune.cpp).
 #include "femgpu.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "runtime/opencl_runtime.h"
+#include "tune/opencl_tuner.h"
 #ifdef FEMGPU_HAVE_CUDA
-  #include <random>
-  #include <sstream>
-
   #include "runtime/cuda_backend.h"
   #include "tune/cuda_tuner.h"
   #include "tune/device_probe.h"
@@ -17,7 +17,7 @@ namespace femgpu {
 
 namespace {
 
-Precision precision_of(const ScheduleRequest &r) { return r.precision == "fp32" ? Precision::FP32 : Precision::FP64; }
+Precision precision_of(const ScheduleRequest &r) { return MatFEMGPURequestedPrecision(r); }
 
 int pick(PetscInt requested, int fallback) { return requested >= 0 ? static_cast<int>(requested) : fallback; }
 
@@ -62,51 +62,77 @@ PetscErrorCode cuda_ordinal(Mat A, const ScheduleRequest &r, int *ordinal)
 #endif
 
 #ifdef FEMGPU_HAVE_CUDA
-// Tuning on the first MatMult: the paper's search space ranked by the cost model (with
-// the probed device), SCPWI and the best candidates compiled and timed on this Mat's
-// maps and coordinates with random values; the fastest becomes the schedule.
-PetscErrorCode tune_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Schedule *chosen)
+// The CUDA tuner (cuda_tuner.h) on device `ordinal`, ranked with the probed device
+// (the probe's cache, or a probe now), which also serves MatView's roofline.
+PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Schedule *chosen)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
-  Vec coords;
-  const PetscScalar *ca;
-  ActionArrays arrays;
+  TuneTarget target;
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(FEMGPU_Tune, A, 0, 0, 0));
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
-  PetscCall(VecGetArrayRead(coords, &ca));
-  const size_t n = static_cast<size_t>(ctx->maps.local_size);
-  std::vector<double> u(n), w(n);
-  std::mt19937 rng(1);
-  std::uniform_real_distribution<double> r(-1, 1);
-  for (size_t i = 0; i < n; ++i) u[i] = r(rng), w[i] = 0.1 * r(rng);
-  PetscCall(MatFEMGPUFillArrays(ctx, u.data(), ca, false, &arrays));
-  for (FunctionArrays &f : arrays.coefficients) f.values = w.data();
   FEMGPU_CXX(comm, {
-    cuda::DeviceInfo info = cuda::open_device(ordinal);
-    DeviceParams device = load_or_probe(ordinal, "", false);
-    device.local_max_per_group = info.shared_per_group_optin;
-    TuneSettings settings;
-    settings.candidates = static_cast<size_t>(ctx->tune_candidates);
-    settings.limits.eta_alias_min = ctx->eta_alias_min;
-    settings.limits.eta_simd_min = ctx->eta_simd_min;
-    settings.limits.wg_max = static_cast<int>(ctx->wg_max);
-    if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
-    DeviceActionData data(*ctx->ir, *ctx->tab, arrays, n, Precision::FP64);
-    TuneReport report = tune_cuda(*ctx->ir, *ctx->tab, data, info, device, settings);
-    if (report.best < 0) throw std::runtime_error("fem_gpu: no schedule could run: " + report.candidates.front().error);
-    const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
-    *chosen = best.schedule.with_precision(precision_of(ctx->schedule));
-    std::ostringstream os;
-    os << "tuned: " << report.candidates.size() << " candidates of " << report.space_size << " timed in "
-       << report.compile_seconds + report.timing_seconds << " s; best " << to_string(best.schedule) << " at " << best.median_ms << " ms";
-    ctx->tune_summary = os.str();
+    const cuda::DeviceInfo info = cuda::open_device(ordinal);
+    const CachedProbe probe = load_or_probe_report(ordinal, "", false);
+    const ProbeKey key = current_probe_key(ordinal);
+    target.backend = "cuda";
+    target.device = key.device;
+    target.device_version = key.arch;
+    target.driver_version = std::to_string(key.driver_version);
+    target.nvrtc_version = key.nvrtc_version;
+    target.params = probe.probe.params;
+    target.params.local_max_per_group = info.shared_per_group_optin;
+    target.params_source = std::string(probe.from_cache ? "the probe cache " : "a probe saved to ") + probe.path;
+    ctx->device_params = probe.probe.params;
+    ctx->device_params_known = true;
+    ctx->device_params_source = target.params_source;
+    const DeviceParams params = target.params;
+    target.tune = [ctx, info, params](const ActionArrays &arrays, size_t n, const TuneSettings &settings) -> TuneReport {
+      DeviceActionData data(*ctx->ir, *ctx->tab, arrays, n, Precision::FP64);
+      return tune_cuda(*ctx->ir, *ctx->tab, data, info, params, settings);
+    };
   });
-  PetscCall(VecRestoreArrayRead(coords, &ca));
-  PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
+  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, chosen));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
+
+// The OpenCL tuner (opencl_tuner.h): no probe exists for OpenCL devices, so the cost
+// model ranks with its defaults (the paper's H200), with the shared-memory limit the
+// OpenCL backend validates against. Hands back the best backend when it tuned.
+PetscErrorCode make_tuned_opencl_backend(Mat A, MatFEMGPUContext *ctx)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  TuneTarget target;
+  std::unique_ptr<ActionBackend> tuned;
+  Schedule chosen = Schedule::single_cell_per_work_item();
+  PetscFunctionBegin;
+  FEMGPU_CXX(comm, {
+    const OpenCLDeviceId id = opencl_device_id();
+    target.backend = "opencl";
+    target.device = id.name;
+    target.device_version = id.version;
+    target.driver_version = id.driver_version;
+    target.params.local_max_per_group = static_cast<double>(kMaxStaticSharedBytes);
+    target.params_source = "the cost model's default DeviceParams (no probe for OpenCL devices)";
+    const Precision precision = MatFEMGPURequestedPrecision(ctx->schedule);
+    const DeviceParams params = target.params;
+    target.tune = [ctx, precision, params, &tuned](const ActionArrays &arrays, size_t n, const TuneSettings &base) -> TuneReport {
+      TuneSettings settings = base;  // cheap on PoCL: every candidate is built by the OpenCL compiler
+      settings.items_per_cell_classes.clear();
+      settings.warmups = 2;
+      settings.min_runs = 5;
+      settings.min_seconds = 0.05;
+      settings.max_runs = 100;
+      OpenCLTuneReport report = tune_opencl(*ctx->ir, *ctx->tab, arrays, n, precision, params, settings,
+                                              default_share_dir());
+      tuned = std::move(report.best_backend);
+      return report;
+    };
+  });
+  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, &chosen));
+  if (tuned) ctx->backend = std::move(tuned);
+  else FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, chosen, default_share_dir()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 bool cuda_present()
 {
@@ -127,6 +153,8 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
   if (b == "auto") b = cuda_present() ? "cuda" : "cpu";
   if (b == "cpu") {
     ctx->backend = make_reference_backend(*ctx->ir, *ctx->tab);
+  } else if (b == "opencl" && ctx->schedule.strategy == "auto" && ctx->maps.n_cells > 0) {
+    PetscCall(make_tuned_opencl_backend(A, ctx));
   } else if (b == "opencl") {
     FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()),
                                                        default_share_dir()));
@@ -135,9 +163,10 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
     PetscCheck(cuda_present(), comm, PETSC_ERR_SUP_SYS, "fem_gpu: -mat_fem_gpu_backend cuda, but no CUDA device or driver was found");
     int ordinal;
     PetscCall(cuda_ordinal(A, ctx->schedule, &ordinal));
+    ctx->cuda_ordinal = ordinal;
     Schedule schedule = Schedule::single_cell_per_work_item();
     FEMGPU_CXX(comm, schedule = requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()));
-    if (ctx->schedule.strategy == "auto" && ctx->maps.n_cells > 0) PetscCall(tune_schedule(A, ctx, ordinal, &schedule));
+    if (ctx->schedule.strategy == "auto" && ctx->maps.n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule));
     FEMGPU_CXX(comm, ctx->backend = std::make_unique<CudaBackend>(*ctx->ir, *ctx->tab, schedule, ordinal));
 #else
     SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: this build has no CUDA backend (configure with the CUDA toolkit present)");

@@ -5,6 +5,7 @@
 #include <petscdm.h>
 #include <petscmat.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "petsc/petsc_compat.h"
 #include "petsc/plex_maps.h"
 #include "runtime/action_backend.h"
+#include "tune/tuner.h"
 
 namespace femgpu {
 
@@ -44,12 +46,15 @@ struct MatFEMGPUContext {
   PetscBool view_ir = PETSC_FALSE;
   PetscBool view_source = PETSC_FALSE;
   ScheduleRequest schedule;
-  // Tuning on the first MatMult (CUDA backend, -mat_fem_gpu_strategy auto).
+  // Tuning on the first MatMult (CUDA or OpenCL backend, -mat_fem_gpu_strategy auto).
   PetscBool tune_monitor = PETSC_FALSE;
   PetscInt tune_candidates = 9;  // b
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;
+  std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
+  PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView
+  double tuned_median_seconds = 0;  // the chosen schedule's median (tuned or cached); 0: none
   PetscInt symmetric_declared = -1;  // -mat_fem_gpu_symmetric: -1 detect, 0 no, 1 yes
 
   // Derived at setup (first use after the DM and form are known).
@@ -66,6 +71,24 @@ struct MatFEMGPUContext {
   PetscLogDouble setup_seconds = 0;
   bool symmetric = false;      // declared, or detected on a cell matrix at setup
   double asymmetry = -1;       // max |A - A^T| / max |A| of the checked cell matrix; -1: declared
+  // Measured in MatFEMGPUApply: wall time of the backend's apply (MatView's GFLOP/s).
+  PetscLogDouble apply_seconds = 0, first_apply_seconds = 0;  // the first holds one-time costs (builds, uploads)
+  PetscInt apply_count = 0;
+  // The roofline's DeviceParams: probed (CUDA) when known; see MatFEMGPUDescribePerformance.
+  int cuda_ordinal = -1;  // the CUDA backend's device
+  bool device_params_known = false;
+  DeviceParams device_params;
+  std::string device_params_source;
+};
+
+// What tuning needs from a backend: the cache key's device part and its tuner.
+struct TuneTarget {
+  std::string backend;  // "opencl", "cuda"
+  std::string device, device_version, driver_version, nvrtc_version = "none";
+  DeviceParams params;         // for the cost model's ranking
+  std::string params_source;   // e.g. "probe cache ...", "defaults (no probe for OpenCL)"
+  // Times the candidates on arrays with n_out outputs (random values, this Mat's maps).
+  std::function<TuneReport(const ActionArrays &arrays, size_t n_out, const TuneSettings &settings)> tune;
 };
 
 PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx);
@@ -73,6 +96,13 @@ PetscErrorCode MatFEMGPUSetUp(Mat A);
 PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer);
 // Chooses and builds the backend (and its schedule) from the context's request.
 PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx);
+// The schedule for -mat_fem_gpu_strategy auto: from the tuning cache when it holds a
+// valid entry for this form, device and size, else tuned with target.tune (and stored).
+// The FEMGPUTune event covers lookup and tuning.
+PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen);
+// MatView's performance lines: measured GFLOP/s and GDoF/s, the roofline (Eq. 16).
+PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::string *text);
+inline Precision MatFEMGPURequestedPrecision(const ScheduleRequest &r) { return r.precision == "fp32" ? Precision::FP32 : Precision::FP64; }
 // Re-reads coefficient Vecs that changed; fills the action's arrays (pointers into the
 // given local arrays, valid until they are restored).
 PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add);  // y (+)= A x, no shell scaling

@@ -109,6 +109,10 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
              "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->maps.width, expected);
   PetscCall(resolve_constants(A, ctx));
   PetscCall(check_coefficients(A, ctx));
+  ctx->tune_summary.clear();
+  ctx->tuned_median_seconds = 0;
+  ctx->apply_seconds = ctx->first_apply_seconds = 0;
+  ctx->apply_count = 0;
   PetscCall(MatFEMGPUMakeBackend(A, ctx));
   PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
   ctx->flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->ir, ctx->tab->n_points()).total());
@@ -144,7 +148,10 @@ static std::string describe(const MatFEMGPUContext *ctx)
   os << "  symmetric: " << (ctx->symmetric ? "yes" : "no");
   if (ctx->asymmetry < 0) os << " (declared by -mat_fem_gpu_symmetric)\n";
   else os << " (cell matrix with random coefficients: max |A - A^T| / max |A| = " << ctx->asymmetry << ")\n";
-  if (!ctx->tune_summary.empty()) os << "  " << ctx->tune_summary << "\n";
+  if (!ctx->tune_summary.empty()) {
+    std::istringstream summary(ctx->tune_summary);
+    for (std::string line; std::getline(summary, line);) os << "  " << line << "\n";
+  }
   os << "  cells: " << ctx->maps.n_cells << " on this rank; backend: " << ctx->backend->name() << ", " << ctx->backend->schedule() << "\n";
   return os.str();
 }
@@ -163,8 +170,12 @@ PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (happens at the first MatMult, once the DM and form are known)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  std::string performance;
+  PetscCall(MatFEMGPUDescribePerformance(A, ctx, &performance));
   std::istringstream lines(describe(ctx));  // line by line, so each gets the viewer's indentation
   for (std::string line; std::getline(lines, line);) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", line.c_str()));
+  std::istringstream performance_lines(performance);
+  for (std::string line; std::getline(performance_lines, line);) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", line.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -79,6 +79,30 @@ OpenCLRuntime::OpenCLRuntime() : state_(std::make_unique<State>())
 
 OpenCLRuntime::~OpenCLRuntime() = default;
 
+namespace {
+
+std::string device_string(cl_device_id device, cl_device_info what)
+{
+  size_t len = 0;
+  check(clGetDeviceInfo(device, what, 0, nullptr, &len), "clGetDeviceInfo");
+  std::string s(len, '\0');
+  check(clGetDeviceInfo(device, what, len, s.data(), nullptr), "clGetDeviceInfo");
+  return s.substr(0, s.find('\0'));
+}
+
+}  // namespace
+
+OpenCLDeviceId opencl_device_id()
+{
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  cl_uint n = 0;
+  check(clGetPlatformIDs(1, &platform, &n), "clGetPlatformIDs");
+  if (n == 0) throw std::runtime_error("OpenCL: no platform");
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n), "clGetDeviceIDs");
+  return {device_string(device, CL_DEVICE_NAME), device_string(device, CL_DEVICE_VERSION), device_string(device, CL_DRIVER_VERSION)};
+}
+
 std::string OpenCLRuntime::device_name() const
 {
   char name[256] = {0};

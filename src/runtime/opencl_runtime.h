@@ -20,6 +20,13 @@ namespace femgpu {
 
 struct HostArgument;  // action_buffers.h
 
+// The device OpenCLRuntime uses (the first device of the first platform), for cache
+// keys: CL_DEVICE_NAME, CL_DEVICE_VERSION, CL_DRIVER_VERSION. Throws when there is none.
+struct OpenCLDeviceId {
+  std::string name, version, driver_version;
+};
+OpenCLDeviceId opencl_device_id();
+
 class OpenCLRuntime {
  public:
   OpenCLRuntime();  // the first device of the first platform; throws when none

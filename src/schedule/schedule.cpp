@@ -101,6 +101,66 @@ std::string to_string(const Schedule &s)
   return os.str();
 }
 
+namespace {
+
+[[noreturn]] void unreadable(const std::string &text, const std::string &why)
+{
+  throw std::invalid_argument("cannot read the schedule \"" + text + "\": " + why);
+}
+
+// "<name>=<positive int>" as the whole token.
+int read_size(const std::string &text, const std::string &token, const std::string &name)
+{
+  const std::string prefix = name + "=";
+  if (token.compare(0, prefix.size(), prefix) != 0) unreadable(text, "expected " + prefix + "N, found \"" + token + "\"");
+  const std::string digits = token.substr(prefix.size());
+  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos || digits[0] == '0')
+    unreadable(text, name + " must be a positive integer, is \"" + digits + "\"");
+  return std::stoi(digits);
+}
+
+std::vector<int> read_size_list(const std::string &text, const std::string &token, const std::string &name)
+{
+  const std::string prefix = name + "=[";
+  if (token.compare(0, prefix.size(), prefix) != 0 || token.back() != ']')
+    unreadable(text, "expected " + prefix + "a,b,...], found \"" + token + "\"");
+  std::vector<int> sizes;
+  std::istringstream items(token.substr(prefix.size(), token.size() - prefix.size() - 1));
+  for (std::string item; std::getline(items, item, ',');) sizes.push_back(read_size(text, name + "=" + item, name));
+  return sizes;
+}
+
+}  // namespace
+
+Schedule parse_schedule(const std::string &text)
+{
+  std::istringstream in(text);
+  std::vector<std::string> tokens;
+  for (std::string t; in >> t;) tokens.push_back(t);
+  if (tokens.empty()) unreadable(text, "it is empty");
+  const std::string &last = tokens.back();
+  if (last != "fp64" && last != "fp32") unreadable(text, "it must end with fp64 or fp32");
+  const Precision precision = last == "fp64" ? Precision::FP64 : Precision::FP32;
+  Schedule s = Schedule::single_cell_per_work_item();
+  if (tokens[0] == "scpwi" && tokens.size() == 3) {
+    s = Schedule::single_cell_per_work_item(read_size(text, tokens[1], "wg"), precision);
+  } else if (tokens[0] == "tiled" && tokens.size() == 9) {
+    TileSizes t;
+    t.cells_per_group = read_size(text, tokens[1], "nc");
+    t.items_per_cell = read_size(text, tokens[2], "nwi");
+    t.quad_tile = read_size(text, tokens[3], "tq");
+    t.eval_rows = read_size(text, tokens[4], "ter");
+    t.eval_cols = read_size_list(text, tokens[5], "tec");
+    t.quad_rows = read_size(text, tokens[6], "tqr");
+    t.quad_cols = read_size(text, tokens[7], "tqc");
+    s = Schedule::tiled(t, precision);
+  } else {
+    unreadable(text, "expected \"scpwi wg=N fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. fpXX\"");
+  }
+  if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
+  return s;
+}
+
 int threads_per_group(const Schedule &s)
 {
   if (s.strategy() == Strategy::SingleCellPerWorkItem) return s.work_group_size();

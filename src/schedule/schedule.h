@@ -64,6 +64,11 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64".
 std::string to_string(const Schedule &s);
+// The inverse of to_string: accepts exactly the text to_string writes (so a stored
+// schedule is canonical) and throws std::invalid_argument saying what it could not read.
+// Checks the syntax and that every size is a positive integer; validate() checks the
+// schedule against a form.
+Schedule parse_schedule(const std::string &text);
 
 int threads_per_group(const Schedule &s);
 int cells_per_group(const Schedule &s);

@@ -4,7 +4,9 @@
 // perturbation) -> P_K Lagrange field -> fem_gpu Mat (DMCreateMatrix; every
 // -mat_fem_gpu_* option applies) -> u, v and coefficients interpolated from
 // expressions in x (ExpressionEvaluator + DMProjectFunction) -> y = A u -> v . y,
-// and the median time of a few applies. No boundary conditions.
+// and the median time of a few applies. No boundary conditions. -apply_y_view VIEWER
+// views y = A u (binary:FILE to compare backends exactly); -apply_mat_view views the
+// Mat after the timed applies.
 #include <petscdmplex.h>
 #include <petscfe.h>
 
@@ -186,12 +188,14 @@ PetscErrorCode run(MPI_Comm comm)
   PetscCall(interpolate(dm, o.v_expr[0] ? o.v_expr : ones(o.components), "-v_expr", &v));
   PetscCall(VecDuplicate(u, &y));
   PetscCall(MatMult(A, u, y));  // sets the operator up
+  PetscCall(VecViewFromOptions(y, nullptr, "-apply_y_view"));  // e.g. binary:y.bin, to compare backends
   PetscCall(VecDot(y, v, &value));
   PetscCall(MatFEMGPUGetBackend(A, &backend));
   PetscCall(time_applies(A, u, y, o.n_apply, &median));
   PetscCall(PetscPrintf(comm, "a(u,v) = %.17g\n", (double)PetscRealPart(value)));
   PetscCall(PetscPrintf(comm, "backend: %s\n", backend));
   PetscCall(PetscPrintf(comm, "time per apply: %.6e s (median of %" PetscInt_FMT ")\n", (double)median, o.n_apply));
+  PetscCall(MatViewFromOptions(A, nullptr, "-apply_mat_view"));  // after the timed applies: MatView's measured GFLOP/s
   PetscCall(VecDestroy(&u));
   PetscCall(VecDestroy(&v));
   PetscCall(VecDestroy(&y));

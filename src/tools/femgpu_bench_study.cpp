@@ -199,7 +199,7 @@ void run_case(StudyCase &c, Kernels kernels, const BenchOptions &b, const StudyO
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<BenchOperands> operands = upload_operands(*c.lowered, c.dim == 2 ? b.n2 : b.n3);
   c.cells = operands->mesh.n_cells;
-  time_candidates(c.timed, kernels, *operands->data, timing, stop);
+  time_compiled_candidates(c.timed, kernels, *operands->data, timing, stop);
   c.timing_seconds = seconds_since(t0);
   c.complete = std::none_of(c.timed.begin(), c.timed.end(), [](const TimedCandidate &t) { return t.error == "not timed: stopped"; });
 }

@@ -8,6 +8,8 @@
 #include <limits>
 #include <sstream>
 
+#include "tune/probe_analysis.h"  // median
+
 namespace femgpu {
 
 namespace {
@@ -17,42 +19,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string describe(const TimedCandidate &c)
-{
-  std::ostringstream os;
-  os << to_string(c.schedule) << ": ";
-  if (!c.error.empty()) os << "failed (" << c.error.substr(0, 160) << ")";
-  else os << c.median_ms << " ms (median of " << c.runs << "), " << c.registers << " regs, " << c.local_bytes << " B spill, "
-          << c.shared_bytes << " B shared";
-  return os.str();
-}
-
 }  // namespace
-
-std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
-                                              std::size_t *space_size, bool *truncated)
-{
-  std::vector<TimedCandidate> out;
-  if (s.include_scpwi) out.push_back(TimedCandidate{});
-  KernelShape shape = KernelShape::from(ir, Q);
-  SearchSpace space = enumerate_tiles(shape, s.limits, device);
-  *space_size = space.candidates.size();
-  *truncated = space.truncated;
-  for (const Tiles &t : rank_tiles_diverse(shape, space.candidates, device, s.candidates, s.items_per_cell_classes)) {
-    TimedCandidate c;
-    c.schedule = Schedule::tiled(t);
-    c.model_seconds = t_heur(shape, t, device);
-    out.push_back(c);
-  }
-  return out;
-}
 
 TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s)
 {
@@ -101,8 +68,8 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
   return kernels;
 }
 
-int time_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
-                    const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop)
+int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
+                             const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop)
 {
   double best = std::numeric_limits<double>::infinity();
   int best_index = -1;
@@ -135,10 +102,10 @@ int time_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::un
   return best_index;
 }
 
-TuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
-                     const DeviceParams &device, const TuneSettings &settings)
+CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
+                         const DeviceParams &device, const TuneSettings &settings)
 {
-  TuneReport report;
+  CudaTuneReport report;
   report.candidates = tuning_candidates(ir, tab.n_points(), device, settings, &report.space_size, &report.space_truncated);
   const Precision p = data.precision();
   for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(p);
@@ -146,9 +113,13 @@ TuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActi
   auto t0 = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, settings.compile_threads);
   report.compile_seconds = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  report.best = time_candidates(report.candidates, kernels, data, settings);
-  report.timing_seconds = seconds_since(t0);
+  auto time = [&](size_t i) {
+    if (!kernels[i]) throw std::runtime_error("not compiled");
+    kernels[i]->load();
+    return time_kernel(*kernels[i], data, settings);
+  };
+  auto out_of_memory = [](const std::exception &e) { return dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr; };
+  time_candidates(&report, time, settings, out_of_memory);
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "tune/cache_file.h"
 #include "tune/json_lite.h"
 
 #ifndef FEMGPU_VERSION
@@ -195,13 +196,7 @@ std::string cache_file_name(const std::string &device, const std::string &arch)
 
 std::string default_cache_path(const std::string &device, const std::string &arch)
 {
-  const char *xdg = std::getenv("XDG_CACHE_HOME");
-  const char *home = std::getenv("HOME");
-  std::string dir;
-  if (xdg && *xdg == '/') dir = xdg;  // the XDG spec: relative paths are invalid and ignored
-  else if (home && *home) dir = std::string(home) + "/.cache";
-  else throw std::runtime_error("no cache folder: neither XDG_CACHE_HOME nor HOME is set (pass a cache path)");
-  return dir + "/femgpu/" + cache_file_name(device, arch);
+  return default_cache_file(cache_file_name(device, arch));
 }
 
 }  // namespace femgpu

@@ -2,6 +2,8 @@
 // check every output, and keep the medians. load_or_probe wraps it with the cache file.
 #include "tune/device_probe.h"
 
+#include "tune/cache_file.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -224,31 +226,6 @@ DeviceProbe probe_device_report(int ordinal, const ProbeOptions &o)
 
 DeviceParams probe_device(int ordinal, const ProbeOptions &options) { return probe_device_report(ordinal, options).params; }
 
-namespace {
-
-// Writes to a sibling temporary file, then renames: readers never see half a file.
-std::string write_atomically(const std::string &path, const std::string &text)
-{
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  if (ec) return "cannot create " + target.parent_path().string() + ": " + ec.message();
-  const fs::path tmp = target.string() + ".tmp" + std::to_string(std::hash<std::string>{}(text));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out.flush()) return "cannot write " + tmp.string();
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return "cannot rename into " + path;
-  }
-  return "";
-}
-
-}  // namespace
 
 CachedProbe load_or_probe_report(int ordinal, const std::string &cache_path, bool force, const ProbeOptions &options)
 {
@@ -269,7 +246,7 @@ CachedProbe load_or_probe_report(int ordinal, const std::string &cache_path, boo
     r.note = "ignored " + r.path + ": " + why;
   }
   r.probe = probe_device_report(ordinal, options);
-  const std::string failed = write_atomically(r.path, device_cache_json(r.probe));
+  const std::string failed = write_file_atomically(r.path, device_cache_json(r.probe));
   r.written = failed.empty();
   if (!r.written) r.note += (r.note.empty() ? "" : "; ") + failed;
   return r;

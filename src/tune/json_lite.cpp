@@ -32,6 +32,14 @@ Value Value::of(std::vector<double> xs)
   return v;
 }
 
+Value Value::of(std::vector<Object> os)
+{
+  Value v;
+  v.kind = Kind::ObjectArray;
+  v.objects = std::move(os);
+  return v;
+}
+
 Object &Object::set(const std::string &key, Value v)
 {
   for (auto &[k, old] : entries_)
@@ -92,12 +100,24 @@ std::string quote(const std::string &s)
   return out + "\"";
 }
 
-std::string write_value(const Value &v)
+std::string write_members(const Object &o, const std::string &indent);
+
+std::string write_value(const Value &v, const std::string &indent)
 {
   switch (v.kind) {
     case Value::Kind::Number: return format_number(v.number);
     case Value::Kind::String: return quote(v.string);
     case Value::Kind::NumberArray: break;
+    case Value::Kind::ObjectArray: {
+      if (v.objects.empty()) return "[]";
+      std::string out = "[";
+      for (size_t i = 0; i < v.objects.size(); ++i) {
+        for (const auto &[key, member] : v.objects[i].entries())
+          if (member.kind == Value::Kind::ObjectArray) throw JsonError("json: cannot write \"" + key + "\": nested object arrays");
+        out += (i ? ",\n" : "\n") + indent + "  " + write_members(v.objects[i], indent + "  ");
+      }
+      return out + "\n" + indent + "]";
+    }
   }
   std::string out = "[";
   for (size_t i = 0; i < v.numbers.size(); ++i) out += (i ? ", " : "") + format_number(v.numbers[i]);
@@ -108,19 +128,9 @@ class Reader {
  public:
   explicit Reader(const std::string &text) : s_(text) {}
 
-  Object object()
+  Object document()
   {
-    Object o;
-    expect('{');
-    if (!consume('}')) {
-      do {
-        std::string key = string();
-        if (o.find(key)) fail("a new key (\"" + key + "\" appears twice)");
-        expect(':');
-        o.set(key, value());
-      } while (consume(','));
-      expect('}');
-    }
+    Object o = object(true);
     skip_space();
     if (pos_ != s_.size()) fail("the end of the text");
     return o;
@@ -153,11 +163,36 @@ class Reader {
     if (!consume(c)) fail(std::string("'") + c + "'");
   }
 
-  Value value()
+  // The top level may hold arrays of objects; those objects must be flat.
+  Object object(bool top)
+  {
+    Object o;
+    expect('{');
+    if (!consume('}')) {
+      do {
+        std::string key = string();
+        if (o.find(key)) fail("a new key (\"" + key + "\" appears twice)");
+        expect(':');
+        o.set(key, value(top));
+      } while (consume(','));
+      expect('}');
+    }
+    return o;
+  }
+
+  Value value(bool objects_allowed)
   {
     skip_space();
     if (pos_ < s_.size() && s_[pos_] == '"') return Value::of(string());
     if (!consume('[')) return Value::of(number());
+    skip_space();
+    if (objects_allowed && pos_ < s_.size() && s_[pos_] == '{') {
+      std::vector<Object> os;
+      do os.push_back(object(false));
+      while (consume(','));
+      expect(']');
+      return Value::of(std::move(os));
+    }
     std::vector<double> xs;
     if (!consume(']')) {
       do xs.push_back(number());
@@ -264,15 +299,21 @@ class Reader {
 
 }  // namespace
 
-std::string write(const Object &o)
+namespace {
+
+std::string write_members(const Object &o, const std::string &indent)
 {
   std::string out = "{";
   const auto &entries = o.entries();
   for (size_t i = 0; i < entries.size(); ++i)
-    out += (i ? ",\n  " : "\n  ") + quote(entries[i].first) + ": " + write_value(entries[i].second);
-  return out + (entries.empty() ? "}\n" : "\n}\n");
+    out += (i ? ",\n" : "\n") + indent + "  " + quote(entries[i].first) + ": " + write_value(entries[i].second, indent + "  ");
+  return out + (entries.empty() ? "}" : "\n" + indent + "}");
 }
 
-Object parse(const std::string &text) { return Reader(text).object(); }
+}  // namespace
+
+std::string write(const Object &o) { return write_members(o, "") + "\n"; }
+
+Object parse(const std::string &text) { return Reader(text).document(); }
 
 }  // namespace femgpu::json

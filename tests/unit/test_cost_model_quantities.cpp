@@ -122,4 +122,9 @@ TEST_CASE("the roofline of mass P1 matches a hand computation", "[tune]")
   CHECK(r.global_bytes == Approx(bytes));
   CHECK(r.gflops == Approx(46000.0 / bytes * 4.8e12 / 1e9));
   CHECK(std::string(r.bound) == "global");
+  // A device with a low FP64 peak: the peak is the ceiling (MatView: "FP64-peak bound").
+  d.flops_peak = 1e9;
+  r = roofline(s, flops_per_cell, 1000, 600, 600, 1200, 3000, d);
+  CHECK(r.gflops == Approx(1.0));
+  CHECK(std::string(r.bound) == "compute");
 }

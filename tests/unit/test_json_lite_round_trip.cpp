@@ -105,3 +105,30 @@ TEST_CASE("json_lite: errors name the byte offset", "[json]")
     CHECK(std::string(e.what()).find("at byte 14") != std::string::npos);
   }
 }
+
+TEST_CASE("json_lite: arrays of flat objects read back, deeper nesting does not", "[json]")
+{
+  Object a, b, top;
+  a.set("name", Value::of(std::string("x"))).set("n", Value::of(2.5));
+  b.set("list", Value::of(std::vector<double>{1, 2}));
+  top.set("format", Value::of(std::string("f/1"))).set("entries", Value::of(std::vector<Object>{a, b}));
+  const Object back = parse(write(top));
+  const Value *entries = back.find("entries");
+  REQUIRE(entries);
+  REQUIRE(entries->kind == Value::Kind::ObjectArray);
+  REQUIRE(entries->objects.size() == 2);
+  CHECK(entries->objects[0].find("name")->string == "x");
+  CHECK(entries->objects[0].find("n")->number == 2.5);
+  CHECK(entries->objects[1].find("list")->numbers == std::vector<double>{1, 2});
+  CHECK(write(back) == write(top));
+  const char *bad[] = {
+      "{\"a\": [{\"b\": [{\"c\": 1}]}]}",  // objects inside an object in an array
+      "{\"a\": [{\"b\": 1}, 2]}",          // mixed
+      "{\"a\": [{\"b\": 1},]}",            // trailing comma
+      "{\"a\": [{\"b\": 1}, {\"b\": 1, \"b\": 2}]}",  // duplicate key inside
+  };
+  for (const char *text : bad) {
+    INFO(text);
+    CHECK_THROWS_AS(parse(text), JsonError);
+  }
+}

@@ -1,0 +1,95 @@
+// MatView's performance lines: what one apply achieves on this rank, against the
+// roofline of the paper's Eq. 16 (cost_model.h's roofline()).
+//
+// Time per apply: the wall time of the backend's call accumulated by MatFEMGPUApply
+// (the GPU backends wait for the kernel, so it is honest, and includes launch overhead
+// and, for OpenCL and host-array CUDA applies, the copies to and from the device); with
+// no apply yet, the tuned (or cached) median. FLOPs per cell count the untransformed
+// kernel. The roofline needs measured device parameters: the CUDA probe (its cache via
+// load_or_probe); OpenCL and CPU devices have no probe, so only measured numbers print.
+#include <sstream>
+
+#include "petsc/mat_femgpu_impl.h"
+#include "petsc/petsc_errors.h"
+#include "tune/cost_model.h"
+#ifdef FEMGPU_HAVE_CUDA
+  #include "tune/device_probe.h"
+#endif
+
+namespace femgpu {
+
+namespace {
+
+PetscErrorCode ensure_device_params(Mat A, MatFEMGPUContext *ctx)
+{
+  PetscFunctionBegin;
+#ifdef FEMGPU_HAVE_CUDA
+  if (!ctx->device_params_known && ctx->backend->name() == "cuda" && ctx->cuda_ordinal >= 0) {
+    FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
+      const CachedProbe probe = load_or_probe_report(ctx->cuda_ordinal, "", false);
+      ctx->device_params = probe.probe.params;
+      ctx->device_params_source = std::string(probe.from_cache ? "the probe cache " : "a probe saved to ") + probe.path;
+      ctx->device_params_known = true;
+    });
+  }
+#else
+  (void)A;
+  (void)ctx;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *bound_name(const std::string &bound)
+{
+  return bound == "global" ? "global-memory bound" : bound == "local" ? "local-memory bound" : "FP64-peak bound";
+}
+
+}  // namespace
+
+PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::string *text)
+{
+  Vec coords;
+  PetscInt n_coordinate_values = 0;
+  PetscFunctionBegin;
+  double seconds = 0;
+  std::ostringstream os;
+  if (ctx->apply_count > 1) {  // the first apply builds and uploads: left out
+    seconds = (ctx->apply_seconds - ctx->first_apply_seconds) / static_cast<double>(ctx->apply_count - 1);
+    os << "performance on this rank: " << seconds << " s per apply (wall time of the backend call, mean of " << ctx->apply_count - 1
+       << " applies after the first; includes launch overhead and host-device copies)";
+  } else if (ctx->apply_count == 1 && ctx->tuned_median_seconds <= 0) {
+    seconds = ctx->apply_seconds;
+    os << "performance on this rank: " << seconds << " s per apply (wall time of the first backend call, with its one-time builds and uploads)";
+  } else if (ctx->tuned_median_seconds > 0) {
+    seconds = ctx->tuned_median_seconds;
+    os << "performance on this rank: " << seconds << " s per apply (the tuned median; no MatMult timed yet)";
+  } else {
+    *text = "performance: no apply timed yet";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  const double flops = ctx->flops_per_cell * static_cast<double>(ctx->maps.n_cells);
+  const double measured = flops / seconds / 1e9;
+  os << "; " << measured << " GFLOP/s, " << static_cast<double>(ctx->maps.local_size) / seconds / 1e9 << " GDoF/s\n";
+  PetscCall(ensure_device_params(A, ctx));
+  if (!ctx->device_params_known) {
+    os << "roofline (Eq. 16): needs a probed device (femgpu-probe, CUDA only); none for the " << ctx->backend->name() << " backend";
+    *text = os.str();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetLocalSize(coords, &n_coordinate_values));
+  const int word_bytes = bytes_per_real(MatFEMGPURequestedPrecision(ctx->schedule));
+  const KernelShape shape = KernelShape::from(*ctx->ir, ctx->tab->n_points(), word_bytes);
+  const long long dofs = static_cast<long long>(ctx->maps.local_size);
+  const long long inputs = dofs * (1 + static_cast<long long>(ctx->coefficients.size()));
+  const long long map_entries = static_cast<long long>(ctx->maps.free.size() + ctx->maps.coordinates.size() +
+                                                       (ctx->coefficients.empty() ? 0 : ctx->maps.all.size()));
+  const Roofline roof = roofline(shape, ctx->flops_per_cell, ctx->maps.n_cells, inputs, dofs, n_coordinate_values, map_entries,
+                                 ctx->device_params);
+  os << "roofline (Eq. 16): " << roof.gflops << " GFLOP/s, " << bound_name(roof.bound) << " (device parameters from "
+     << ctx->device_params_source << "); measured / roofline = " << measured / roof.gflops;
+  *text = os.str();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

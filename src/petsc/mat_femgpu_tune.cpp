@@ -1,0 +1,138 @@
+// Tuning at the first MatMult (-mat_fem_gpu_strategy auto) with the persistent cache:
+// look the schedule up (tuning_cache.h); on a miss, a rejected entry or
+// -mat_fem_gpu_retune, time the candidates on this Mat's maps and coordinates with
+// random values through the backend's tuner, keep the fastest and store it.
+//
+// Several MPI ranks: each rank looks up and, if needed, tunes for its own device and
+// cell count; stores are atomic renames, so the file stays whole (the last writer of a
+// key wins). Monitor lines come from rank 0.
+#include <random>
+#include <sstream>
+
+#include "petsc/mat_femgpu_impl.h"
+#include "petsc/petsc_errors.h"
+#include "tune/tuning_cache.h"
+
+namespace femgpu {
+
+namespace {
+
+// The cache file, or "" when off (with why in *note).
+std::string cache_path(const MatFEMGPUContext *ctx, std::string *note)
+{
+  if (ctx->tune_cache == "none") {
+    *note = "tune cache off (-mat_fem_gpu_tune_cache none)";
+    return "";
+  }
+  if (ctx->tune_cache != "default") return ctx->tune_cache;
+  try {
+    return default_tuning_cache_path();
+  } catch (const std::exception &e) {
+    *note = std::string("tune cache off: ") + e.what();
+    return "";
+  }
+}
+
+TuningKey key_for(const MatFEMGPUContext *ctx, const TuneTarget &target)
+{
+  TuningKey key = tuning_key(*ctx->ir, ctx->tab->n_points(), ctx->maps.n_cells);
+  key.precision = MatFEMGPURequestedPrecision(ctx->schedule) == Precision::FP64 ? "fp64" : "fp32";
+  key.backend = target.backend;
+  key.device = target.device;
+  key.device_version = target.device_version;
+  key.driver_version = target.driver_version;
+  key.nvrtc_version = target.nvrtc_version;
+  return key;
+}
+
+TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
+{
+  TuneSettings settings;
+  settings.candidates = static_cast<size_t>(ctx->tune_candidates);
+  settings.limits.eta_alias_min = ctx->eta_alias_min;
+  settings.limits.eta_simd_min = ctx->eta_simd_min;
+  settings.limits.wg_max = static_cast<int>(ctx->wg_max);
+  if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
+  return settings;
+}
+
+// Times the candidates on random trial and coefficient values.
+PetscErrorCode run_tuner(MatFEMGPUContext *ctx, MPI_Comm comm, const TuneTarget &target, const TuneSettings &settings, TuneReport *report)
+{
+  Vec coords;
+  const PetscScalar *ca;
+  ActionArrays arrays;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  const size_t n = static_cast<size_t>(ctx->maps.local_size);
+  std::vector<double> u(n), w(n);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<double> r(-1, 1);
+  for (size_t i = 0; i < n; ++i) u[i] = r(rng), w[i] = 0.1 * r(rng);
+  PetscCall(MatFEMGPUFillArrays(ctx, u.data(), ca, false, &arrays));
+  for (FunctionArrays &f : arrays.coefficients) f.values = w.data();
+  FEMGPU_CXX(comm, *report = target.tune(arrays, n, settings));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscCheck(report->best >= 0, comm, PETSC_ERR_LIB, "fem_gpu: no schedule could run: %s",
+             report->candidates.empty() ? "no candidates" : report->candidates.front().error.c_str());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+std::string tuned_summary(const TuneReport &report, const TuneTarget &target)
+{
+  const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
+  std::ostringstream os;
+  os << "tuned: " << report.candidates.size() << " candidates of " << report.space_size << (report.space_truncated ? "+" : "")
+     << " timed in " << report.compile_seconds + report.timing_seconds << " s; best " << to_string(best.schedule) << " at "
+     << best.median_ms << " ms (ranked with " << target.params_source << ")";
+  return os.str();
+}
+
+}  // namespace
+
+PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  std::string note, path;
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FEMGPU_Tune, A, 0, 0, 0));
+  path = cache_path(ctx, &note);
+  const TuningKey key = key_for(ctx, target);
+  const int Q = ctx->tab->n_points();
+  auto check = [&](const Schedule &s) { validate(s, *ctx->ir, Q); };
+  if (!path.empty() && ctx->retune) note = "-mat_fem_gpu_retune: cache entry ignored";
+  if (!path.empty() && !ctx->retune) {
+    CacheLookup found;
+    FEMGPU_CXX(comm, found = lookup_tuning(path, key, check));
+    if (found.status == CacheStatus::Hit) {
+      *chosen = *found.schedule;
+      ctx->tuned_median_seconds = found.entry.median_seconds;
+      std::ostringstream os;
+      os << "tune: from cache " << path << ": " << found.entry.schedule << " at " << found.entry.median_seconds * 1e3 << " ms (tuned "
+         << found.entry.date << ", " << found.entry.candidates_timed << " candidates timed)";
+      ctx->tune_summary = os.str();
+      if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: cache hit in %s: %s\n", path.c_str(), found.entry.schedule.c_str()));
+      PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    note = "tune cache: " + found.why;
+  }
+  if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s; tuning\n", note.c_str()));
+  TuneReport report;
+  PetscCall(run_tuner(ctx, comm, target, settings_for(comm, ctx), &report));
+  const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
+  *chosen = best.schedule.with_precision(MatFEMGPURequestedPrecision(ctx->schedule));
+  ctx->tuned_median_seconds = best.median_ms * 1e-3;
+  ctx->tune_summary = tuned_summary(report, target) + "\n" + note;
+  if (!path.empty()) {
+    TuningEntry entry{key, to_string(*chosen), ctx->tuned_median_seconds, static_cast<int>(report.candidates.size()), utc_date_now()};
+    const std::string failed = store_tuning(path, entry);
+    ctx->tune_summary += failed.empty() ? "; saved to " + path : "; not saved: " + failed;
+    if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s\n", failed.empty() ? ("saved to " + path).c_str() : failed.c_str()));
+  }
+  PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

@@ -1,0 +1,28 @@
+// Tuning on the OpenCL backend (PoCL on machines without a GPU, or an OpenCL GPU): the
+// same candidates as the CUDA tuner (tuner.h), each built as an OpenCL backend and timed
+// by wall clock on the given arrays (warm-ups, then a median). The first warm-up builds
+// the program; every run includes the backend's host<->device copies, as a MatMult
+// through this backend does.
+//
+// Takes: the IR, its tables, host arrays with n_out outputs, DeviceParams (OpenCL has
+// no probe: the defaults, so the ranking is the paper's H200 model), settings.
+// Returns: the report and the fastest candidate's backend, ready to apply.
+// Does not: cache (tuning_cache.h) or know PETSc.
+#pragma once
+
+#include <memory>
+
+#include "runtime/action_backend.h"
+#include "tune/tuner.h"
+
+namespace femgpu {
+
+struct OpenCLTuneReport : TuneReport {
+  std::unique_ptr<ActionBackend> best_backend;
+};
+
+OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, std::size_t n_out,
+                             Precision precision, const DeviceParams &device, const TuneSettings &settings,
+                             const std::string &share_dir);
+
+}  // namespace femgpu

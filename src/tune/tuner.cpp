@@ -1,0 +1,100 @@
+// The backend-agnostic half of tuning: candidates, timing loop, median, choice.
+#include "tune/tuner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <sstream>
+
+#include "tune/probe_analysis.h"  // median
+
+namespace femgpu {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
+                                              std::size_t *space_size, bool *truncated)
+{
+  std::vector<TimedCandidate> out;
+  if (s.include_scpwi) out.push_back(TimedCandidate{});
+  KernelShape shape = KernelShape::from(ir, Q);
+  SearchSpace space = enumerate_tiles(shape, s.limits, device);
+  *space_size = space.candidates.size();
+  *truncated = space.truncated;
+  for (const Tiles &t : rank_tiles_diverse(shape, space.candidates, device, s.candidates, s.items_per_cell_classes)) {
+    TimedCandidate c;
+    c.schedule = Schedule::tiled(t);
+    c.model_seconds = t_heur(shape, t, device);
+    out.push_back(c);
+  }
+  return out;
+}
+
+TimedCandidate time_wall_clock(const std::function<void()> &run, const TuneSettings &s)
+{
+  for (int i = 0; i < s.warmups; ++i) run();
+  std::vector<double> ms;
+  double total = 0;
+  while ((static_cast<int>(ms.size()) < s.min_runs || total < s.min_seconds * 1e3) && static_cast<int>(ms.size()) < s.max_runs) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run();
+    ms.push_back(seconds_since(t0) * 1e3);
+    total += ms.back();
+  }
+  TimedCandidate c;
+  c.runs = static_cast<int>(ms.size());
+  c.median_ms = median(ms);
+  c.mean_ms = ms.empty() ? c.median_ms : total / static_cast<double>(ms.size());
+  return c;
+}
+
+std::string describe(const TimedCandidate &c)
+{
+  std::ostringstream os;
+  os << to_string(c.schedule) << ": ";
+  if (!c.error.empty()) {
+    os << "failed (" << c.error.substr(0, 160) << ")";
+    return os.str();
+  }
+  os << c.median_ms << " ms (median of " << c.runs << ")";
+  if (c.registers > 0) os << ", " << c.registers << " regs, " << c.local_bytes << " B spill";
+  os << ", " << c.shared_bytes << " B shared";
+  return os.str();
+}
+
+void time_candidates(TuneReport *report, const std::function<TimedCandidate(std::size_t)> &time, const TuneSettings &s,
+                     const std::function<bool(const std::exception &)> &fatal)
+{
+  const auto t0 = std::chrono::steady_clock::now();
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < report->candidates.size(); ++i) {
+    TimedCandidate &c = report->candidates[i];
+    if (c.error.empty()) {
+      try {
+        TimedCandidate timed = time(i);
+        timed.schedule = c.schedule;
+        timed.model_seconds = c.model_seconds;
+        c = timed;
+      } catch (const std::exception &e) {
+        if (fatal && fatal(e)) throw;
+        c.error = e.what();
+      }
+    }
+    if (!c.error.empty()) c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
+    if (s.monitor) s.monitor(describe(c));
+    if (c.median_ms < best) {
+      best = c.median_ms;
+      report->best = static_cast<int>(i);
+    }
+  }
+  report->timing_seconds = seconds_since(t0);
+}
+
+}  // namespace femgpu

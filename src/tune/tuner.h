@@ -1,0 +1,72 @@
+// What every tuner shares (the paper's section 3.2.6): the candidate list (SCPWI and the
+// cost model's best b tiled schedules, plus the best of each N_WI class), timing each
+// candidate through a backend's callback, the median, choosing the fastest, and the
+// monitor's lines. cuda_tuner.h and opencl_tuner.h supply "build and time this schedule".
+//
+// Takes: the IR, Q, DeviceParams (probed, or the defaults: then the ranking is the
+// paper's H200 model), TuneSettings, and a callback timing one schedule.
+// Returns: a TuneReport: every candidate with its evidence and the index of the best.
+// A candidate whose callback throws scores infinity and tuning goes on.
+// Does not: know a backend, cache results (tuning_cache.h) or know PETSc.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "schedule/schedule.h"
+#include "tune/cost_model.h"
+
+namespace femgpu {
+
+struct TuneSettings {
+  SearchLimits limits;
+  std::size_t candidates = 9;  // b
+  int warmups = 5;
+  int min_runs = 15;
+  double min_seconds = 0.2;
+  int max_runs = 400;
+  int compile_threads = 8;
+  bool include_scpwi = true;
+  // Also time the model's best of each N_WI class (the paper's high-order winners use 2-6).
+  std::vector<int> items_per_cell_classes{2, 3, 4, 5, 6, 8, 16, 32};
+  std::function<void(const std::string &)> monitor;  // one line per timed candidate
+};
+
+struct TimedCandidate {
+  Schedule schedule = Schedule::single_cell_per_work_item();
+  double model_seconds = 0;  // t_heur per cell (tiled candidates)
+  double median_ms = 0, mean_ms = 0;
+  int runs = 0;
+  std::string error;  // why it could not run (then median_ms is infinity)
+  int registers = 0, local_bytes = 0;  // CUDA only
+  long long shared_bytes = 0;
+};
+
+struct TuneReport {
+  std::vector<TimedCandidate> candidates;
+  int best = -1;
+  std::size_t space_size = 0;
+  bool space_truncated = false;
+  double compile_seconds = 0, timing_seconds = 0;
+};
+
+// The schedules to time: SCPWI and the cost model's best b tiled candidates.
+std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
+                                              std::size_t *space_size, bool *truncated);
+
+// Wall-clock timing of `run` (which must wait for its work): `warmups` untimed runs,
+// then at least min_runs runs or min_seconds, at most max_runs; median and mean in ms.
+TimedCandidate time_wall_clock(const std::function<void()> &run, const TuneSettings &s);
+
+// One monitor line: the schedule and its time, or why it failed.
+std::string describe(const TimedCandidate &c);
+
+// Times report->candidates[i] with time(i) in order; keeps the schedule and model
+// estimate of each, records errors (an exception for which fatal() is true is rethrown),
+// sets report->best and timing_seconds, and calls the monitor once per candidate.
+void time_candidates(TuneReport *report, const std::function<TimedCandidate(std::size_t)> &time, const TuneSettings &s,
+                     const std::function<bool(const std::exception &)> &fatal = nullptr);
+
+}  // namespace femgpu

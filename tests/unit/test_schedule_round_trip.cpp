@@ -1,0 +1,62 @@
+// A schedule reads back from its printed form exactly, and nothing else reads as one.
+#include <catch2/catch.hpp>
+
+#include "schedule/schedule.h"
+
+using namespace femgpu;
+
+namespace {
+
+bool same(const Schedule &a, const Schedule &b) { return to_string(a) == to_string(b) && a.strategy() == b.strategy(); }
+
+}  // namespace
+
+TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedule][cache]")
+{
+  const Schedule cases[] = {
+      Schedule::single_cell_per_work_item(),
+      Schedule::single_cell_per_work_item(128, Precision::FP32),
+      Schedule::tiled({4, 32, 16, 8, {15}, 15, 8}),
+      Schedule::tiled({1, 2, 3, 4, {5, 6}, 7, 8}, Precision::FP32),
+      Schedule::tiled({256, 1, 3, 3, {6, 2, 10}, 6, 3}, Precision::FP64),
+  };
+  for (const Schedule &s : cases) {
+    INFO(to_string(s));
+    const Schedule back = parse_schedule(to_string(s));
+    CHECK(same(back, s));
+    CHECK(back.precision() == s.precision());
+    if (s.strategy() == Strategy::Tiled) {
+      CHECK(back.tiles().eval_cols == s.tiles().eval_cols);
+      CHECK(back.tiles().cells_per_group == s.tiles().cells_per_group);
+      CHECK(back.tiles().quad_cols == s.tiles().quad_cols);
+    } else {
+      CHECK(back.work_group_size() == s.work_group_size());
+    }
+  }
+}
+
+TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][cache]")
+{
+  const char *bad[] = {
+      "",
+      "scpwi wg=32",                                             // no precision
+      "scpwi wg=32 fp16",                                        //
+      "scpwi wg=0 fp64",                                         // not positive
+      "scpwi wg=-4 fp64",                                        //
+      "scpwi wg=032 fp64",                                       // not canonical
+      "scpwi wg=3x fp64",                                        //
+      "scpwi wg=99999999999 fp64",                               // too large
+      "scpwi  wg=32 fp64",                                       // two spaces: not canonical
+      "scpwi wg=32 fp64 ",                                       //
+      "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 fp64",      // a size missing
+      "tiled nc=4 nwi=32 tq=16 ter=8 tec=15 tqr=15 tqc=8 fp64",  // no brackets
+      "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15,] tqr=15 tqc=8 fp64",
+      "tiled nc=4 nwi=32 tq=16 ter=8 tec=[,15] tqr=15 tqc=8 fp64",
+      "tiled nwi=32 nc=4 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64",  // order
+      "blocked wg=32 fp64",
+  };
+  for (const char *text : bad) {
+    INFO(text);
+    CHECK_THROWS_AS(parse_schedule(text), std::invalid_argument);
+  }
+}
