@@ -53,15 +53,30 @@ std::map<std::string, double> paper_gdofs(const std::string &path)
 }
 
 // One case: mesh, operands, tuning, measurements.
+// Times one given schedule instead of tuning (-schedule: profiling, exact re-runs).
+TuneReport time_schedule(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
+                         const TuneSettings &settings, const Schedule &schedule)
+{
+  TuneReport report;
+  TimedCandidate c;
+  c.schedule = schedule;
+  report.candidates.push_back(c);
+  std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, 1);
+  report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
+  if (report.best < 0) throw std::runtime_error("the schedule did not run: " + report.candidates.front().error);
+  return report;
+}
+
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
-             const DeviceParams &params)
+             const DeviceParams &params, const std::string &forced)
 {
   std::unique_ptr<BenchCase> bench = lower_case(op, dim, k);
   const ActionIR &ir = bench->ir;
   const Tabulation &tab = bench->tab;
   std::unique_ptr<BenchOperands> operands = upload_operands(*bench, N);
   const LatticeMesh &mesh = operands->mesh;
-  TuneReport report = tune_cuda(ir, tab, *operands->data, info, params, settings);
+  TuneReport report = forced.empty() ? tune_cuda(ir, tab, *operands->data, info, params, settings)
+                                      : time_schedule(ir, tab, *operands->data, info, settings, parse_schedule(forced));
   Row r;
   r.op = op, r.dim = dim, r.degree = k, r.Q = tab.n_points(), r.n_cells = mesh.n_cells;
   r.dofs_out = static_cast<long long>(mesh.n_dofs());
@@ -109,6 +124,7 @@ int main(int argc, char **argv)
   PetscInt n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
+  char forced_s[256] = "";
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE;
   char study[64] = "";
@@ -131,6 +147,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
+  PetscCall(PetscOptionsString("-schedule", "time this schedule (as MatView prints it) instead of tuning", "", forced_s, forced_s, sizeof(forced_s),
+                               nullptr));
   PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "",
                                study, study, sizeof(study), nullptr));
   PetscOptionsEnd();
@@ -144,6 +162,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFinalize());
     return rc;
   }
+  const std::string forced = forced_s;
   cuda::DeviceInfo info;
   try {
     info = cuda::open_device(0);
@@ -174,7 +193,7 @@ int main(int argc, char **argv)
       for (int k = static_cast<int>(min_degree); k <= (dims[di] == 2 ? max2 : max3); ++k) {
         const int dim = static_cast<int>(dims[di]);
         try {
-          Row r = run_case(op, dim, k, static_cast<int>(dim == 2 ? n2 : n3), settings, info, params);
+          Row r = run_case(op, dim, k, static_cast<int>(dim == 2 ? n2 : n3), settings, info, params, forced);
           auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
           if (it != paper.end()) {
             r.paper_gdofs = it->second;
