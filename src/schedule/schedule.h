@@ -32,6 +32,12 @@ struct TileSizes {
   int quad_cols = 1;
 };
 
+inline bool operator==(const TileSizes &a, const TileSizes &b)
+{
+  return a.cells_per_group == b.cells_per_group && a.items_per_cell == b.items_per_cell && a.quad_tile == b.quad_tile &&
+         a.eval_rows == b.eval_rows && a.eval_cols == b.eval_cols && a.quad_rows == b.quad_rows && a.quad_cols == b.quad_cols;
+}
+
 class Schedule {
  public:
   // SCPWI (Algorithm 3): one cell per work-item, work_group_size cells per group.

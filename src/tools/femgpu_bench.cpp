@@ -125,6 +125,7 @@ int main(int argc, char **argv)
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
   char forced_s[256] = "";
+  PetscInt warmups = 5, low_words = 48;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE;
   char study[64] = "";
@@ -144,6 +145,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-min_seconds", "time each candidate at least this long (and >= 15 runs)", "", min_seconds, &min_seconds, nullptr));
   PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
   PetscCall(PetscOptionsInt("-min_runs", "time each candidate at least this many runs", "", min_runs, &min_runs, nullptr));
+  PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
+  PetscCall(PetscOptionsInt("-low_register_words", "also time low-register candidates up to this footprint (0: off)", "", low_words, &low_words,
+                            nullptr));
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
@@ -181,6 +185,8 @@ int main(int argc, char **argv)
   settings.min_seconds = min_seconds;
   settings.compile_threads = static_cast<int>(threads);
   settings.min_runs = static_cast<int>(min_runs);
+  settings.warmups = static_cast<int>(warmups);
+  settings.low_register_words = low_words;
   if (classes_set) settings.items_per_cell_classes.assign(classes, classes + n_classes);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
   std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");

@@ -96,4 +96,19 @@ double eta_pred(const KernelShape &s, const Tiles &t)
   return static_cast<double>(ops_usable(s)) / static_cast<double>(ops_performed(s, t));
 }
 
+long long register_words(const KernelShape &s, const Tiles &t)
+{
+  const long long items = std::max(1, t.items_per_cell);
+  const long long eval_rows = (t.eval_rows + items - 1) / items, quad_rows = (t.quad_rows + items - 1) / items;
+  long long accumulators = 0, dof_tile = 0;
+  for (size_t g = 0; g < s.groups.size(); ++g) {
+    const KernelShape::Group &grp = s.groups[g];
+    accumulators += eval_rows * grp.n_deriv;
+    const long long per_basis = grp.n > 0 ? grp.dofs / grp.n : 1;
+    const long long cols = g < t.eval_cols.size() ? t.eval_cols[g] : grp.n;
+    dof_tile = std::max(dof_tile, cols * per_basis);
+  }
+  return std::max(accumulators + dof_tile, quad_rows * s.test_components) + s.coordinate_dofs;
+}
+
 }  // namespace femgpu

@@ -22,4 +22,13 @@ long long ops_usable(const KernelShape &s);     // Eq. (12), per cell
 long long ops_performed(const KernelShape &s, const Tiles &t);
 double eta_pred(const KernelShape &s, const Tiles &t);
 
+// Words each work-item keeps in registers in the tiled kernel (not a paper quantity):
+// the evaluation accumulators of every term (ceil(T_e^r / N_WI) rows each) plus the
+// largest group's DOF tile (T_e^c times its values per basis function) while
+// evaluating, or ceil(T_q^r / N_WI) output rows while contracting, plus the gathered
+// coordinates. On the H200 a footprint past ~100 FP64 words spills and caps occupancy
+// at one work-group per multiprocessor (ncu, share/femgpu/bench/ncu/), which the
+// paper's model does not see; the tuner uses it to time low-register candidates too.
+long long register_words(const KernelShape &s, const Tiles &t);
+
 }  // namespace femgpu

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "tune/probe_analysis.h"  // median
+#include "tune/quantities.h"
 
 namespace femgpu {
 
@@ -28,7 +29,15 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   SearchSpace space = enumerate_tiles(shape, s.limits, device);
   *space_size = space.candidates.size();
   *truncated = space.truncated;
-  for (const Tiles &t : rank_tiles_diverse(shape, space.candidates, device, s.candidates, s.items_per_cell_classes)) {
+  std::vector<Tiles> chosen = rank_tiles_diverse(shape, space.candidates, device, s.candidates, s.items_per_cell_classes);
+  if (s.low_register_words > 0 && s.low_register_candidates > 0) {
+    std::vector<Tiles> low;
+    for (const Tiles &t : space.candidates)
+      if (register_words(shape, t) <= s.low_register_words) low.push_back(t);
+    for (const Tiles &t : rank_tiles_diverse(shape, low, device, s.low_register_candidates, s.items_per_cell_classes))
+      if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);
+  }
+  for (const Tiles &t : chosen) {
     TimedCandidate c;
     c.schedule = Schedule::tiled(t);
     c.model_seconds = t_heur(shape, t, device);

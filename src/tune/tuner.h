@@ -31,6 +31,11 @@ struct TuneSettings {
   bool include_scpwi = true;
   // Also time the model's best of each N_WI class (the paper's high-order winners use 2-6).
   std::vector<int> items_per_cell_classes{2, 3, 4, 5, 6, 8, 16, 32};
+  // Also time the model's best b_low candidates among those whose register footprint
+  // (register_words) is at most low_register_words, and the best of each N_WI class
+  // among them: the paper's model does not see register spills. 0 turns this off.
+  long long low_register_words = 48;
+  std::size_t low_register_candidates = 3;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 

@@ -128,3 +128,24 @@ TEST_CASE("the roofline of mass P1 matches a hand computation", "[tune]")
   CHECK(r.gflops == Approx(1.0));
   CHECK(std::string(r.bound) == "compute");
 }
+
+TEST_CASE("the register footprint of a tiled candidate matches a hand count", "[tune]")
+{
+  // Vector P7 on triangles (elasticity): n = 36, 2 components, grad u gives 4 terms.
+  KernelShape s;
+  s.dim = 2;
+  s.Q = 33;
+  s.n_test = 36;
+  s.test_components = 2;
+  s.n_eval = 4;
+  s.coordinate_dofs = 6;
+  s.groups.push_back({36, 4, 2, 72});
+  // N_WI = 8: ceil(33/8) = 5 rows x 4 terms + a 36 x 2 DOF tile, or ceil(36/8) = 5
+  // output rows x 2 components; plus 6 coordinates: 20 + 72 + 6 = 98 words (the H200's
+  // ptxas gave this kernel 200 registers, i.e. 100 FP64 words).
+  CHECK(register_words(s, tiles(32, 8, 33, 33, 36, 36, 33)) == 98);
+  // A third of the DOF tile: 20 + 24 + 6.
+  CHECK(register_words(s, tiles(32, 8, 33, 33, 12, 36, 33)) == 50);
+  // One item per cell: the output rows dominate only when the evaluation is small.
+  CHECK(register_words(s, tiles(32, 1, 1, 1, 1, 36, 1)) == 36 * 2 + 6);
+}

@@ -11,6 +11,9 @@ out="$2"
 prefix="${3:-h200}"
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The examples sit next to the tools in a device pack (bin/examples) or a build tree.
+bin="$(dirname "$(command -v femgpu-bench)")"
+export PATH="$bin/examples:$PATH"
 common="-dm_vec_type cuda -mat_fem_gpu_backend cuda -use_gpu_aware_mpi 0 -log_view -log_view_gpu_time -memory_view"
 ex1="-dm_plex_dim 2 -dm_plex_box_faces 1000,1000 -degree 2 -ksp_rtol 1e-8"
 ex2="-dm_plex_dim 3 -dm_plex_box_faces 24,24,24 -degree 2 -ksp_rtol 1e-8"
@@ -21,7 +24,7 @@ run() {  # name ranks example options...
   local name="$1" ranks="$2" example="$3"
   shift 3
   local t0=$SECONDS
-  mpiexec -n "$ranks" --bind-to none "$example" $common "$@" >"$out/${prefix}_${name}.log" 2>&1
+  timeout 300 mpiexec -n "$ranks" --bind-to none "$example" $common "$@" >"$out/${prefix}_${name}.log" 2>&1
   echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E 'KSP iterations|Newton iterations|^Time:|GPU memory' "$out/${prefix}_${name}.log" | tr '\n' ';')"
 }
 
