@@ -227,7 +227,7 @@ static PetscErrorCode CreateJacobian(DM dm, AppCtx *user, Mat *J, Mat *P)
 {
   PetscBool fem_gpu;
   PetscFunctionBeginUser;
-  PetscCall(DMCreateMatrix(dm, J));
+  PetscCall(ExampleCreateMatrix(dm, J));
   PetscCall(PetscObjectTypeCompare((PetscObject)*J, MATFEMGPU, &fem_gpu));
   PetscCall(DMCreateLocalVector(dm, &user->w));
   if (fem_gpu) {

@@ -96,7 +96,7 @@ static PetscErrorCode CreateOperator(DM dm, Mat *A)
   PetscBool fem_gpu;
   Vec       ul;
   PetscFunctionBeginUser;
-  PetscCall(DMCreateMatrix(dm, A));
+  PetscCall(ExampleCreateMatrix(dm, A));
   PetscCall(PetscObjectTypeCompare((PetscObject)*A, MATFEMGPU, &fem_gpu));
   if (fem_gpu) {
     PetscCall(MatFEMGPUSetFormFile(*A, FEMGPU_FORMS_DIR "/helmholtz.ufl"));

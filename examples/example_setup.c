@@ -96,3 +96,16 @@ PetscErrorCode ExampleReportTimes(MPI_Comm comm, PetscLogDouble operator_seconds
   if (mib >= 0) PetscCall(PetscPrintf(comm, "GPU memory in use after the solve: %.0f MiB (max over ranks, whole device)\n", (double)mib));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode ExampleCreateMatrix(DM dm, Mat *A)
+{
+  MatType   type;
+  PetscBool fem_gpu;
+  PetscFunctionBeginUser;
+  PetscCall(DMGetMatType(dm, &type));
+  PetscCall(PetscStrcmp(type, MATFEMGPU, &fem_gpu));
+  if (fem_gpu) PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));
+  PetscCall(DMCreateMatrix(dm, A));
+  if (fem_gpu) PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
