@@ -66,6 +66,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsInt("-mat_fem_gpu_wg_max", "Search space: most work-items per group (N_c N_WI)", "", ctx->wg_max, &ctx->wg_max, &set));
   any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_low_register_words",
+                            "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)", "",
+                            ctx->low_register_words, &ctx->low_register_words, &set));
+  any = (PetscBool)(any || set);
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
   if (set) {
     r.eval_cols.assign(cols, cols + ncols);

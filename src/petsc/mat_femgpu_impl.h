@@ -51,6 +51,7 @@ struct MatFEMGPUContext {
   PetscInt tune_candidates = 9;  // b
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;
+  PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

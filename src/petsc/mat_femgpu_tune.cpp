@@ -52,6 +52,7 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.limits.eta_alias_min = ctx->eta_alias_min;
   settings.limits.eta_simd_min = ctx->eta_simd_min;
   settings.limits.wg_max = static_cast<int>(ctx->wg_max);
+  settings.low_register_words = ctx->low_register_words;
   if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
   return settings;
 }

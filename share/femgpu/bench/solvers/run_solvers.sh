@@ -17,7 +17,7 @@ export PATH="$bin/examples:$PATH"
 common="-dm_vec_type cuda -mat_fem_gpu_backend cuda -use_gpu_aware_mpi 0 -log_view -log_view_gpu_time -memory_view"
 ex1="-dm_plex_dim 2 -dm_plex_box_faces 1000,1000 -degree 2 -ksp_rtol 1e-8"
 ex2="-dm_plex_dim 3 -dm_plex_box_faces 24,24,24 -degree 2 -ksp_rtol 1e-8"
-ex3="-dm_plex_dim 2 -dm_plex_box_faces 700,350 -degree 2 -snes_rtol 1e-8 -ksp_rtol 1e-6"
+ex3="-dm_plex_dim 2 -dm_plex_box_faces 200,100 -degree 2 -snes_rtol 1e-8 -ksp_rtol 1e-6"
 ex4="-dm_plex_dim 2 -dm_plex_box_faces 1000,1000 -degree 2 -ksp_rtol 1e-8"
 
 run() {  # name ranks example options...
