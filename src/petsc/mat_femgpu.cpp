@@ -17,7 +17,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not dec
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Tune, FEMGPU_Diagonal;
+PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Tune, FEMGPU_Diagonal, FEMGPU_Maps, FEMGPU_Symmetry;
 
 static const char kContextKey[] = "MatFEMGPUContext";
 
@@ -256,6 +256,8 @@ PetscErrorCode MatFEMGPURegister(void)
   PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
   PetscCall(PetscLogEventRegister("FEMGPUTune", MAT_CLASSID, &femgpu::FEMGPU_Tune));
   PetscCall(PetscLogEventRegister("FEMGPUDiagonal", MAT_CLASSID, &femgpu::FEMGPU_Diagonal));
+  PetscCall(PetscLogEventRegister("FEMGPUMaps", MAT_CLASSID, &femgpu::FEMGPU_Maps));
+  PetscCall(PetscLogEventRegister("FEMGPUSymmetry", MAT_CLASSID, &femgpu::FEMGPU_Symmetry));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

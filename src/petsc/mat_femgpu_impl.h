@@ -130,6 +130,8 @@ template <class R, class A0, class A1> struct FirstArg<R (*)(A0, A1)> { using ty
 using OptionItems = FirstArg<decltype(&PetscOptionsHeadBegin)>::type;
 PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
 
-extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune;
+// Inside FEMGPUSetUp: FEMGPUMaps (closure maps from the DMPlex), FEMGPUTune (first
+// MatMult's tuning, CUDA/OpenCL), FEMGPUSymmetry (the cell-matrix symmetry check).
+extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune, FEMGPU_Maps, FEMGPU_Symmetry;
 
 }  // namespace femgpu

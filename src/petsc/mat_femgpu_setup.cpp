@@ -103,7 +103,9 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
     ctx->ir = std::make_unique<ActionIR>(lower_form(forms.a, lo));
     ctx->tab = std::make_unique<Tabulation>(tabulate_action(*ctx->ir, default_share_dir()));
   });
+  PetscCall(PetscLogEventBegin(FEMGPU_Maps, A, 0, 0, 0));
   PetscCall(plex_build_maps(ctx->dm, &ctx->maps));
+  PetscCall(PetscLogEventEnd(FEMGPU_Maps, A, 0, 0, 0));
   const PetscInt expected = ctx->ir->n_test_basis * ctx->signature.element.components;
   PetscCheck(ctx->maps.n_cells == 0 || ctx->maps.width == expected, comm, PETSC_ERR_PLIB,
              "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->maps.width, expected);
@@ -114,7 +116,9 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   ctx->apply_seconds = ctx->first_apply_seconds = 0;
   ctx->apply_count = 0;
   PetscCall(MatFEMGPUMakeBackend(A, ctx));
+  PetscCall(PetscLogEventBegin(FEMGPU_Symmetry, A, 0, 0, 0));
   PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
+  PetscCall(PetscLogEventEnd(FEMGPU_Symmetry, A, 0, 0, 0));
   ctx->flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->ir, ctx->tab->n_points()).total());
   ctx->set_up = true;
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));

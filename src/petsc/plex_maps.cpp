@@ -10,64 +10,55 @@ namespace femgpu {
 
 namespace {
 
-// Fills a local vector of `section` with its own indices, so that closures of it
-// are closures of indices.
-PetscErrorCode index_vector(PetscSection section, Vec *v)
-{
-  PetscInt n;
-  PetscScalar *a;
-  PetscFunctionBegin;
-  PetscCall(PetscSectionGetStorageSize(section, &n));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, v));
-  PetscCall(VecGetArray(*v, &a));
-  for (PetscInt i = 0; i < n; ++i) a[i] = static_cast<PetscScalar>(i);
-  PetscCall(VecRestoreArray(*v, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode constraint_flags(PetscSection section, Vec *v)
+// A local vector of `section` holding each entry's own index, encoded as -(index + 1)
+// where the entry is constrained (Dirichlet), so that one closure per cell gives both the
+// cell's indices and which of them are free.
+PetscErrorCode index_vector(PetscSection section, bool mark_constrained, Vec *v)
 {
   PetscInt pStart, pEnd, n;
   PetscScalar *a;
   PetscFunctionBegin;
   PetscCall(PetscSectionGetStorageSize(section, &n));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, v));
-  PetscCall(VecSet(*v, 0.0));
   PetscCall(VecGetArray(*v, &a));
+  for (PetscInt i = 0; i < n; ++i) a[i] = static_cast<PetscScalar>(i);
   PetscCall(PetscSectionGetChart(section, &pStart, &pEnd));
-  for (PetscInt p = pStart; p < pEnd; ++p) {
+  for (PetscInt p = pStart; p < pEnd && mark_constrained; ++p) {
     PetscInt cdof, off;
     const PetscInt *cind;
     PetscCall(PetscSectionGetConstraintDof(section, p, &cdof));
     if (!cdof) continue;
     PetscCall(PetscSectionGetOffset(section, p, &off));
     PetscCall(PetscSectionGetConstraintIndices(section, p, &cind));
-    for (PetscInt k = 0; k < cdof; ++k) a[off + cind[k]] = 1.0;
+    for (PetscInt k = 0; k < cdof; ++k) a[off + cind[k]] = -static_cast<PetscScalar>(off + cind[k] + 1);
   }
   PetscCall(VecRestoreArray(*v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Closure of every cell of `dm` through `section` over an index vector.
-PetscErrorCode closure_indices(DM dm, PetscSection section, Vec indices, Vec flags, PetscInt cStart, PetscInt cEnd,
-                               PetscInt *width, std::vector<int> *all, std::vector<int> *free)
+// Closure of every cell of `dm` through `section` over an index vector (index_vector):
+// `all` gets every index, `free` (if given) -1 in place of constrained ones.
+PetscErrorCode closure_indices(DM dm, PetscSection section, Vec indices, PetscInt cStart, PetscInt cEnd, PetscInt *width,
+                               std::vector<int> *all, std::vector<int> *free)
 {
   PetscFunctionBegin;
   *width = -1;
   for (PetscInt c = cStart; c < cEnd; ++c) {
-    PetscInt n = 0, nf = 0;
-    PetscScalar *idx = nullptr, *flag = nullptr;
+    PetscInt n = 0;
+    PetscScalar *idx = nullptr;
     PetscCall(DMPlexVecGetClosure(dm, section, indices, c, &n, &idx));
-    if (flags) PetscCall(DMPlexVecGetClosure(dm, section, flags, c, &nf, &flag));
-    if (*width < 0) *width = n;
+    if (*width < 0) {
+      *width = n;
+      all->reserve(static_cast<size_t>(n) * static_cast<size_t>(cEnd - cStart));
+      if (free) free->reserve(all->capacity());
+    }
     PetscCheck(n == *width, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: cell %" PetscInt_FMT " has %" PetscInt_FMT " closure DOFs, cell %" PetscInt_FMT " has %" PetscInt_FMT " (mixed meshes are not supported)", c, n, cStart, *width);
     for (PetscInt i = 0; i < n; ++i) {
-      int index = static_cast<int>(PetscRealPart(idx[i]));
-      all->push_back(index);
-      if (free) free->push_back(PetscRealPart(flag[i]) != 0.0 ? -1 : index);
+      const int code = static_cast<int>(PetscRealPart(idx[i]));
+      all->push_back(code < 0 ? -code - 1 : code);
+      if (free) free->push_back(code < 0 ? -1 : code);
     }
     PetscCall(DMPlexVecRestoreClosure(dm, section, indices, c, &n, &idx));
-    if (flags) PetscCall(DMPlexVecRestoreClosure(dm, section, flags, c, &nf, &flag));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -174,18 +165,16 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
 {
   PetscSection section, csection;
   PetscInt cStart, cEnd;
-  Vec idx, flags, cidx;
+  Vec idx, cidx;
   DM cdm;
   PetscFunctionBegin;
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   maps->n_cells = cEnd - cStart;
   PetscCall(DMGetLocalSection(dm, &section));
   PetscCall(PetscSectionGetStorageSize(section, &maps->local_size));
-  PetscCall(index_vector(section, &idx));
-  PetscCall(constraint_flags(section, &flags));
-  PetscCall(closure_indices(dm, section, idx, flags, cStart, cEnd, &maps->width, &maps->all, &maps->free));
+  PetscCall(index_vector(section, true, &idx));
+  PetscCall(closure_indices(dm, section, idx, cStart, cEnd, &maps->width, &maps->all, &maps->free));
   PetscCall(VecDestroy(&idx));
-  PetscCall(VecDestroy(&flags));
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
   if (size == 1) {
@@ -199,10 +188,10 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   }
   PetscCall(DMGetCoordinateDM(dm, &cdm));
   PetscCall(DMGetLocalSection(cdm, &csection));
-  PetscCall(index_vector(csection, &cidx));
+  PetscCall(index_vector(csection, false, &cidx));
   std::vector<int> per_component;
   PetscInt width = 0, dim;
-  PetscCall(closure_indices(cdm, csection, cidx, nullptr, cStart, cEnd, &width, &per_component, nullptr));
+  PetscCall(closure_indices(cdm, csection, cidx, cStart, cEnd, &width, &per_component, nullptr));
   PetscCall(VecDestroy(&cidx));
   PetscCall(DMGetCoordinateDim(dm, &dim));
   // One entry per node: the kernels read a node's dim coordinates from there on.

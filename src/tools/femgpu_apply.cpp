@@ -176,6 +176,7 @@ PetscErrorCode run(MPI_Comm comm)
   PetscCall(read_options(comm, &o));
   PetscCall(create_space(comm, o, &dm));
   PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));  // no AIJ pattern: a fem_gpu Mat stores no entries
   PetscCall(DMCreateMatrix(dm, &A));
   if (!o.form_file[0]) {  // only -help
     PetscCall(MatDestroy(&A));
