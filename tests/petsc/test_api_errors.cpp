@@ -7,6 +7,7 @@
 #include <string>
 
 #include "femgpu.h"
+#include "lagrange_box.h"
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Checks the error codes of misused fem_gpu matrices.\n";
@@ -25,16 +26,8 @@ void expect(PetscErrorCode got, PetscErrorCode want, const char *what)
 // A P1 vector field on a 2x2 square and the hyperelasticity Jacobian (needs coefficient w).
 PetscErrorCode create(DM *dm, Mat *A)
 {
-  const PetscInt faces[2] = {2, 2};
-  const PetscReal lo[2] = {0, 0}, hi[2] = {1, 1};
-  PetscFE fe;
   PetscFunctionBegin;
-  PetscCall(FEMGPUCreateBoxMesh(PETSC_COMM_WORLD, 2, faces, lo, hi, dm));
-  PetscCall(DMSetFromOptions(*dm));
-  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 2, 2, PETSC_TRUE, 1, PETSC_DETERMINE, &fe));
-  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
-  PetscCall(DMCreateDS(*dm));
-  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(CreateLagrangeBox(PETSC_COMM_WORLD, 2, 2, 2, 1, dm));
   PetscCall(DMSetMatType(*dm, MATFEMGPU));
   PetscCall(DMCreateMatrix(*dm, A));
   PetscCall(MatFEMGPUSetFormFile(*A, FEMGPU_FORMS_DIR "/hyperelasticity.ufl"));

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "femgpu.h"
+#include "lagrange_box.h"
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Checks the symmetry of fem_gpu matrices.\n";
@@ -43,16 +44,8 @@ PetscErrorCode w_expr(PetscInt, PetscReal, const PetscReal x[], PetscInt, PetscS
 
 PetscErrorCode create_dm(DM *dm)
 {
-  const PetscInt faces[2] = {3, 3};
-  const PetscReal lo[2] = {0, 0}, hi[2] = {1, 1};
-  PetscFE fe;
   PetscFunctionBegin;
-  PetscCall(FEMGPUCreateBoxMesh(PETSC_COMM_WORLD, 2, faces, lo, hi, dm));
-  PetscCall(DMSetFromOptions(*dm));
-  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 2, 1, PETSC_TRUE, 2, PETSC_DETERMINE, &fe));
-  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
-  PetscCall(DMCreateDS(*dm));
-  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(CreateLagrangeBox(PETSC_COMM_WORLD, 2, 3, 1, 2, dm));
   PetscCall(DMSetMatType(*dm, MATFEMGPU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
