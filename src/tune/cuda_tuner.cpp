@@ -71,35 +71,17 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
                              const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop)
 {
-  double best = std::numeric_limits<double>::infinity();
-  int best_index = -1;
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    TimedCandidate &c = candidates[i];
-    if (stop && stop()) {
-      if (c.error.empty()) c.error = "not timed: stopped";
-      c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
-      continue;
-    }
-    if (kernels[i]) {
-      try {
-        kernels[i]->load();
-        const double model = c.model_seconds;
-        c = time_kernel(*kernels[i], data, settings);
-        c.model_seconds = model;
-      } catch (const cuda::DeviceOutOfMemory &) {
-        throw;
-      } catch (const std::exception &e) {
-        c.error = e.what();
-      }
-    }
-    if (!c.error.empty()) c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
-    if (settings.monitor) settings.monitor(describe(c));
-    if (c.median_ms < best) {
-      best = c.median_ms;
-      best_index = static_cast<int>(i);
-    }
-  }
-  return best_index;
+  TuneReport report;
+  report.candidates.swap(candidates);
+  auto time = [&](size_t i) {
+    if (!kernels[i]) throw std::runtime_error("not compiled");
+    kernels[i]->load();
+    return time_kernel(*kernels[i], data, settings);
+  };
+  auto out_of_memory = [](const std::exception &e) { return dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr; };
+  time_candidates(&report, time, settings, out_of_memory, stop);
+  candidates.swap(report.candidates);
+  return report.best;
 }
 
 CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
@@ -113,13 +95,9 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   auto t0 = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, settings.compile_threads);
   report.compile_seconds = seconds_since(t0);
-  auto time = [&](size_t i) {
-    if (!kernels[i]) throw std::runtime_error("not compiled");
-    kernels[i]->load();
-    return time_kernel(*kernels[i], data, settings);
-  };
-  auto out_of_memory = [](const std::exception &e) { return dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr; };
-  time_candidates(&report, time, settings, out_of_memory);
+  t0 = std::chrono::steady_clock::now();
+  report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
+  report.timing_seconds = seconds_since(t0);
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

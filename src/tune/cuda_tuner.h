@@ -34,10 +34,10 @@ TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, co
 std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, const Tabulation &tab, std::vector<TimedCandidate> &candidates,
                                                             const cuda::DeviceInfo &info, int threads);
 
-// Loads and times each compiled kernel in order (time_kernel), keeping model_seconds;
-// failures (and, once `stop` returns true, the rest) score infinity with their reason.
-// Returns the index of the fastest, or -1. Rethrows cuda::DeviceOutOfMemory. For the
-// studies, which time many kernels under a wall-time guard.
+// Loads and times each compiled kernel in order (time_kernel) through tuner.h's
+// time_candidates: failures (and, once `stop` returns true, the rest) score infinity
+// with their reason. Returns the index of the fastest, or -1. Rethrows
+// cuda::DeviceOutOfMemory. The tuner, -schedule and the studies' wall-time guard use it.
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
                              const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop = {});
 

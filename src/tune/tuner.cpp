@@ -79,12 +79,13 @@ std::string describe(const TimedCandidate &c)
 }
 
 void time_candidates(TuneReport *report, const std::function<TimedCandidate(std::size_t)> &time, const TuneSettings &s,
-                     const std::function<bool(const std::exception &)> &fatal)
+                     const std::function<bool(const std::exception &)> &fatal, const std::function<bool()> &stop)
 {
   const auto t0 = std::chrono::steady_clock::now();
   double best = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < report->candidates.size(); ++i) {
     TimedCandidate &c = report->candidates[i];
+    if (c.error.empty() && stop && stop()) c.error = "not timed: stopped";
     if (c.error.empty()) {
       try {
         TimedCandidate timed = time(i);

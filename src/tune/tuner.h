@@ -70,8 +70,9 @@ std::string describe(const TimedCandidate &c);
 
 // Times report->candidates[i] with time(i) in order; keeps the schedule and model
 // estimate of each, records errors (an exception for which fatal() is true is rethrown),
-// sets report->best and timing_seconds, and calls the monitor once per candidate.
+// sets report->best and timing_seconds, and calls the monitor once per candidate. Once
+// stop() returns true the remaining candidates are not timed (error "not timed: stopped").
 void time_candidates(TuneReport *report, const std::function<TimedCandidate(std::size_t)> &time, const TuneSettings &s,
-                     const std::function<bool(const std::exception &)> &fatal = nullptr);
+                     const std::function<bool(const std::exception &)> &fatal = nullptr, const std::function<bool()> &stop = nullptr);
 
 }  // namespace femgpu
