@@ -208,4 +208,23 @@ Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &
   return b;
 }
 
+std::string eval_register(int group, int term) { return "r_e_g" + std::to_string(group) + "_t" + std::to_string(term); }
+
+Block evaluate_and_map(const ActionIR &ir, const std::function<Block(int)> &evaluate_group)
+{
+  Block b{comment("evaluation")};
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    Block e = evaluate_group(static_cast<int>(g));
+    b.insert(b.end(), e.begin(), e.end());
+  }
+  b.push_back(comment("pointwise maps e_j"));
+  auto eval = [&](int input) {
+    const size_t i = static_cast<size_t>(input);
+    return var(eval_register(ir.pointwise.input_group[i], ir.pointwise.input_term[i]));
+  };
+  Block pw = pointwise(ir, true, eval, var("g_weights")[var("i_quad")]);
+  b.insert(b.end(), pw.begin(), pw.end());
+  return b;
+}
+
 }  // namespace femgpu::kernel

@@ -40,4 +40,10 @@ Block affine_jacobian(const ActionIR &ir, const Tabulation &tab);
 Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight);
 Ex node_value(const Program &p, int id);  // literal for constants, else r_t<id>
 
+// One-cell-per-work-item builders (SCPWI, diagonal) keep each evaluated term of a group
+// in a register r_e_g<group>_t<term>; at point i_quad they run evaluate_group for every
+// group and then the varying pointwise nodes on those registers.
+std::string eval_register(int group, int term);
+Block evaluate_and_map(const ActionIR &ir, const std::function<Block(int)> &evaluate_group);
+
 }  // namespace femgpu::kernel

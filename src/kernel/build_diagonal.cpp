@@ -36,7 +36,6 @@ namespace {
 
 constexpr int kThreadsPerGroup = 128;
 
-std::string eval_name(int group, int term) { return "r_e_g" + std::to_string(group) + "_t" + std::to_string(term); }
 
 Ex equals(const Ex &a, const Ex &b) { return binary("==", a, b); }
 
@@ -60,7 +59,7 @@ Block evaluate_group(const ActionIR &ir, int g)
   std::vector<bool> table_used(grp.derivatives.size(), false);
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const EvalTerm &term = grp.terms[t];
-    const std::string name = eval_name(g, static_cast<int>(t));
+    const std::string name = eval_register(g, static_cast<int>(t));
     if (term.function == kTrialFunction) {
       out.push_back(declare(Space::Register, Type::Real, name, trial_term(ir, g, term)));
       continue;
@@ -86,17 +85,9 @@ Block evaluate_group(const ActionIR &ir, int g)
 Block quadrature_point(const ActionIR &ir)
 {
   const Ex iq = var("i_quad");
-  Block b{comment("evaluation, the trial function replaced by the unit vector of this DOF")};
-  for (size_t g = 0; g < ir.groups.size(); ++g) {
-    Block e = evaluate_group(ir, static_cast<int>(g));
-    b.insert(b.end(), e.begin(), e.end());
-  }
-  b.push_back(comment("pointwise maps e_j"));
-  auto eval = [&](int input) {
-    return var(eval_name(ir.pointwise.input_group[static_cast<size_t>(input)], ir.pointwise.input_term[static_cast<size_t>(input)]));
-  };
-  Block pw = pointwise(ir, true, eval, var("g_weights")[iq]);
-  b.insert(b.end(), pw.begin(), pw.end());
+  Block b{comment("the trial function is the unit vector of this DOF")};
+  Block m = evaluate_and_map(ir, [&](int g) { return evaluate_group(ir, g); });
+  b.insert(b.end(), m.begin(), m.end());
   b.push_back(comment("quadrature: test terms of this DOF's component, this DOF's basis function"));
   for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
     b.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),

@@ -13,8 +13,6 @@ namespace femgpu::kernel {
 
 namespace {
 
-std::string eval_name(int group, int term) { return "r_e_g" + std::to_string(group) + "_t" + std::to_string(term); }
-
 // All terms of one group at point iq, sharing one loop over the basis so each table
 // entry is loaded once per point.
 Block evaluate_group(const ActionIR &ir, int g)
@@ -29,8 +27,8 @@ Block evaluate_group(const ActionIR &ir, int g)
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const EvalTerm &term = grp.terms[t];
     const int C = function_components(ir, term.function);
-    out.push_back(declare(Space::Register, Type::Real, eval_name(g, static_cast<int>(t)), real_lit(0.0), false));
-    body.push_back(accumulate(var(eval_name(g, static_cast<int>(t))),
+    out.push_back(declare(Space::Register, Type::Real, eval_register(g, static_cast<int>(t)), real_lit(0.0), false));
+    body.push_back(accumulate(var(eval_register(g, static_cast<int>(t))),
                               var("r_phi" + std::to_string(term.derivative)) *
                                   var("r_" + function_stem(term.function))[ib * lit(C) + lit(term.component)]));
   }
@@ -41,17 +39,7 @@ Block evaluate_group(const ActionIR &ir, int g)
 Block quadrature_point(const ActionIR &ir)
 {
   const Ex iq = var("i_quad"), ib = var("i_test");
-  Block b{comment("evaluation")};
-  for (size_t g = 0; g < ir.groups.size(); ++g) {
-    Block e = evaluate_group(ir, static_cast<int>(g));
-    b.insert(b.end(), e.begin(), e.end());
-  }
-  b.push_back(comment("pointwise maps e_j"));
-  auto eval = [&](int input) {
-    return var(eval_name(ir.pointwise.input_group[static_cast<size_t>(input)], ir.pointwise.input_term[static_cast<size_t>(input)]));
-  };
-  Block pw = pointwise(ir, true, eval, var("g_weights")[iq]);
-  b.insert(b.end(), pw.begin(), pw.end());
+  Block b = evaluate_and_map(ir, [&](int g) { return evaluate_group(ir, g); });
   b.push_back(comment("quadrature: r_out += Psi e"));
   Block test;
   for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
