@@ -5,23 +5,11 @@
 #include "tune/cost_model.h"
 #include "tune/quantities.h"
 
+#include "support/kernel_shapes.h"
+
 using namespace femgpu;
 
 namespace {
-
-// Mass, P3 on triangles: Q = 12, n = n_W = 10, one table each way (Table 3, row 1).
-KernelShape mass_p3()
-{
-  KernelShape s;
-  s.dim = 2;
-  s.Q = 12;
-  s.n_test = 10;
-  s.n_eval = 1;
-  s.n_test_tables = 1;
-  s.coordinate_dofs = 6;
-  s.groups.push_back({10, 1, 1, 10});
-  return s;
-}
 
 Tiles tiles(int nc, int nwi, int tq, int ter, int tec, int tqr, int tqc)
 {
@@ -40,7 +28,7 @@ Tiles tiles(int nc, int nwi, int tq, int ter, int tec, int tqr, int tqc)
 
 TEST_CASE("quantities of a tiled mass P3 kernel match the hand count", "[tune]")
 {
-  KernelShape s = mass_p3();
+  KernelShape s = test::mass_p3_shape();
   Tiles t = tiles(4, 8, 12, 6, 5, 5, 6);
   // f(12) = 2*2*2 (evaluation) + 2*2*2 (quadrature) + 2 = 18, one full quadrature tile.
   CHECK(n_sync(s, t) == 18);
@@ -56,7 +44,7 @@ TEST_CASE("quantities of a tiled mass P3 kernel match the hand count", "[tune]")
 
 TEST_CASE("truncated quadrature tiles add the remainder's barriers", "[tune]")
 {
-  KernelShape s = mass_p3();
+  KernelShape s = test::mass_p3_shape();
   Tiles t = tiles(2, 16, 5, 5, 10, 10, 5);
   // Q = 12 = 2*5 + 2. f(5) = 2*1*1 + 2*1*1 + 2 = 6; f(2) = 2*1*1 + 2*1*1 + 2 = 6.
   CHECK(n_sync(s, t) == 2 * 6 + 6);
@@ -75,7 +63,7 @@ TEST_CASE("constraint 1 lists each minimal tile once", "[tune]")
 
 TEST_CASE("the search space equals an independent brute-force count", "[tune]")
 {
-  KernelShape s = mass_p3();
+  KernelShape s = test::mass_p3_shape();
   SearchLimits limits;
   DeviceParams d;
   SearchSpace space = enumerate_tiles(s, limits, d);

@@ -11,23 +11,11 @@
 #include "schedule/schedule.h"
 #include "tune/studies.h"
 
+#include "support/kernel_shapes.h"
+
 using namespace femgpu;
 
 namespace {
-
-// Mass P3 on triangles (the paper's Table 3 row): Q = 12, n = 10.
-KernelShape mass_p3()
-{
-  KernelShape s;
-  s.dim = 2;
-  s.Q = 12;
-  s.n_test = 10;
-  s.n_eval = 1;
-  s.n_test_tables = 1;
-  s.coordinate_dofs = 6;
-  s.groups.push_back({10, 1, 1, 10});
-  return s;
-}
 
 std::string key(const Tiles &t) { return to_string(Schedule::tiled(t)); }
 
@@ -98,7 +86,7 @@ TEST_CASE("random samples are reproducible, distinct and uniform", "[tune]")
 
 TEST_CASE("streamed top-b equals ranking the stored space", "[tune]")
 {
-  const KernelShape s = mass_p3();
+  const KernelShape s = test::mass_p3_shape();
   SearchLimits limits;
   DeviceParams d;
   d.sg_sat_global = 12, d.sg_sat_local = 5;  // the probed H200's: a non-trivial ranking
@@ -138,7 +126,7 @@ TEST_CASE("uniform tile sizes are Constraint-1 sizes covering the loop in as man
 
 TEST_CASE("Table 5's constrained spaces are the full space filtered by each row", "[tune]")
 {
-  const KernelShape s = mass_p3();
+  const KernelShape s = test::mass_p3_shape();
   const SearchLimits limits;
   const DeviceParams d;
   const std::vector<Ablation> rows = paper_ablations();
@@ -192,7 +180,7 @@ TEST_CASE("Table 8's rows change one component of h* each", "[tune]")
 
 TEST_CASE("a study plan times each candidate once and reuses the top for the budget rows", "[tune]")
 {
-  const KernelShape s = mass_p3();
+  const KernelShape s = test::mass_p3_shape();
   DeviceParams d;
   StudySettings settings;
   settings.ablation = settings.spearman = settings.topk = settings.sensitivity = true;
