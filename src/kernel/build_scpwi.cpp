@@ -94,7 +94,6 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.name = "femgpu_action";
   k.schedule = to_string(schedule);
   k.precision = schedule.precision();
-  k.scatter = schedule.scatter();
   declare_common_sizes(k, ir, tab);
   k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
   k.params = action_params(ir);

@@ -264,7 +264,6 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.name = "femgpu_action";
   k.schedule = to_string(schedule);
   k.precision = schedule.precision();
-  k.scatter = schedule.scatter();
   declare_common_sizes(k, ir, tab);
   declare_tiled_sizes(k, ir, t, tab.n_points());
   k.params = action_params(ir);

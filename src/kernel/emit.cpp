@@ -138,32 +138,6 @@ std::string read_helper(const std::string &share_dir, const char *file)
   return os.str();
 }
 
-// CUDA's warp scatter (Scatter::Warp): atomicAdd, except that the lanes of the warp
-// here now with the same address first sum their values and only the lowest adds.
-// The sums pair up in rounds: every remaining lane adds the value of the next remaining
-// peer above it, then the lanes at odd positions among the remaining drop out, so a
-// group of k lanes needs ceil(log2 k) rounds. Every lane in `active` runs every *_sync
-// call (the loop condition is a warp vote), as the sync intrinsics require.
-const char *const kCudaWarpAdd = R"(
-__device__ __forceinline__ void femgpu_warp_add(real *address, real value)
-{
-  const unsigned active = __activemask();
-  const unsigned peers = __match_any_sync(active, (unsigned long long)address);
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  const bool lowest = (peers & ((1u << lane) - 1u)) == 0u;
-  unsigned above = peers & ~((2u << lane) - 1u);  // lane 31: 2u << 31 wraps to 0, so none above
-  unsigned position = __popc(peers & ((1u << lane) - 1u));
-  while (__any_sync(active, above != 0u)) {
-    const real theirs = __shfl_sync(active, value, above ? __ffs(above) - 1 : (int)lane);
-    if (above) value += theirs;
-    above &= ~__ballot_sync(active, position & 1u);
-    position >>= 1;
-  }
-  if (lowest) atomicAdd(address, value);
-}
-)";
-
 std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
 {
   const bool fp64 = k.precision == Precision::FP64;
@@ -225,13 +199,7 @@ const Dialect &opencl_dialect()
 
 }  // namespace
 
-std::string emit_cuda(const Kernel &k)
-{
-  if (k.scatter == Scatter::Atomic) return emit(k, cuda_dialect(), "");
-  Dialect warp = cuda_dialect();
-  warp.atomic_add = "femgpu_warp_add";
-  return emit(k, warp, kCudaWarpAdd);
-}
+std::string emit_cuda(const Kernel &k) { return emit(k, cuda_dialect(), ""); }
 
 std::string emit_opencl(const Kernel &k, const std::string &share_dir)
 {

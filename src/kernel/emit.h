@@ -4,8 +4,7 @@
 // kernel's precision, sizes as #defines, the kernel named Kernel::name.
 // Does not: compile (src/runtime does). OpenCL needs cl_khr_fp64 and
 // cl_khr_int64_base_atomics for FP64 (its atomic add is a compare-and-swap loop from
-// share/femgpu/device/femgpu_atomic.cl, read from share_dir). A Scatter::Warp kernel
-// combines same-address adds within a warp in CUDA and uses plain atomics in OpenCL.
+// share/femgpu/device/femgpu_atomic.cl, read from share_dir).
 #pragma once
 
 #include <string>

@@ -100,7 +100,6 @@ struct Kernel {
   std::string name;
   std::string schedule;  // to_string(Schedule), printed atop the source
   Precision precision = Precision::FP64;
-  Scatter scatter = Scatter::Atomic;  // how the emitter spells AtomicAdd (schedule.h)
   std::vector<std::pair<std::string, long long>> sizes;  // compile-time constants, UPPER_CASE
   std::vector<Param> params;
   Block body;

@@ -34,9 +34,8 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
 {
   ScheduleRequest &r = ctx->schedule;
-  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"}, *scatters[] = {"atomic", "warp"};
+  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"};
   PetscInt strategy = r.strategy == "scpwi" ? 1 : r.strategy == "tiled" ? 2 : 0, precision = r.precision == "fp32";
-  PetscInt scatter = r.scatter == "warp";
   PetscBool set, any = PETSC_FALSE;
   PetscInt cols[16], ncols = 16;
   PetscFunctionBegin;
@@ -44,11 +43,6 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   if (set) r.strategy = strategies[strategy], any = PETSC_TRUE;
   PetscCall(PetscOptionsEList("-mat_fem_gpu_precision", "Floating-point precision of the kernel", "", precisions, 2, precisions[precision], &precision, &set));
   if (set) r.precision = precisions[precision], any = PETSC_TRUE;
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_scatter",
-                              "Forced schedules: how cell vectors are added into the output: atomic (one atomic add per cell DOF) or warp (CUDA: "
-                              "a warp's adds to one DOF are combined first; OpenCL: plain atomics). Tuning times both",
-                              "", scatters, 2, scatters[scatter], &scatter, &set));
-  if (set) r.scatter = scatters[scatter], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: work-items (cells) per work-group", &r.work_group},
                         {"-mat_fem_gpu_nc", "Tiled: cells per work-group N_c", &r.cells_per_group},
@@ -75,10 +69,6 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(PetscOptionsInt("-mat_fem_gpu_low_register_words",
                             "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)", "",
                             ctx->low_register_words, &ctx->low_register_words, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_warp_scatter_candidates",
-                            "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)", "",
-                            ctx->warp_scatter_candidates, &ctx->warp_scatter_candidates, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
   if (set) {

@@ -24,9 +24,7 @@ int pick(PetscInt requested, int fallback) { return requested >= 0 ? static_cast
 // The schedule the options ask for. Tiled sizes not given default to whole loops.
 Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
 {
-  const Scatter scatter = r.scatter == "warp" ? Scatter::Warp : Scatter::Atomic;
-  if (r.strategy != "tiled")
-    return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r)).with_scatter(scatter);
+  if (r.strategy != "tiled") return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r));
   TileSizes t;
   t.cells_per_group = pick(r.cells_per_group, 1);
   t.items_per_cell = pick(r.items_per_cell, 32);
@@ -39,7 +37,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
                                 std::to_string(ir.groups.size()) + " evaluation groups");
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);
-  return Schedule::tiled(t, precision_of(r)).with_scatter(scatter);
+  return Schedule::tiled(t, precision_of(r));
 }
 
 #ifdef FEMGPU_HAVE_CUDA

@@ -35,13 +35,6 @@ Schedule Schedule::with_precision(Precision precision) const
   return s;
 }
 
-Schedule Schedule::with_scatter(Scatter scatter) const
-{
-  Schedule s = *this;
-  s.scatter_ = scatter;
-  return s;
-}
-
 namespace {
 
 // "<name> = <value> must be <relation> <limit> (<why>)"
@@ -104,7 +97,6 @@ std::string to_string(const Schedule &s)
     for (size_t g = 0; g < t.eval_cols.size(); ++g) os << (g ? "," : "") << t.eval_cols[g];
     os << "] tqr=" << t.quad_rows << " tqc=" << t.quad_cols;
   }
-  if (s.scatter() == Scatter::Warp) os << " scatter=warp";
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
   return os.str();
 }
@@ -149,8 +141,6 @@ Schedule parse_schedule(const std::string &text)
   const std::string &last = tokens.back();
   if (last != "fp64" && last != "fp32") unreadable(text, "it must end with fp64 or fp32");
   const Precision precision = last == "fp64" ? Precision::FP64 : Precision::FP32;
-  const bool warp = tokens.size() >= 2 && tokens[tokens.size() - 2] == "scatter=warp";
-  if (warp) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
   if (tokens[0] == "scpwi" && tokens.size() == 3) {
     s = Schedule::single_cell_per_work_item(read_size(text, tokens[1], "wg"), precision);
@@ -165,10 +155,8 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N [scatter=warp] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
-                     "[scatter=warp] fpXX\"");
+    unreadable(text, "expected \"scpwi wg=N fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. fpXX\"");
   }
-  if (warp) s = s.with_scatter(Scatter::Warp);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;
 }

@@ -16,12 +16,6 @@ namespace femgpu {
 
 enum class Strategy { SingleCellPerWorkItem, Tiled };
 enum class Precision { FP64, FP32 };
-// How a kernel adds its cell vectors into the output. Atomic: one atomic add per
-// (cell, DOF). Warp: the lanes of a warp that add to the same DOF first combine their
-// values (CUDA's __match_any_sync), so each distinct DOF costs one atomic per warp;
-// neighbouring cells share vertices and edges, and at low order the atomics are what
-// limits the kernel. OpenCL C 1.2 has no lane matching: there Warp emits plain atomics.
-enum class Scatter { Atomic, Warp };
 
 int bytes_per_real(Precision p);
 
@@ -51,11 +45,9 @@ class Schedule {
   static Schedule tiled(const TileSizes &tiles, Precision precision = Precision::FP64);
 
   Schedule with_precision(Precision precision) const;
-  Schedule with_scatter(Scatter scatter) const;
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
-  Scatter scatter() const { return scatter_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
 
@@ -63,7 +55,6 @@ class Schedule {
   Schedule() = default;
   Strategy strategy_ = Strategy::SingleCellPerWorkItem;
   Precision precision_ = Precision::FP64;
-  Scatter scatter_ = Scatter::Atomic;
   int work_group_size_ = 32;
   TileSizes tiles_;
 };
@@ -77,8 +68,7 @@ constexpr long long kMaxStaticSharedBytes = 48 * 1024;
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
-// e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
-// a warp scatter adds "scatter=warp" before the precision.
+// e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64".
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.

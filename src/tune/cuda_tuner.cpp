@@ -98,24 +98,6 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   t0 = std::chrono::steady_clock::now();
   report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
   report.timing_seconds = seconds_since(t0);
-  // Second round: the warp-scatter twins of the fastest (tuner.h).
-  std::vector<TimedCandidate> twins = warp_scatter_twins(report.candidates, settings.warp_scatter_candidates);
-  if (!twins.empty()) {
-    t0 = std::chrono::steady_clock::now();
-    std::vector<std::unique_ptr<CudaKernel>> twin_kernels = compile_candidates(ir, tab, twins, info, settings.compile_threads);
-    report.compile_seconds += seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    const int twin_best = time_compiled_candidates(twins, twin_kernels, data, settings);
-    report.timing_seconds += seconds_since(t0);
-    const size_t first = report.candidates.size();
-    if (twin_best >= 0 &&
-        (report.best < 0 || twins[static_cast<size_t>(twin_best)].median_ms < report.candidates[static_cast<size_t>(report.best)].median_ms))
-      report.best = static_cast<int>(first) + twin_best;
-    for (size_t i = 0; i < twins.size(); ++i) {
-      report.candidates.push_back(twins[i]);
-      kernels.push_back(std::move(twin_kernels[i]));
-    }
-  }
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -45,26 +44,6 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     out.push_back(c);
   }
   return out;
-}
-
-std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  std::vector<const TimedCandidate *> ran;
-  for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.scatter() == Scatter::Atomic) ran.push_back(&c);
-  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
-  auto listed = [&](const Schedule &s) {
-    return std::any_of(timed.begin(), timed.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == to_string(s); });
-  };
-  std::vector<TimedCandidate> twins;
-  for (const TimedCandidate *c : ran) {
-    if (twins.size() >= n) break;
-    TimedCandidate twin;
-    twin.schedule = c->schedule.with_scatter(Scatter::Warp);
-    twin.model_seconds = c->model_seconds;
-    if (!listed(twin.schedule)) twins.push_back(twin);
-  }
-  return twins;
 }
 
 TimedCandidate time_wall_clock(const std::function<void()> &run, const TuneSettings &s)

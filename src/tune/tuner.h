@@ -36,11 +36,6 @@ struct TuneSettings {
   // among them: the paper's model does not see register spills. 0 turns this off.
   long long low_register_words = 48;
   std::size_t low_register_candidates = 3;
-  // After timing, also time the Scatter::Warp twin of this many of the fastest
-  // candidates (a second round): whether combining a warp's same-DOF adds beats the
-  // plain atomics depends on the mesh and the order, so it is measured, not modelled.
-  // CUDA only (OpenCL's twin would be the same code). 0 turns this off.
-  std::size_t warp_scatter_candidates = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -65,10 +60,6 @@ struct TuneReport {
 // The schedules to time: SCPWI and the cost model's best b tiled candidates.
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);
-
-// The Scatter::Warp twins of the n fastest candidates that ran, fastest first; those
-// already warp-scattered, and twins already in `timed`, are skipped.
-std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 
 // Wall-clock timing of `run` (which must wait for its work): `warmups` untimed runs,
 // then at least min_runs runs or min_seconds, at most max_runs; median and mean in ms.

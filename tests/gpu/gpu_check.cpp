@@ -38,7 +38,6 @@ struct Options {
   PetscInt max_degree[4] = {0, 0, 8, 6};
   PetscInt min_degree = 1, tiled = 5, faces[4] = {0, 0, 4, 2};
   PetscBool compile_only = PETSC_FALSE;
-  PetscBool warp_scatter = PETSC_TRUE;  // also the Scatter::Warp twins of SCPWI and the best tiled
   double tolerance = 1e-12;
 };
 
@@ -79,8 +78,7 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 }
 
 // SCPWI, the cost model's two best tiled candidates, and random others from the
-// search space (fixed seed), so the sample spans small and large tiles; with
-// -warp_scatter, also the warp-scatter twins of SCPWI and the best tiled candidate.
+// search space (fixed seed), so the sample spans small and large tiles.
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
@@ -88,19 +86,12 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   DeviceParams d;
   d.local_max_per_group = static_cast<double>(shared_limit);
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
-  if (space.candidates.empty()) {
-    if (o.warp_scatter) out.push_back(out[0].with_scatter(Scatter::Warp));
-    return out;
-  }
+  if (space.candidates.empty()) return out;
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled));
   for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
   std::mt19937 rng(static_cast<unsigned>(Q * 7 + shape.n_test));
   std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
   for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
-  if (o.warp_scatter) {
-    out.push_back(out[0].with_scatter(Scatter::Warp));
-    if (best > 0) out.push_back(out[1].with_scatter(Scatter::Warp));
-  }
   return out;
 }
 
@@ -227,8 +218,6 @@ int main(int argc, char **argv)
   PetscInt f[2] = {o.faces[2], o.faces[3]};
   PetscCall(PetscOptionsIntArray("-faces", "box intervals per direction in 2D, 3D", "", f, &n, nullptr));
   o.faces[2] = f[0], o.faces[3] = f[1];
-  PetscCall(PetscOptionsBool("-warp_scatter", "also check the warp-scatter twins of SCPWI and the best tiled schedule", "", o.warp_scatter,
-                             &o.warp_scatter, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {
