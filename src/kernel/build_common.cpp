@@ -74,8 +74,8 @@ std::vector<Param> params_of(const std::vector<KernelArg> &arguments)
   return params;
 }
 
-Block gather(const ActionIR &ir, int function, const std::string &local, const Ex &cell, const Ex &active,
-             const Ex &first, const Ex &count, const Ex &valid)
+Block gather_to(const ActionIR &ir, int function, const std::function<Ex(const Ex &)> &slot, const Ex &cell, const Ex &active,
+                const Ex &first, const Ex &count, const Ex &valid)
 {
   const std::string stem = function_stem(function);
   const Ex map = var("g_" + stem + "_map"), values = var("g_" + stem), i = var("i_dof");
@@ -85,10 +85,18 @@ Block gather(const ActionIR &ir, int function, const std::string &local, const E
   const Ex entry = function == kCoordinates
                        ? map[cell * size("N_NODES_COORDS") + (first + i) / size("DIM")] + (first + i) % size("DIM")
                        : map[cell * size("N_DOFS_" + upper(stem)) + first + i];
-  return {declare_array(Space::Register, Type::Real, local, count),
-          loop("i_dof", lit(0), count,
+  return {loop("i_dof", lit(0), count,
                {declare(Space::Register, Type::Int, "r_map", select(active && (i < valid), entry, lit(-1))),
-                assign(var(local)[i], select(var("r_map") >= lit(0), values[var("r_map")], real_lit(0.0)))})};
+                assign(slot(i), select(var("r_map") >= lit(0), values[var("r_map")], real_lit(0.0)))})};
+}
+
+Block gather(const ActionIR &ir, int function, const std::string &local, const Ex &cell, const Ex &active,
+             const Ex &first, const Ex &count, const Ex &valid)
+{
+  Block b{declare_array(Space::Register, Type::Real, local, count)};
+  Block g = gather_to(ir, function, [&](const Ex &i) { return var(local)[i]; }, cell, active, first, count, valid);
+  b.insert(b.end(), g.begin(), g.end());
+  return b;
 }
 
 Block affine_jacobian(const ActionIR &ir, const Tabulation &tab)

@@ -31,6 +31,9 @@ Ex test_table(int derivative);              // OFFSET_TEST_D<k>
 // at or past `valid`, negative map entries and inactive cells read as zero.
 Block gather(const ActionIR &ir, int function, const std::string &local, const Ex &cell, const Ex &active,
              const Ex &first, const Ex &count, const Ex &valid);
+// The same entries, entry i stored to slot(i) (an lvalue) instead of a new register array.
+Block gather_to(const ActionIR &ir, int function, const std::function<Ex(const Ex &)> &slot, const Ex &cell, const Ex &active,
+                const Ex &first, const Ex &count, const Ex &valid);
 
 // const r_J_<i>_<k> from r_coords and the P1 reference gradients (affine forms only).
 Block affine_jacobian(const ActionIR &ir, const Tabulation &tab);

@@ -1,6 +1,10 @@
 // Algorithm 3 (single cell per work-item): gather, affine geometry, hoisted per-cell
 // pointwise nodes, then per quadrature point: evaluation loops over the basis, the
-// pointwise program, accumulation into r_out; finally an atomic scatter.
+// pointwise program, accumulation into the outputs; finally an atomic scatter.
+// Dofs::Registers keeps the gathered DOFs and the outputs in register arrays (r_u,
+// r_out); Dofs::Shared in shared-memory columns, entry i of work-item x at
+// [i * WORK_GROUP_SIZE + x] (consecutive work-items, consecutive banks), which only
+// that work-item touches, so no barrier is needed.
 #include <stdexcept>
 
 #include "kernel/build.h"
@@ -13,9 +17,22 @@ namespace femgpu::kernel {
 
 namespace {
 
+// Where this kernel keeps a function's gathered DOFs and its outputs.
+struct Placement {
+  bool shared = false;
+  Ex column(const std::string &array, const Ex &i) const { return var(array)[i * size("WORK_GROUP_SIZE") + var("r_lane")]; }
+  // Entry i of function f's DOFs; the coordinates stay in registers (the Jacobian reads them).
+  Ex dof(int f, const Ex &i) const
+  {
+    const std::string stem = function_stem(f);
+    return shared && f != kCoordinates ? column("s_" + stem, i) : var("r_" + stem)[i];
+  }
+  Ex out(const Ex &i) const { return shared ? column("s_out", i) : var("r_out")[i]; }
+};
+
 // All terms of one group at point iq, sharing one loop over the basis so each table
 // entry is loaded once per point.
-Block evaluate_group(const ActionIR &ir, int g)
+Block evaluate_group(const ActionIR &ir, const Placement &at, int g)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   const std::string n = "N_BASIS_G" + std::to_string(g);
@@ -29,17 +46,16 @@ Block evaluate_group(const ActionIR &ir, int g)
     const int C = function_components(ir, term.function);
     out.push_back(declare(Space::Register, Type::Real, eval_register(g, static_cast<int>(t)), real_lit(0.0), false));
     body.push_back(accumulate(var(eval_register(g, static_cast<int>(t))),
-                              var("r_phi" + std::to_string(term.derivative)) *
-                                  var("r_" + function_stem(term.function))[ib * lit(C) + lit(term.component)]));
+                              var("r_phi" + std::to_string(term.derivative)) * at.dof(term.function, ib * lit(C) + lit(term.component))));
   }
   out.push_back(loop("i_basis", lit(0), size(n), body));
   return out;
 }
 
-Block quadrature_point(const ActionIR &ir)
+Block quadrature_point(const ActionIR &ir, const Placement &at)
 {
   const Ex iq = var("i_quad"), ib = var("i_test");
-  Block b = evaluate_and_map(ir, [&](int g) { return evaluate_group(ir, g); });
+  Block b = evaluate_and_map(ir, [&](int g) { return evaluate_group(ir, at, g); });
   b.push_back(comment("quadrature: r_out += Psi e"));
   Block test;
   for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
@@ -47,7 +63,7 @@ Block quadrature_point(const ActionIR &ir)
                            var("g_tables")[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib]));
   for (int j = 0; j < ir.n_eval(); ++j) {
     const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
-    test.push_back(accumulate(var("r_out")[ib * size("N_COMPONENTS") + lit(tt.component)],
+    test.push_back(accumulate(at.out(ib * size("N_COMPONENTS") + lit(tt.component)),
                               var("r_psi" + std::to_string(tt.derivative)) *
                                   node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
   }
@@ -55,7 +71,7 @@ Block quadrature_point(const ActionIR &ir)
   return b;
 }
 
-Block cell_body(const ActionIR &ir, const Tabulation &tab)
+Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
 {
   const Ex cell = var("r_cell"), yes = lit(1), zero = lit(0);
   Block b{comment("gather")};
@@ -66,19 +82,20 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab)
     for (int f : g.functions)
       if (f != kCoordinates) {
         const Ex n = size("N_DOFS_" + upper(function_stem(f)));
-        append(gather(ir, f, "r_" + function_stem(f), cell, yes, zero, n, n));
+        if (at.shared) append(gather_to(ir, f, [&](const Ex &i) { return at.dof(f, i); }, cell, yes, zero, n, n));
+        else append(gather(ir, f, "r_" + function_stem(f), cell, yes, zero, n, n));
       }
   if (ir.affine) append(affine_jacobian(ir, tab));
   b.push_back(comment("per-cell pointwise nodes, hoisted out of the quadrature loop"));
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
-  b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
-  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(var("r_out")[var("i_out")], real_lit(0.0))}));
-  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir)));
+  if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
+  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
+  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, at)));
   b.push_back(comment("scatter: cells of other work-items may share DOFs"));
   const Ex i = var("i_out"), dof = var("r_dof");
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"),
                    {declare(Space::Register, Type::Int, "r_dof", var("g_test_map")[cell * size("N_TEST_DOFS") + i]),
-                    if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), var("r_out")[i])})}));
+                    if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), at.out(i))})}));
   return b;
 }
 
@@ -100,8 +117,20 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.block_x = schedule.work_group_size();
   k.cells_per_group = schedule.work_group_size();
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
-  k.body = {declare(Space::Register, Type::Int, "r_cell", cell),
-            if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab))};
+  Placement at{schedule.dofs() == Dofs::Shared};
+  // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
+  k.body = {};
+  if (at.shared) {
+    k.body.push_back(declare(Space::Register, Type::Int, "r_lane", builtin(Builtin::LocalX)));
+    for (const EvalGroup &g : ir.groups)
+      for (int f : g.functions)
+        if (f != kCoordinates)
+          k.body.push_back(declare_array(Space::Shared, Type::Real, "s_" + function_stem(f),
+                                         size("N_DOFS_" + upper(function_stem(f))) * size("WORK_GROUP_SIZE")));
+    k.body.push_back(declare_array(Space::Shared, Type::Real, "s_out", size("N_TEST_DOFS") * size("WORK_GROUP_SIZE")));
+  }
+  k.body.push_back(declare(Space::Register, Type::Int, "r_cell", cell));
+  k.body.push_back(if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab, at)));
   return k;
 }
 

@@ -6,6 +6,11 @@
 // the test tables prefetched into the same s_buf (Eq. 5), and an atomic scatter.
 // Every loop bound that contains a barrier is uniform over the group; work-items of
 // cells past n_cells are predicated off but still reach every barrier.
+// Dofs::Registers: each work-item gathers the column tile's DOFs into its own register
+// array r_<f>_tile (the paper's private memory). Dofs::Shared: the cell's N_WI
+// work-items gather it together into s_<f>_tile[N_C][DOF_STRIDE_<F>], before the
+// barrier that already follows the table prefetch; DOF_STRIDE is odd, so the cells of
+// a warp read distinct banks and the work-items of one cell read the same word.
 #include <functional>
 #include <stdexcept>
 
@@ -45,6 +50,12 @@ void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int 
                                    {"PREFETCH_ROUNDS" + G(static_cast<int>(g)), ceil_div(t.eval_rows * cols, threads)}});
   }
   const Schedule s = Schedule::tiled(t);
+  for (const EvalGroup &grp : ir.groups)
+    for (int f : grp.functions) {
+      const std::string F = upper(function_stem(f));
+      const int words = t.eval_cols[static_cast<size_t>(&grp - ir.groups.data())] * grp.element.components;
+      k.sizes.insert(k.sizes.end(), {{"DOF_STRIDE_" + F, dof_tile_stride(s, ir, f)}, {"DOF_ROUNDS_" + F, ceil_div(words, t.items_per_cell)}});
+    }
   k.sizes.push_back({"S_BUF_WORDS", prefetch_buffer_words(s, ir)});
   k.sizes.push_back({"S_E_WORDS", std::max(1LL, 1LL * t.cells_per_group * t.quad_tile * ir.n_eval())});
 }
@@ -62,8 +73,28 @@ Block prefetch(const std::string &rounds, const Ex &rows, const Ex &cols, const 
                 if_then(k < rows * cols, inner)})};
 }
 
+std::string tile_name(int f, bool shared) { return (shared ? "s_" : "r_") + function_stem(f) + "_tile"; }
+
+// Entry i of this cell's column tile of function f.
+Ex tile_entry(int f, bool shared, const Ex &i)
+{
+  if (!shared) return var(tile_name(f, false))[i];
+  return var(tile_name(f, true))[var("r_slot") * size("DOF_STRIDE_" + upper(function_stem(f))) + i];
+}
+
+// The cell's N_WI work-items gather its column tile of f into shared memory together.
+Block gather_shared_tile(const ActionIR &ir, int f, const Ex &first, const Ex &count, const Ex &valid)
+{
+  const Ex mine = var("r_entry");
+  Block one = gather_to(ir, f, [&](const Ex &i) { return tile_entry(f, true, mine + i); }, var("r_cell"), var("r_active"), first + mine,
+                        lit(1), valid - mine);
+  return {loop("i_part", lit(0), size("DOF_ROUNDS_" + upper(function_stem(f))),
+               {declare(Space::Register, Type::Int, "r_entry", var("i_part") * size("N_WI") + var("r_item")),
+                if_then(mine < count, one)})};
+}
+
 // One column tile of group g: gather the tile's DOFs, prefetch its tables, contract.
-Block eval_column_tile(const ActionIR &ir, int g)
+Block eval_column_tile(const ActionIR &ir, int g, bool shared)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   const Ex cols = size("EVAL_COLS" + G(g)), n = size("N_BASIS" + G(g)), col0 = var("i_col_tile") * cols;
@@ -71,7 +102,8 @@ Block eval_column_tile(const ActionIR &ir, int g)
   Block b{declare(Space::Register, Type::Int, "r_cols", min_of(cols, n - col0))};
   for (int f : grp.functions) {
     const Ex C = lit(function_components(ir, f));
-    Block gb = gather(ir, f, "r_" + function_stem(f) + "_tile", var("r_cell"), var("r_active"), col0 * C, cols * C, r_cols * C);
+    Block gb = shared ? gather_shared_tile(ir, f, col0 * C, cols * C, r_cols * C)
+                      : gather(ir, f, tile_name(f, false), var("r_cell"), var("r_active"), col0 * C, cols * C, r_cols * C);
     b.insert(b.end(), gb.begin(), gb.end());
   }
   b.push_back(comment("prefetch Phi tiles into s_buf"));
@@ -94,7 +126,7 @@ Block eval_column_tile(const ActionIR &ir, int g)
     const int C = function_components(ir, term.function);
     terms.push_back(accumulate(var(acc_name(g, static_cast<int>(t)))[var("i_row")],
                                var("r_phi" + std::to_string(term.derivative)) *
-                                   var("r_" + function_stem(term.function) + "_tile")[j * lit(C) + lit(term.component)]));
+                                   tile_entry(term.function, shared, j * lit(C) + lit(term.component))));
   }
   // Columns run to the full tile width so the register tiles are indexed by constants.
   b.push_back(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
@@ -104,7 +136,7 @@ Block eval_column_tile(const ActionIR &ir, int g)
   return b;
 }
 
-Block evaluate_group(const ActionIR &ir, int g)
+Block evaluate_group(const ActionIR &ir, int g, bool shared)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   Block b{comment("evaluation of group " + std::to_string(g))};
@@ -113,7 +145,7 @@ Block evaluate_group(const ActionIR &ir, int g)
     b.push_back(declare_array(Space::Register, Type::Real, a, size("EVAL_ROWS_PER_ITEM")));
     b.push_back(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {assign(var(a)[var("i_row")], real_lit(0.0))}));
   }
-  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g)));
+  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g, shared)));
   return b;
 }
 
@@ -136,13 +168,13 @@ Block pointwise_rows(const ActionIR &ir)
                 if_then(row < var("r_rows"), body)})};
 }
 
-Block evaluation_phase(const ActionIR &ir)
+Block evaluation_phase(const ActionIR &ir, bool shared)
 {
   const Ex first = var("i_row_tile") * size("EVAL_ROWS");
   Block tile{declare(Space::Register, Type::Int, "r_rows", min_of(size("EVAL_ROWS"), var("r_tile_len") - first)),
              declare(Space::Register, Type::Int, "r_row0", var("i_quad_tile") * size("QUAD_TILE") + first)};
   for (size_t g = 0; g < ir.groups.size(); ++g) {
-    Block e = evaluate_group(ir, static_cast<int>(g));
+    Block e = evaluate_group(ir, static_cast<int>(g), shared);
     tile.insert(tile.end(), e.begin(), e.end());
   }
   Block pw = pointwise_rows(ir);
@@ -223,7 +255,7 @@ Block quadrature_phase(const ActionIR &ir)
           loop("i_qrow_tile", lit(0), size("N_QUAD_ROW_TILES"), row_tile)};
 }
 
-Block tiled_body(const ActionIR &ir, const Tabulation &tab)
+Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared)
 {
   const Ex cell = var("r_cell"), active = var("r_active");
   Block b{declare(Space::Register, Type::Int, "r_item", builtin(Builtin::LocalX)),
@@ -233,6 +265,10 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab)
           declare(Space::Register, Type::Int, "r_active", cell < var("n_cells")),
           declare_array(Space::Shared, Type::Real, "s_buf", size("S_BUF_WORDS")),
           declare_array(Space::Shared, Type::Real, "s_e", size("S_E_WORDS"))};
+  if (shared)
+    for (const EvalGroup &grp : ir.groups)
+      for (int f : grp.functions)
+        b.push_back(declare_array(Space::Shared, Type::Real, tile_name(f, true), size("N_C") * size("DOF_STRIDE_" + upper(function_stem(f)))));
   auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
   if (ir.affine) {
     const Ex n = size("N_DOFS_COORDS");
@@ -243,7 +279,7 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab)
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
   const Ex first = var("i_quad_tile") * size("QUAD_TILE");
   Block quad_tile{declare(Space::Register, Type::Int, "r_tile_len", min_of(size("QUAD_TILE"), size("N_QUAD") - first))};
-  Block ev = evaluation_phase(ir), qp = quadrature_phase(ir);
+  Block ev = evaluation_phase(ir, shared), qp = quadrature_phase(ir);
   quad_tile.insert(quad_tile.end(), ev.begin(), ev.end());
   quad_tile.push_back(barrier());  // s_e complete before the quadrature phase reads it
   quad_tile.insert(quad_tile.end(), qp.begin(), qp.end());
@@ -270,7 +306,7 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.block_x = t.items_per_cell;
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;
-  k.body = tiled_body(ir, tab);
+  k.body = tiled_body(ir, tab, schedule.dofs() == Dofs::Shared);
   return k;
 }
 

@@ -34,8 +34,9 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
 {
   ScheduleRequest &r = ctx->schedule;
-  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"};
+  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"}, *placements[] = {"registers", "shared"};
   PetscInt strategy = r.strategy == "scpwi" ? 1 : r.strategy == "tiled" ? 2 : 0, precision = r.precision == "fp32";
+  PetscInt placement = r.dofs == "shared";
   PetscBool set, any = PETSC_FALSE;
   PetscInt cols[16], ncols = 16;
   PetscFunctionBegin;
@@ -43,6 +44,11 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   if (set) r.strategy = strategies[strategy], any = PETSC_TRUE;
   PetscCall(PetscOptionsEList("-mat_fem_gpu_precision", "Floating-point precision of the kernel", "", precisions, 2, precisions[precision], &precision, &set));
   if (set) r.precision = precisions[precision], any = PETSC_TRUE;
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_dofs",
+                              "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
+                              "Tuning times both",
+                              "", placements, 2, placements[placement], &placement, &set));
+  if (set) r.dofs = placements[placement], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: work-items (cells) per work-group", &r.work_group},
                         {"-mat_fem_gpu_nc", "Tiled: cells per work-group N_c", &r.cells_per_group},
@@ -69,6 +75,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(PetscOptionsInt("-mat_fem_gpu_low_register_words",
                             "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)", "",
                             ctx->low_register_words, &ctx->low_register_words, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_shared_dofs_candidates",
+                            "Tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates (0: off)", "",
+                            ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
   if (set) {

@@ -33,6 +33,7 @@ struct ScheduleRequest {
   PetscInt cells_per_group = -1, items_per_cell = -1, quad_tile = -1, eval_rows = -1, quad_rows = -1, quad_cols = -1;
   std::vector<PetscInt> eval_cols;
   std::string precision = "fp64";
+  std::string dofs = "registers";  // registers | shared (schedule.h's Dofs)
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
 
@@ -52,6 +53,7 @@ struct MatFEMGPUContext {
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
+  PetscInt shared_dofs_candidates = 3;  // shared-DOF twins of the fastest (tuner.h); 0: off
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

@@ -6,6 +6,7 @@
 // Several MPI ranks: each rank looks up and, if needed, tunes for its own device and
 // cell count; stores are atomic renames, so the file stays whole (the last writer of a
 // key wins). Monitor lines come from rank 0.
+#include <algorithm>
 #include <random>
 #include <sstream>
 
@@ -53,6 +54,7 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.limits.eta_simd_min = ctx->eta_simd_min;
   settings.limits.wg_max = static_cast<int>(ctx->wg_max);
   settings.low_register_words = ctx->low_register_words;
+  settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->shared_dofs_candidates));
   if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
   return settings;
 }

@@ -35,6 +35,13 @@ Schedule Schedule::with_precision(Precision precision) const
   return s;
 }
 
+Schedule Schedule::with_dofs(Dofs dofs) const
+{
+  Schedule s = *this;
+  s.dofs_ = dofs;
+  return s;
+}
+
 namespace {
 
 // "<name> = <value> must be <relation> <limit> (<why>)"
@@ -78,6 +85,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
+    require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
+            "one column of DOFs and outputs per work-item (dofs=shared)");
     return;
   }
   validate_tiles(s.tiles(), ir, n_quadrature_points);
@@ -97,6 +106,7 @@ std::string to_string(const Schedule &s)
     for (size_t g = 0; g < t.eval_cols.size(); ++g) os << (g ? "," : "") << t.eval_cols[g];
     os << "] tqr=" << t.quad_rows << " tqc=" << t.quad_cols;
   }
+  if (s.dofs() == Dofs::Shared) os << " dofs=shared";
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
   return os.str();
 }
@@ -141,6 +151,8 @@ Schedule parse_schedule(const std::string &text)
   const std::string &last = tokens.back();
   if (last != "fp64" && last != "fp32") unreadable(text, "it must end with fp64 or fp32");
   const Precision precision = last == "fp64" ? Precision::FP64 : Precision::FP32;
+  const bool shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "dofs=shared";
+  if (shared) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
   if (tokens[0] == "scpwi" && tokens.size() == 3) {
     s = Schedule::single_cell_per_work_item(read_size(text, tokens[1], "wg"), precision);
@@ -155,8 +167,10 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. fpXX\"");
+    unreadable(text, "expected \"scpwi wg=N [dofs=shared] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
+                     "[dofs=shared] fpXX\"");
   }
+  if (shared) s = s.with_dofs(Dofs::Shared);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;
 }
@@ -182,12 +196,45 @@ long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir)
   return words;
 }
 
+namespace {
+
+// Words of the Dofs::Shared arrays: tiled, N_c column tiles per function; SCPWI, one
+// column per work-item of every evaluated function but the coordinates (which the
+// Jacobian reads from registers) and of the output.
+long long shared_dof_words(const Schedule &s, const ActionIR &ir)
+{
+  if (s.dofs() != Dofs::Shared) return 0;
+  long long words = 0;
+  if (s.strategy() == Strategy::Tiled) {
+    for (const EvalGroup &g : ir.groups)
+      for (int f : g.functions) words += static_cast<long long>(s.tiles().cells_per_group) * dof_tile_stride(s, ir, f);
+    return words;
+  }
+  for (const EvalGroup &g : ir.groups)
+    for (int f : g.functions)
+      if (f != kCoordinates) words += static_cast<long long>(g.n_basis) * g.element.components;
+  words += static_cast<long long>(ir.n_test_basis) * ir.signature.element.components;
+  return words * s.work_group_size();
+}
+
+}  // namespace
+
+int dof_tile_stride(const Schedule &s, const ActionIR &ir, int function)
+{
+  for (size_t g = 0; g < ir.groups.size() && g < s.tiles().eval_cols.size(); ++g)
+    for (int f : ir.groups[g].functions)
+      if (f == function) return (s.tiles().eval_cols[g] * ir.groups[g].element.components) | 1;
+  throw std::invalid_argument("dof_tile_stride: function " + std::to_string(function) + " is in no evaluation group");
+}
+
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
 {
-  if (s.strategy() != Strategy::Tiled) return 0;
-  const TileSizes &t = s.tiles();
-  const long long e_words = static_cast<long long>(t.cells_per_group) * t.quad_tile * ir.n_eval();
-  return (prefetch_buffer_words(s, ir) + e_words) * bytes_per_real(s.precision());
+  long long words = shared_dof_words(s, ir);
+  if (s.strategy() == Strategy::Tiled) {
+    const TileSizes &t = s.tiles();
+    words += prefetch_buffer_words(s, ir) + static_cast<long long>(t.cells_per_group) * t.quad_tile * ir.n_eval();
+  }
+  return words * bytes_per_real(s.precision());
 }
 
 }  // namespace femgpu

@@ -16,6 +16,13 @@ namespace femgpu {
 
 enum class Strategy { SingleCellPerWorkItem, Tiled };
 enum class Precision { FP64, FP32 };
+// Where a work-item keeps the DOF values it reads in the evaluation loops (and, for
+// SCPWI, its output accumulators). Registers: the paper's private arrays; at high
+// order and for vector forms they are most of a work-item's registers (spills, one
+// group per SM). Shared: in the group's shared memory, gathered once per cell
+// (tiled: by the cell's N_WI work-items together; SCPWI: each work-item its own
+// column, no barrier), read where registers were. Which is faster is measured.
+enum class Dofs { Registers, Shared };
 
 int bytes_per_real(Precision p);
 
@@ -45,9 +52,11 @@ class Schedule {
   static Schedule tiled(const TileSizes &tiles, Precision precision = Precision::FP64);
 
   Schedule with_precision(Precision precision) const;
+  Schedule with_dofs(Dofs dofs) const;
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
+  Dofs dofs() const { return dofs_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
 
@@ -55,6 +64,7 @@ class Schedule {
   Schedule() = default;
   Strategy strategy_ = Strategy::SingleCellPerWorkItem;
   Precision precision_ = Precision::FP64;
+  Dofs dofs_ = Dofs::Registers;
   int work_group_size_ = 32;
   TileSizes tiles_;
 };
@@ -68,7 +78,8 @@ constexpr long long kMaxStaticSharedBytes = 48 * 1024;
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
-// e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64".
+// e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
+// shared DOFs add "dofs=shared" before the precision.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.
@@ -82,7 +93,12 @@ int cells_per_group(const Schedule &s);
 // Words of the prefetch buffer B (Eq. 5), counting the distinct tables of each group
 // (components of a Lagrange vector share one table) and the distinct test tables.
 long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir);
-// B plus the evaluation results e[N_c][T^Q][N_eval], in bytes; 0 for SCPWI.
+// B plus the evaluation results e[N_c][T^Q][N_eval] (tiled), plus the DOF arrays of
+// Dofs::Shared (dof_tile_stride), in bytes; 0 for SCPWI in registers.
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir);
+// Dofs::Shared, tiled: words between two cells' column tiles of function f (T_e^c of
+// its group times its components, made odd so that the cells of a warp read distinct
+// banks).
+int dof_tile_stride(const Schedule &s, const ActionIR &ir, int function);
 
 }  // namespace femgpu

@@ -12,6 +12,7 @@
 // (femgpu_bench_study.cpp, docs/studies.md).
 #include <petscsys.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
   char forced_s[256] = "";
-  PetscInt warmups = 5, low_words = 48;
+  PetscInt warmups = 5, low_words = 48, shared_twins = 3;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE;
   char study[64] = "";
@@ -148,6 +149,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
   PetscCall(PetscOptionsInt("-low_register_words", "also time low-register candidates up to this footprint (0: off)", "", low_words, &low_words,
                             nullptr));
+  PetscCall(PetscOptionsInt("-shared_dofs_candidates", "also time the shared-DOF variant of this many of the fastest (0: off)", "", shared_twins,
+                            &shared_twins, nullptr));
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
@@ -187,6 +190,7 @@ int main(int argc, char **argv)
   settings.min_runs = static_cast<int>(min_runs);
   settings.warmups = static_cast<int>(warmups);
   settings.low_register_words = low_words;
+  settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, shared_twins));
   if (classes_set) settings.items_per_cell_classes.assign(classes, classes + n_classes);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
   std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");

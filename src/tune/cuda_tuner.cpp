@@ -98,6 +98,19 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   t0 = std::chrono::steady_clock::now();
   report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
   report.timing_seconds = seconds_since(t0);
+  // Second round: the shared-DOF twins of the fastest (tuner.h).
+  TuneReport round;
+  round.candidates = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);
+  if (!round.candidates.empty()) {
+    t0 = std::chrono::steady_clock::now();
+    std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
+    round.compile_seconds = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    round.best = time_compiled_candidates(round.candidates, more, data, settings);
+    round.timing_seconds = seconds_since(t0);
+    for (auto &k : more) kernels.push_back(std::move(k));
+    append_round(&report, std::move(round));
+  }
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

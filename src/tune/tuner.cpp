@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -44,6 +45,39 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     out.push_back(c);
   }
   return out;
+}
+
+std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  std::vector<const TimedCandidate *> ran;
+  for (const TimedCandidate &c : timed)
+    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.dofs() == Dofs::Registers) ran.push_back(&c);
+  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
+  auto listed = [&](const Schedule &s) {
+    return std::any_of(timed.begin(), timed.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == to_string(s); });
+  };
+  std::vector<TimedCandidate> twins;
+  for (const TimedCandidate *c : ran) {
+    if (twins.size() >= n) break;
+    TimedCandidate twin;
+    twin.schedule = c->schedule.with_dofs(Dofs::Shared);
+    twin.model_seconds = c->model_seconds;
+    if (!listed(twin.schedule)) twins.push_back(twin);
+  }
+  return twins;
+}
+
+void append_round(TuneReport *report, TuneReport &&round)
+{
+  const size_t first = report->candidates.size();
+  for (TimedCandidate &c : round.candidates) report->candidates.push_back(std::move(c));
+  if (round.best >= 0) {
+    const size_t b = first + static_cast<size_t>(round.best);
+    if (report->best < 0 || report->candidates[b].median_ms < report->candidates[static_cast<size_t>(report->best)].median_ms)
+      report->best = static_cast<int>(b);
+  }
+  report->compile_seconds += round.compile_seconds;
+  report->timing_seconds += round.timing_seconds;
 }
 
 TimedCandidate time_wall_clock(const std::function<void()> &run, const TuneSettings &s)

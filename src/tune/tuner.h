@@ -36,6 +36,11 @@ struct TuneSettings {
   // among them: the paper's model does not see register spills. 0 turns this off.
   long long low_register_words = 48;
   std::size_t low_register_candidates = 3;
+  // After timing, also time the Dofs::Shared twin of this many of the fastest
+  // candidates (a second round): whether a work-item's DOFs are better kept in
+  // registers or in shared memory turns on spills and occupancy, which the paper's
+  // model does not see, so it is measured. 0 turns this off.
+  std::size_t shared_dofs_candidates = 3;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -60,6 +65,14 @@ struct TuneReport {
 // The schedules to time: SCPWI and the cost model's best b tiled candidates.
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);
+
+// The Dofs::Shared twins of the n fastest candidates that ran, fastest first; those
+// already in shared memory, and twins already in `timed`, are skipped.
+std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
+
+// Appends a second round's candidates (timed in their own report) to `report`; best
+// becomes the fastest of both rounds.
+void append_round(TuneReport *report, TuneReport &&round);
 
 // Wall-clock timing of `run` (which must wait for its work): `warmups` untimed runs,
 // then at least min_runs runs or min_seconds, at most max_runs; median and mean in ms.

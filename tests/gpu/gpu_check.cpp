@@ -38,6 +38,7 @@ struct Options {
   PetscInt max_degree[4] = {0, 0, 8, 6};
   PetscInt min_degree = 1, tiled = 5, faces[4] = {0, 0, 4, 2};
   PetscBool compile_only = PETSC_FALSE;
+  PetscBool shared_dofs = PETSC_TRUE;  // also the Dofs::Shared twins of SCPWI and the best tiled
   double tolerance = 1e-12;
 };
 
@@ -78,7 +79,8 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 }
 
 // SCPWI, the cost model's two best tiled candidates, and random others from the
-// search space (fixed seed), so the sample spans small and large tiles.
+// search space (fixed seed), so the sample spans small and large tiles; with
+// -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate.
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
@@ -86,12 +88,19 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   DeviceParams d;
   d.local_max_per_group = static_cast<double>(shared_limit);
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
-  if (space.candidates.empty()) return out;
+  if (space.candidates.empty()) {
+    if (o.shared_dofs) out.push_back(out[0].with_dofs(Dofs::Shared));
+    return out;
+  }
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled));
   for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
   std::mt19937 rng(static_cast<unsigned>(Q * 7 + shape.n_test));
   std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
   for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
+  if (o.shared_dofs) {
+    out.push_back(out[0].with_dofs(Dofs::Shared));
+    if (best > 0) out.push_back(out[1].with_dofs(Dofs::Shared));
+  }
   return out;
 }
 
@@ -218,6 +227,8 @@ int main(int argc, char **argv)
   PetscInt f[2] = {o.faces[2], o.faces[3]};
   PetscCall(PetscOptionsIntArray("-faces", "box intervals per direction in 2D, 3D", "", f, &n, nullptr));
   o.faces[2] = f[0], o.faces[3] = f[1];
+  PetscCall(PetscOptionsBool("-shared_dofs", "also check the shared-DOF twins of SCPWI and the best tiled schedule", "", o.shared_dofs,
+                             &o.shared_dofs, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {

@@ -19,12 +19,15 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       Schedule::tiled({4, 32, 16, 8, {15}, 15, 8}),
       Schedule::tiled({1, 2, 3, 4, {5, 6}, 7, 8}, Precision::FP32),
       Schedule::tiled({256, 1, 3, 3, {6, 2, 10}, 6, 3}, Precision::FP64),
+      Schedule::single_cell_per_work_item(64).with_dofs(Dofs::Shared),
+      Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}, Precision::FP32).with_dofs(Dofs::Shared),
   };
   for (const Schedule &s : cases) {
     INFO(to_string(s));
     const Schedule back = parse_schedule(to_string(s));
     CHECK(same(back, s));
     CHECK(back.precision() == s.precision());
+    CHECK(back.dofs() == s.dofs());
     if (s.strategy() == Strategy::Tiled) {
       CHECK(back.tiles().eval_cols == s.tiles().eval_cols);
       CHECK(back.tiles().cells_per_group == s.tiles().cells_per_group);
@@ -54,6 +57,11 @@ TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][c
       "tiled nc=4 nwi=32 tq=16 ter=8 tec=[,15] tqr=15 tqc=8 fp64",
       "tiled nwi=32 nc=4 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64",  // order
       "blocked wg=32 fp64",
+      "scpwi wg=32 dofs=shared",             // no precision
+      "scpwi wg=32 fp64 dofs=shared",        // order
+      "scpwi dofs=shared wg=32 fp64",        //
+      "scpwi wg=32 dofs=registers fp64",     // the default, not written
+      "scpwi wg=32 dofs=shared dofs=shared fp64",
   };
   for (const char *text : bad) {
     INFO(text);

@@ -1,0 +1,31 @@
+// The shared-DOF variant (Dofs::Shared) of every kernel in the covering sample compiles
+// with NVRTC for sm_90, in FP64 and, at P2, FP32, and differs from the register variant
+// in where the DOFs live, not in what the kernel computes (checked on PoCL by
+// test_shared_dofs.cpp, on the GPU by tests/gpu/gpu_check.cpp).
+#include <catch2/catch.hpp>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "runtime/nvrtc_compile.h"
+#include "support/action_cases.h"
+
+using namespace femgpu;
+using namespace femgpu::test;
+
+TEST_CASE("NVRTC compiles the shared-DOF variant of every sampled candidate", "[nvrtc][kernel][shared_dofs]")
+{
+  std::mt19937 rng(4);
+  const std::vector<FormCase> forms = form_cases();
+  for (int dim : {2, 3})
+    for (const Candidate &c : kernel_sample(dim)) {
+      ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
+      Schedule s = candidate_schedule(c, d).with_dofs(Dofs::Shared);
+      if (c.degree == 2) s = s.with_precision(Precision::FP32);
+      INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
+      const std::string source = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s));
+      CHECK(source.find("real *s_") != std::string::npos);
+      CompiledCubin cubin;
+      REQUIRE_NOTHROW(cubin = nvrtc_compile(source, "femgpu_action", "sm_90"));
+      CHECK(cubin.cubin.size() > 0);
+    }
+}

@@ -1,0 +1,129 @@
+// Dofs::Shared (schedule.h): the schedule text carries it, its shared memory is counted
+// and validated, every kernel of the covering sample built with it adds the same action
+// as the CPU reference on the OpenCL device (PoCL on CI), and the tuner's second round
+// picks the twins of the fastest candidates that ran.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "runtime/opencl_runtime.h"
+#include "support/action_cases.h"
+#include "tune/tuner.h"
+
+using namespace femgpu;
+using namespace femgpu::test;
+
+namespace {
+
+OpenCLRuntime &runtime()
+{
+  static OpenCLRuntime r;
+  return r;
+}
+
+double relative_error(const std::vector<double> &got, const std::vector<double> &want, const std::vector<double> &prefill)
+{
+  double err = 0.0, scale = 0.0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    err = std::max(err, std::fabs(got[i] - want[i]));
+    scale = std::max(scale, std::fabs(want[i] - prefill[i]) + std::fabs(prefill[i]));
+  }
+  return err / scale;
+}
+
+// 37 cells: several groups for every schedule, the last one partly past n_cells.
+void check_sample(int dim)
+{
+  std::mt19937 rng(static_cast<unsigned>(17 + dim));
+  const std::vector<FormCase> forms = form_cases();
+  for (const Candidate &c : kernel_sample(dim)) {
+    ActionData d = make_action(forms[c.form], c.dim, c.degree, 37, rng);
+    const Schedule s = candidate_schedule(c, d).with_dofs(Dofs::Shared);
+    INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
+    std::vector<double> want = d.prefill, got = d.prefill;
+    reference_action(d.ir, d.tab, d.arrays(), want.data());
+    kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, s);
+    const std::string source = kernel::emit_opencl(k, default_share_dir());
+    CHECK(source.find("__local real s_") != std::string::npos);
+    runtime().apply(k, source, d.ir, d.tab, d.arrays(), got.data(), got.size());
+    CHECK(relative_error(got, want, d.prefill) < 1e-12);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("shared-DOF kernels match the reference action in 2D", "[opencl][kernel][shared_dofs]") { check_sample(2); }
+TEST_CASE("shared-DOF kernels match the reference action in 3D", "[opencl][kernel][shared_dofs]") { check_sample(3); }
+
+TEST_CASE("shared DOFs are counted in the group's shared memory", "[schedule][shared_dofs]")
+{
+  std::mt19937 rng(3);
+  ActionData d = make_action(form_cases()[3], 2, 3, 1, rng);  // elasticity P3: 10 basis x 2 components
+  REQUIRE(d.ir.groups.size() == 1);
+  const Schedule scpwi = Schedule::single_cell_per_work_item(32);
+  CHECK(shared_memory_bytes(scpwi, d.ir) == 0);
+  // One column per work-item: the trial DOFs (20) and the outputs (20).
+  CHECK(shared_memory_bytes(scpwi.with_dofs(Dofs::Shared), d.ir) == 32LL * (20 + 20) * 8);
+  CHECK(shared_memory_bytes(scpwi.with_dofs(Dofs::Shared).with_precision(Precision::FP32), d.ir) == 32LL * 40 * 4);
+  // Tiled: N_c tiles of T_e^c * components words, made odd.
+  const Schedule tiled = Schedule::tiled({4, 8, 6, 6, {5}, 6, 6});
+  CHECK(dof_tile_stride(tiled, d.ir, kTrialFunction) == 11);
+  CHECK(shared_memory_bytes(tiled.with_dofs(Dofs::Shared), d.ir) == shared_memory_bytes(tiled, d.ir) + 4LL * 11 * 8);
+  // A group too large for the shared memory is refused, naming the reason.
+  try {
+    validate(Schedule::single_cell_per_work_item(1024).with_dofs(Dofs::Shared), d.ir, d.tab.n_points());
+    FAIL("expected the shared-memory limit");
+  } catch (const std::invalid_argument &e) {
+    CHECK(std::string(e.what()).find("dofs=shared") != std::string::npos);
+  }
+  CHECK_NOTHROW(validate(Schedule::single_cell_per_work_item(1024), d.ir, d.tab.n_points()));
+}
+
+TEST_CASE("the tuner's second round twins the fastest candidates that ran", "[tune][shared_dofs]")
+{
+  auto timed = [](const Schedule &s, double ms, const std::string &error = "") {
+    TimedCandidate c;
+    c.schedule = s;
+    c.median_ms = error.empty() ? ms : std::numeric_limits<double>::infinity();
+    c.error = error;
+    c.model_seconds = ms * 1e-9;
+    return c;
+  };
+  const Schedule scpwi = Schedule::single_cell_per_work_item();
+  const Schedule a = Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}), b = Schedule::tiled({2, 16, 6, 6, {3}, 6, 6});
+  const Schedule c = Schedule::tiled({8, 4, 6, 3, {6}, 3, 6});
+  const std::vector<TimedCandidate> round1{timed(scpwi, 0.30), timed(a, 0.10, "too many resources requested"), timed(b, 0.20),
+                                           timed(c, 0.25)};
+  std::vector<TimedCandidate> twins = shared_dofs_twins(round1, 2);
+  REQUIRE(twins.size() == 2);
+  CHECK(to_string(twins[0].schedule) == to_string(b.with_dofs(Dofs::Shared)));  // a failed: not twinned
+  CHECK(to_string(twins[1].schedule) == to_string(c.with_dofs(Dofs::Shared)));
+  CHECK(twins[0].model_seconds == round1[2].model_seconds);
+  CHECK(twins[0].error.empty());
+  CHECK(shared_dofs_twins(round1, 0).empty());
+  CHECK(shared_dofs_twins(round1, 10).size() == 3);
+  // A twin already listed (or a shared candidate itself) is not timed twice.
+  std::vector<TimedCandidate> with_twin = round1;
+  with_twin.push_back(timed(b.with_dofs(Dofs::Shared), 0.05));
+  twins = shared_dofs_twins(with_twin, 1);
+  REQUIRE(twins.size() == 1);
+  CHECK(to_string(twins[0].schedule) == to_string(c.with_dofs(Dofs::Shared)));
+  // The second round's fastest becomes the report's best when it beats the first's.
+  TuneReport report;
+  report.candidates = round1;
+  report.best = 2;
+  TuneReport round;
+  round.candidates = {timed(b.with_dofs(Dofs::Shared), 0.15), timed(c.with_dofs(Dofs::Shared), 0.40)};
+  round.best = 0;
+  append_round(&report, std::move(round));
+  REQUIRE(report.candidates.size() == 6);
+  CHECK(report.best == 4);
+  TuneReport slower;
+  slower.candidates = {timed(scpwi.with_dofs(Dofs::Shared), 0.5)};
+  slower.best = 0;
+  append_round(&report, std::move(slower));
+  CHECK(report.best == 4);
+}
