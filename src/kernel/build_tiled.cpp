@@ -3,7 +3,8 @@
 // points: evaluation in row tiles (T_e^r points) x column tiles (T_e^c basis
 // functions) with the tables prefetched into s_buf; the pointwise program writes e_j to
 // s_e[N_C][QUAD_TILE][N_EVAL]; then quadrature in T_q^r test rows x T_q^c points with
-// the test tables prefetched into the same s_buf (Eq. 5), and an atomic scatter.
+// the test tables prefetched into the same s_buf (Eq. 5), and an atomic scatter. Table
+// rows and the cells' slices of s_e have odd strides (schedule.h's odd_stride).
 // Every loop bound that contains a barrier is uniform over the group; work-items of
 // cells past n_cells are predicated off but still reach every barrier.
 // Dofs::Registers: each work-item gathers the column tile's DOFs into its own register
@@ -40,12 +41,15 @@ void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int 
                                  {"EVAL_ROWS_PER_ITEM", ceil_div(t.eval_rows, t.items_per_cell)},
                                  {"QUAD_ROWS", t.quad_rows},
                                  {"QUAD_COLS", t.quad_cols},
+                                 {"QUAD_STRIDE", odd_stride(t.quad_cols)},
+                                 {"S_E_SLOT", odd_stride(t.quad_tile * ir.n_eval())},
                                  {"N_QUAD_ROW_TILES", ceil_div(ir.n_test_basis, t.quad_rows)},
                                  {"QUAD_ROWS_PER_ITEM", ceil_div(t.quad_rows, t.items_per_cell)},
                                  {"PREFETCH_ROUNDS_TEST", ceil_div(t.quad_rows * t.quad_cols, threads)}});
   for (size_t g = 0; g < ir.groups.size(); ++g) {
     const int cols = t.eval_cols[g], n = ir.groups[g].n_basis;
     k.sizes.insert(k.sizes.end(), {{"EVAL_COLS" + G(static_cast<int>(g)), cols},
+                                   {"EVAL_STRIDE" + G(static_cast<int>(g)), odd_stride(cols)},
                                    {"N_EVAL_COL_TILES" + G(static_cast<int>(g)), ceil_div(n, cols)},
                                    {"PREFETCH_ROUNDS" + G(static_cast<int>(g)), ceil_div(t.eval_rows * cols, threads)}});
   }
@@ -57,7 +61,7 @@ void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int 
       k.sizes.insert(k.sizes.end(), {{"DOF_STRIDE_" + F, dof_tile_stride(s, ir, f)}, {"DOF_ROUNDS_" + F, ceil_div(words, t.items_per_cell)}});
     }
   k.sizes.push_back({"S_BUF_WORDS", prefetch_buffer_words(s, ir)});
-  k.sizes.push_back({"S_E_WORDS", std::max(1LL, 1LL * t.cells_per_group * t.quad_tile * ir.n_eval())});
+  k.sizes.push_back({"S_E_WORDS", 1LL * t.cells_per_group * odd_stride(t.quad_tile * ir.n_eval())});
 }
 
 // Cooperative copy of a rows x cols tile: the group's work-items stride over its
@@ -98,7 +102,7 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   const Ex cols = size("EVAL_COLS" + G(g)), n = size("N_BASIS" + G(g)), col0 = var("i_col_tile") * cols;
-  const Ex r_cols = var("r_cols"), tile_words = size("EVAL_ROWS") * cols;
+  const Ex r_cols = var("r_cols"), stride = size("EVAL_STRIDE" + G(g)), tile_words = size("EVAL_ROWS") * stride;
   Block b{declare(Space::Register, Type::Int, "r_cols", min_of(cols, n - col0))};
   for (int f : grp.functions) {
     const Ex C = lit(function_components(ir, f));
@@ -110,7 +114,7 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared)
   Block pf = prefetch("PREFETCH_ROUNDS" + G(g), var("r_rows"), r_cols, [&](Ex i, Ex j) {
     Block c;
     for (size_t d = 0; d < grp.derivatives.size(); ++d)
-      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * cols + j],
+      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * stride + j],
                          var("g_tables")[group_table(g, static_cast<int>(d)) + (var("r_row0") + i) * n + col0 + j]));
     return c;
   });
@@ -120,7 +124,7 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared)
   Block terms;
   for (size_t d = 0; d < grp.derivatives.size(); ++d)
     terms.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d),
-                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * cols + j]));
+                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * stride + j]));
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const EvalTerm &term = grp.terms[t];
     const int C = function_components(ir, term.function);
@@ -160,7 +164,7 @@ Block pointwise_rows(const ActionIR &ir)
   Block body = pointwise(ir, true, eval, var("g_weights")[var("r_row0") + row]);
   const Ex point = var("i_row_tile") * size("EVAL_ROWS") + row;  // within the quadrature tile
   for (int j = 0; j < ir.n_eval(); ++j)
-    body.push_back(assign(var("s_e")[(var("r_slot") * size("QUAD_TILE") + point) * size("N_EVAL") + lit(j)],
+    body.push_back(assign(var("s_e")[var("r_slot") * size("S_E_SLOT") + point * size("N_EVAL") + lit(j)],
                           node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
   return {comment("pointwise maps e_j into s_e"),
           loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
@@ -189,7 +193,8 @@ Block evaluation_phase(const ActionIR &ir, bool shared)
 
 Block quadrature_column_tile(const ActionIR &ir)
 {
-  const Ex qcols = size("QUAD_COLS"), tile_words = size("QUAD_ROWS") * qcols, col0 = var("i_qcol_tile") * qcols;
+  const Ex qcols = size("QUAD_COLS"), stride = size("QUAD_STRIDE"), tile_words = size("QUAD_ROWS") * stride;
+  const Ex col0 = var("i_qcol_tile") * qcols;
   const Ex trow0 = var("i_qrow_tile") * size("QUAD_ROWS");
   Block b{declare(Space::Register, Type::Int, "r_qcols", min_of(qcols, var("r_tile_len") - col0)),
           comment("prefetch Psi tiles into s_buf")};
@@ -197,7 +202,7 @@ Block quadrature_column_tile(const ActionIR &ir)
     Block c;
     const Ex point = var("i_quad_tile") * size("QUAD_TILE") + col0 + j;
     for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
-      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * qcols + j],
+      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * stride + j],
                          var("g_tables")[test_table(static_cast<int>(d)) + point * size("N_TEST_BASIS") + trow0 + i]));
     return c;
   });
@@ -207,10 +212,10 @@ Block quadrature_column_tile(const ActionIR &ir)
   Block terms;
   for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
     terms.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),
-                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * qcols + jq]));
+                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * stride + jq]));
   for (int j = 0; j < ir.n_eval(); ++j) {
     const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
-    const Ex e = var("s_e")[(var("r_slot") * size("QUAD_TILE") + col0 + jq) * size("N_EVAL") + lit(j)];
+    const Ex e = var("s_e")[var("r_slot") * size("S_E_SLOT") + (col0 + jq) * size("N_EVAL") + lit(j)];
     terms.push_back(accumulate(var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(tt.component)],
                                var("r_psi" + std::to_string(tt.derivative)) * e));
   }

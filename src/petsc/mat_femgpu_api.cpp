@@ -77,7 +77,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                             ctx->low_register_words, &ctx->low_register_words, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsInt("-mat_fem_gpu_shared_dofs_candidates",
-                            "Tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates (0: off)", "",
+                            "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that spill registers (0: off)", "",
                             ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));

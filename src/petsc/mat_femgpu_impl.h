@@ -53,7 +53,7 @@ struct MatFEMGPUContext {
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
-  PetscInt shared_dofs_candidates = 3;  // shared-DOF twins of the fastest (tuner.h); 0: off
+  PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest spilling candidates (tuner.h); 0: off
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

@@ -186,13 +186,15 @@ int cells_per_group(const Schedule &s)
   return s.strategy() == Strategy::SingleCellPerWorkItem ? s.work_group_size() : s.tiles().cells_per_group;
 }
 
+int odd_stride(int words) { return words | 1; }
+
 long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir)
 {
   if (s.strategy() != Strategy::Tiled) return 0;
   const TileSizes &t = s.tiles();
-  long long words = static_cast<long long>(ir.test_derivatives.size()) * t.quad_rows * t.quad_cols;
+  long long words = static_cast<long long>(ir.test_derivatives.size()) * t.quad_rows * odd_stride(t.quad_cols);
   for (size_t g = 0; g < ir.groups.size() && g < t.eval_cols.size(); ++g)
-    words = std::max(words, static_cast<long long>(ir.groups[g].derivatives.size()) * t.eval_rows * t.eval_cols[g]);
+    words = std::max(words, static_cast<long long>(ir.groups[g].derivatives.size()) * t.eval_rows * odd_stride(t.eval_cols[g]));
   return words;
 }
 
@@ -223,7 +225,7 @@ int dof_tile_stride(const Schedule &s, const ActionIR &ir, int function)
 {
   for (size_t g = 0; g < ir.groups.size() && g < s.tiles().eval_cols.size(); ++g)
     for (int f : ir.groups[g].functions)
-      if (f == function) return (s.tiles().eval_cols[g] * ir.groups[g].element.components) | 1;
+      if (f == function) return odd_stride(s.tiles().eval_cols[g] * ir.groups[g].element.components);
   throw std::invalid_argument("dof_tile_stride: function " + std::to_string(function) + " is in no evaluation group");
 }
 
@@ -232,7 +234,7 @@ long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
   long long words = shared_dof_words(s, ir);
   if (s.strategy() == Strategy::Tiled) {
     const TileSizes &t = s.tiles();
-    words += prefetch_buffer_words(s, ir) + static_cast<long long>(t.cells_per_group) * t.quad_tile * ir.n_eval();
+    words += prefetch_buffer_words(s, ir) + static_cast<long long>(t.cells_per_group) * odd_stride(t.quad_tile * ir.n_eval());
   }
   return words * bytes_per_real(s.precision());
 }

@@ -126,7 +126,7 @@ int main(int argc, char **argv)
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
   char forced_s[256] = "";
-  PetscInt warmups = 5, low_words = 48, shared_twins = 3;
+  PetscInt warmups = 5, low_words = 48, shared_twins = 2;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE;
   char study[64] = "";
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
   PetscCall(PetscOptionsInt("-low_register_words", "also time low-register candidates up to this footprint (0: off)", "", low_words, &low_words,
                             nullptr));
-  PetscCall(PetscOptionsInt("-shared_dofs_candidates", "also time the shared-DOF variant of this many of the fastest (0: off)", "", shared_twins,
+  PetscCall(PetscOptionsInt("-shared_dofs_candidates", "also time the shared-DOF variant of this many of the fastest spilling candidates (0: off)", "", shared_twins,
                             &shared_twins, nullptr));
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));

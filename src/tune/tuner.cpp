@@ -51,7 +51,7 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
 {
   std::vector<const TimedCandidate *> ran;
   for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.dofs() == Dofs::Registers) ran.push_back(&c);
+    if (c.error.empty() && std::isfinite(c.median_ms) && c.local_bytes > 0 && c.schedule.dofs() == Dofs::Registers) ran.push_back(&c);
   std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
   auto listed = [&](const Schedule &s) {
     return std::any_of(timed.begin(), timed.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == to_string(s); });

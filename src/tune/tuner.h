@@ -37,10 +37,13 @@ struct TuneSettings {
   long long low_register_words = 48;
   std::size_t low_register_candidates = 3;
   // After timing, also time the Dofs::Shared twin of this many of the fastest
-  // candidates (a second round): whether a work-item's DOFs are better kept in
-  // registers or in shared memory turns on spills and occupancy, which the paper's
-  // model does not see, so it is measured. 0 turns this off.
-  std::size_t shared_dofs_candidates = 3;
+  // candidates whose kernels spill registers (a second round). Measured on the H200
+  // (bench/experiments/h200_shared_dofs_76b67e6.txt): the twin of a kernel that does
+  // not spill was never faster (its inner loop reads shared memory twice per FMA); of
+  // spilling ones it won 3 of 25, up to 1.18x (elasticity 2D P8). Spills are known
+  // from the compiler (CUDA); OpenCL reports none, so it never times twins.
+  // 0 turns this off.
+  std::size_t shared_dofs_candidates = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -66,8 +69,9 @@ struct TuneReport {
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);
 
-// The Dofs::Shared twins of the n fastest candidates that ran, fastest first; those
-// already in shared memory, and twins already in `timed`, are skipped.
+// The Dofs::Shared twins of the n fastest candidates that ran and spill (local_bytes
+// > 0), fastest first; those already in shared memory, and twins already in `timed`,
+// are skipped.
 std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best

@@ -65,7 +65,7 @@ TEST_CASE("a schedule prints as a short key", "[schedule]")
         "tiled nc=1 nwi=2 tq=3 ter=4 tec=[5,6] tqr=7 tqc=8 fp32");
 }
 
-TEST_CASE("shared memory is Eq. 5 over distinct tables plus the evaluation results", "[schedule]")
+TEST_CASE("shared memory is Eq. 5 over distinct tables plus the evaluation results, rows padded to odd strides", "[schedule]")
 {
   std::mt19937 rng(1);
   ActionData d = make_action(form_cases()[3], 2, 2, 1, rng);  // elasticity, [P2]^2
@@ -76,11 +76,18 @@ TEST_CASE("shared memory is Eq. 5 over distinct tables plus the evaluation resul
   REQUIRE(ir.groups[0].derivatives.size() == 2);
   const int Q = d.tab.n_points();
   const Schedule eval_bound = Schedule::tiled({3, 8, Q, Q, {6}, 1, 1});
-  CHECK(prefetch_buffer_words(eval_bound, ir) == 2LL * Q * 6);
+  // T_e^c = 6 words per row, stored as 7 (odd_stride).
+  CHECK(odd_stride(6) == 7);
+  CHECK(odd_stride(7) == 7);
+  CHECK(odd_stride(1) == 1);
+  CHECK(prefetch_buffer_words(eval_bound, ir) == 2LL * Q * 7);
   const Schedule quad_bound = Schedule::tiled({3, 8, Q, 1, {1}, 6, Q});
+  REQUIRE(Q % 2 == 1);  // T_q^c = Q is odd already
   CHECK(prefetch_buffer_words(quad_bound, ir) == static_cast<long long>(ir.test_derivatives.size()) * 6 * Q);
-  CHECK(shared_memory_bytes(eval_bound, ir) == 8 * (2LL * Q * 6 + 3LL * Q * ir.n_eval()));
-  CHECK(shared_memory_bytes(eval_bound.with_precision(Precision::FP32), ir) == 4 * (2LL * Q * 6 + 3LL * Q * ir.n_eval()));
+  // Each of the 3 cells' slices of e holds Q * N_eval words, padded to odd.
+  const long long e_words = 3LL * odd_stride(Q * ir.n_eval());
+  CHECK(shared_memory_bytes(eval_bound, ir) == 8 * (2LL * Q * 7 + e_words));
+  CHECK(shared_memory_bytes(eval_bound.with_precision(Precision::FP32), ir) == 4 * (2LL * Q * 7 + e_words));
   CHECK(shared_memory_bytes(Schedule::single_cell_per_work_item(), ir) == 0);
   CHECK(threads_per_group(eval_bound) == 24);
 }

@@ -1,7 +1,7 @@
 // Dofs::Shared (schedule.h): the schedule text carries it, its shared memory is counted
 // and validated, every kernel of the covering sample built with it adds the same action
 // as the CPU reference on the OpenCL device (PoCL on CI), and the tuner's second round
-// picks the twins of the fastest candidates that ran.
+// picks the twins of the fastest candidates that ran and spill.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -82,11 +82,12 @@ TEST_CASE("shared DOFs are counted in the group's shared memory", "[schedule][sh
   CHECK_NOTHROW(validate(Schedule::single_cell_per_work_item(1024), d.ir, d.tab.n_points()));
 }
 
-TEST_CASE("the tuner's second round twins the fastest candidates that ran", "[tune][shared_dofs]")
+TEST_CASE("the tuner's second round twins the fastest spilling candidates that ran", "[tune][shared_dofs]")
 {
-  auto timed = [](const Schedule &s, double ms, const std::string &error = "") {
+  auto timed = [](const Schedule &s, double ms, const std::string &error = "", int spill = 64) {
     TimedCandidate c;
     c.schedule = s;
+    c.local_bytes = spill;
     c.median_ms = error.empty() ? ms : std::numeric_limits<double>::infinity();
     c.error = error;
     c.model_seconds = ms * 1e-9;
@@ -95,11 +96,13 @@ TEST_CASE("the tuner's second round twins the fastest candidates that ran", "[tu
   const Schedule scpwi = Schedule::single_cell_per_work_item();
   const Schedule a = Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}), b = Schedule::tiled({2, 16, 6, 6, {3}, 6, 6});
   const Schedule c = Schedule::tiled({8, 4, 6, 3, {6}, 3, 6});
+  const Schedule d = Schedule::tiled({1, 32, 6, 6, {6}, 6, 6});
   const std::vector<TimedCandidate> round1{timed(scpwi, 0.30), timed(a, 0.10, "too many resources requested"), timed(b, 0.20),
-                                           timed(c, 0.25)};
+                                           timed(d, 0.21, "", 0), timed(c, 0.25)};
   std::vector<TimedCandidate> twins = shared_dofs_twins(round1, 2);
   REQUIRE(twins.size() == 2);
-  CHECK(to_string(twins[0].schedule) == to_string(b.with_dofs(Dofs::Shared)));  // a failed: not twinned
+  // a failed and d does not spill: neither is twinned.
+  CHECK(to_string(twins[0].schedule) == to_string(b.with_dofs(Dofs::Shared)));
   CHECK(to_string(twins[1].schedule) == to_string(c.with_dofs(Dofs::Shared)));
   CHECK(twins[0].model_seconds == round1[2].model_seconds);
   CHECK(twins[0].error.empty());
@@ -119,11 +122,11 @@ TEST_CASE("the tuner's second round twins the fastest candidates that ran", "[tu
   round.candidates = {timed(b.with_dofs(Dofs::Shared), 0.15), timed(c.with_dofs(Dofs::Shared), 0.40)};
   round.best = 0;
   append_round(&report, std::move(round));
-  REQUIRE(report.candidates.size() == 6);
-  CHECK(report.best == 4);
+  REQUIRE(report.candidates.size() == 7);
+  CHECK(report.best == 5);
   TuneReport slower;
   slower.candidates = {timed(scpwi.with_dofs(Dofs::Shared), 0.5)};
   slower.best = 0;
   append_round(&report, std::move(slower));
-  CHECK(report.best == 4);
+  CHECK(report.best == 5);
 }
