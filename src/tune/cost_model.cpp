@@ -134,7 +134,7 @@ void visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceP
               for (const auto &[nc, nwi] : divisions) {
                 t.cells_per_group = nc;
                 t.items_per_cell = nwi;
-                if (static_cast<double>(local_memory_words(s, t)) * s.word_bytes > d.local_max_per_group) continue;
+                if (static_cast<double>(allocated_local_words(s, t)) * s.word_bytes > d.local_max_per_group) continue;
                 if (!visit(t)) return;
               }
             }

@@ -16,6 +16,10 @@ long long n_sync(const KernelShape &s, const Tiles &t);
 // Words of local memory: the aliased prefetch buffer (Eq. 5) plus N_c T^Q N_eval.
 long long prefetch_words(const KernelShape &s, const Tiles &t);
 long long local_memory_words(const KernelShape &s, const Tiles &t);
+// The words the tiled kernel allocates (schedule.h's shared_memory_bytes for registers
+// DOFs): local_memory_words with each table row and each cell's slice of e padded to
+// an odd stride. The search space keeps the candidates whose allocation fits.
+long long allocated_local_words(const KernelShape &s, const Tiles &t);
 double eta_simd(const Tiles &t, int simd_width = 32);
 double eta_alias(const KernelShape &s, const Tiles &t);
 long long ops_usable(const KernelShape &s);     // Eq. (12), per cell

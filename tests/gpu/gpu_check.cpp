@@ -89,7 +89,7 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   d.local_max_per_group = static_cast<double>(shared_limit);
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
   if (space.candidates.empty()) {
-    if (o.shared_dofs) out.push_back(out[0].with_dofs(Dofs::Shared));
+    if (o.shared_dofs && shared_memory_bytes(out[0].with_dofs(Dofs::Shared), ir) <= shared_limit) out.push_back(out[0].with_dofs(Dofs::Shared));
     return out;
   }
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled));
@@ -98,8 +98,9 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
   for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
   if (o.shared_dofs) {
-    out.push_back(out[0].with_dofs(Dofs::Shared));
-    if (best > 0) out.push_back(out[1].with_dofs(Dofs::Shared));
+    // Twins that do not fit the device's shared memory are not kernels to check.
+    for (const Schedule &twin : {out[0].with_dofs(Dofs::Shared), out[best > 0 ? 1 : 0].with_dofs(Dofs::Shared)})
+      if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
   return out;
 }

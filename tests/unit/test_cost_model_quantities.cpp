@@ -34,6 +34,8 @@ TEST_CASE("quantities of a tiled mass P3 kernel match the hand count", "[tune]")
   CHECK(n_sync(s, t) == 18);
   CHECK(prefetch_words(s, t) == 30);           // max(6*5, 5*6)
   CHECK(local_memory_words(s, t) == 30 + 48);  // + N_c T^Q N_eval
+  // Allocated: rows padded to odd strides, max(6*5, 5*7), and 4 slices of e of 13.
+  CHECK(allocated_local_words(s, t) == 35 + 4 * 13);
   CHECK(eta_simd(t) == Approx(1.0));
   CHECK(eta_alias(s, t) == Approx(1.0));
   CHECK(ops_usable(s) == 480);  // 2*1*12*10 + 2*1*12*10

@@ -11,6 +11,7 @@
 #include "kernel/emit.h"
 #include "runtime/opencl_runtime.h"
 #include "support/action_cases.h"
+#include "tune/quantities.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -80,6 +81,13 @@ TEST_CASE("shared DOFs are counted in the group's shared memory", "[schedule][sh
     CHECK(std::string(e.what()).find("dofs=shared") != std::string::npos);
   }
   CHECK_NOTHROW(validate(Schedule::single_cell_per_work_item(1024), d.ir, d.tab.n_points()));
+  // The search space's allocation count (quantities.h) is the kernel's, for every candidate.
+  const KernelShape shape = KernelShape::from(d.ir, d.tab.n_points());
+  for (const Schedule &c : tiled_sample(d.ir, d.tab.n_points())) {
+    INFO(to_string(c));
+    CHECK(allocated_local_words(shape, c.tiles()) * 8 == shared_memory_bytes(c, d.ir));
+  }
+  CHECK(allocated_local_words(shape, tiled.tiles()) * 8 == shared_memory_bytes(tiled, d.ir));
 }
 
 TEST_CASE("the tuner's second round twins the fastest spilling candidates that ran", "[tune][shared_dofs]")
