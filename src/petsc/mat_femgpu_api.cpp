@@ -46,7 +46,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   if (set) r.precision = precisions[precision], any = PETSC_TRUE;
   PetscCall(PetscOptionsEList("-mat_fem_gpu_dofs",
                               "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
-                              "Tuning times both",
+                              "Tuning times the shared variant of its fastest spilling candidates (-mat_fem_gpu_shared_dofs_candidates)",
                               "", placements, 2, placements[placement], &placement, &set));
   if (set) r.dofs = placements[placement], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
