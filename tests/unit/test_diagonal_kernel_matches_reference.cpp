@@ -17,29 +17,12 @@
 #include "reference/reference_diagonal.h"
 #include "runtime/action_backend.h"
 #include "runtime/opencl_runtime.h"
-#include "support/action_cases.h"
+#include "support/opencl_check.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
 
 namespace {
-
-OpenCLRuntime &runtime()
-{
-  static OpenCLRuntime r;
-  return r;
-}
-
-// max |got - want| relative to the size of the diagonal and of the pre-filled output.
-double relative_error(const std::vector<double> &got, const std::vector<double> &want, const std::vector<double> &prefill)
-{
-  double err = 0.0, scale = 0.0;
-  for (size_t i = 0; i < want.size(); ++i) {
-    err = std::max(err, std::isfinite(got[i]) ? std::fabs(got[i] - want[i]) : INFINITY);
-    scale = std::max(scale, std::fabs(want[i] - prefill[i]) + std::fabs(prefill[i]));
-  }
-  return err / scale;
-}
 
 // Random action data whose trial values are NaN (the diagonal has unit vectors instead).
 ActionData diagonal_data(const FormCase &form, int dim, int degree, int n_cells, std::mt19937 &rng)
@@ -68,7 +51,7 @@ TEST_CASE("the generated diagonal kernel matches the reference diagonal on PoCL"
       ActionData d = diagonal_data(form, dim, degree, 29, rng);
       const kernel::Kernel k = kernel::build_diagonal(d.ir, d.tab);
       std::vector<double> got = d.prefill;
-      runtime().diagonal(k, kernel::emit_opencl(k, default_share_dir()), d.ir, d.tab, d.arrays(), got.data(), got.size());
+      opencl_runtime().diagonal(k, kernel::emit_opencl(k, default_share_dir()), d.ir, d.tab, d.arrays(), got.data(), got.size());
       INFO(form.name << " dim " << dim << " P" << degree << " Q " << d.tab.n_points() << ", " << k.block_x << " x " << k.block_y
                      << " work-items per group");
       CHECK(relative_error(got, reference(d), d.prefill) < 1e-12);

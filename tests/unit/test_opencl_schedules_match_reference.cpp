@@ -10,38 +10,12 @@
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "runtime/opencl_runtime.h"
-#include "support/action_cases.h"
+#include "support/opencl_check.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
 
 namespace {
-
-OpenCLRuntime &runtime()
-{
-  static OpenCLRuntime r;
-  return r;
-}
-
-// max |got - want| relative to the size of the action and of the pre-filled output.
-double relative_error(const std::vector<double> &got, const std::vector<double> &want, const std::vector<double> &prefill)
-{
-  double err = 0.0, scale = 0.0;
-  for (size_t i = 0; i < want.size(); ++i) {
-    err = std::max(err, std::fabs(got[i] - want[i]));
-    scale = std::max(scale, std::fabs(want[i] - prefill[i]) + std::fabs(prefill[i]));
-  }
-  return err / scale;
-}
-
-double run_and_compare(const ActionData &d, const Schedule &s)
-{
-  std::vector<double> want = d.prefill, got = d.prefill;
-  reference_action(d.ir, d.tab, d.arrays(), want.data());
-  kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, s);
-  runtime().apply(k, kernel::emit_opencl(k, default_share_dir()), d.ir, d.tab, d.arrays(), got.data(), got.size());
-  return relative_error(got, want, d.prefill);
-}
 
 // 37 cells: several groups for every schedule, the last one partly past n_cells.
 void check_sample(int dim, bool tiled)
@@ -53,7 +27,7 @@ void check_sample(int dim, bool tiled)
     ActionData d = make_action(forms[c.form], c.dim, c.degree, 37, rng);
     const Schedule s = candidate_schedule(c, d);
     INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << " Q " << d.tab.n_points() << ": " << to_string(s));
-    CHECK(run_and_compare(d, s) < 1e-12);
+    CHECK(opencl_action_error(d, s) < 1e-12);
   }
 }
 
@@ -74,7 +48,7 @@ TEST_CASE("OpenCL kernels in FP32 match the reference action to single precision
       for (const Schedule &s : {Schedule::single_cell_per_work_item(64, Precision::FP32),
                                 tiled_sample(d.ir, d.tab.n_points())[0].with_precision(Precision::FP32)}) {
         INFO(forms[f].name << " dim " << dim << " P2: " << to_string(s));
-        CHECK(run_and_compare(d, s) < 1e-5);
+        CHECK(opencl_action_error(d, s) < 1e-5);
       }
     }
 }
@@ -87,7 +61,7 @@ TEST_CASE("an OpenCL build failure reports the build log and the source", "[open
   const std::string broken = "__kernel void femgpu_action(__global double *g_out) { g_out[0] = r_undeclared; }\n";
   std::vector<double> out = d.prefill;
   try {
-    runtime().apply(k, broken, d.ir, d.tab, d.arrays(), out.data(), out.size());
+    opencl_runtime().apply(k, broken, d.ir, d.tab, d.arrays(), out.data(), out.size());
     FAIL("expected a build failure");
   } catch (const std::runtime_error &e) {
     const std::string what = e.what();

@@ -1,0 +1,48 @@
+// What the OpenCL kernel tests share: one OpenCL runtime for the test binary (its
+// program cache spans tests), the error measure against a pre-filled output, and one
+// generated action kernel run against the CPU reference.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "runtime/opencl_runtime.h"
+#include "action_cases.h"
+
+namespace femgpu::test {
+
+inline OpenCLRuntime &opencl_runtime()
+{
+  static OpenCLRuntime r;
+  return r;
+}
+
+// max |got - want| relative to the size of the result and of the pre-filled output; a
+// non-finite entry counts as infinitely wrong.
+inline double relative_error(const std::vector<double> &got, const std::vector<double> &want, const std::vector<double> &prefill)
+{
+  double err = 0.0, scale = 0.0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    err = std::max(err, std::isfinite(got[i]) ? std::fabs(got[i] - want[i]) : INFINITY);
+    scale = std::max(scale, std::fabs(want[i] - prefill[i]) + std::fabs(prefill[i]));
+  }
+  return err / scale;
+}
+
+// The OpenCL kernel of schedule s adds d's action to d.prefill; its error against the
+// reference. `source`, when given, receives the emitted OpenCL C.
+inline double opencl_action_error(const ActionData &d, const Schedule &s, std::string *source = nullptr)
+{
+  std::vector<double> want = d.prefill, got = d.prefill;
+  reference_action(d.ir, d.tab, d.arrays(), want.data());
+  kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, s);
+  const std::string text = kernel::emit_opencl(k, default_share_dir());
+  if (source) *source = text;
+  opencl_runtime().apply(k, text, d.ir, d.tab, d.arrays(), got.data(), got.size());
+  return relative_error(got, want, d.prefill);
+}
+
+}  // namespace femgpu::test
