@@ -199,19 +199,38 @@ Ex operation(SOp op, const Ex &a, const Ex &b, const Ex &c)
   }
 }
 
+// How many divisions divide by each node. A divisor shared by two or more (det J in the
+// inverse Jacobian: nine in 3D) gets one reciprocal, and the divisions become products:
+// an FP64 division is a reciprocal plus Newton steps and a slow-path branch on GPUs.
+// Constants are left to the compiler.
+std::vector<int> division_counts(const Program &p)
+{
+  std::vector<int> count(static_cast<size_t>(p.size()), 0);
+  for (const SNode &n : p.nodes())
+    if (n.op == SOp::Div && !p.is_const(n.b)) ++count[static_cast<size_t>(n.b)];
+  return count;
+}
+
+std::string reciprocal_name(int id) { return "r_inv" + std::to_string(id); }
+
 }  // namespace
 
 Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight)
 {
   const Program &p = ir.pointwise.program;
+  const std::vector<int> divisions = division_counts(p);
+  auto shared_divisor = [&](int id) { return id >= 0 && divisions[static_cast<size_t>(id)] >= 2; };
   Block b;
   for (int id = 0; id < p.size(); ++id) {
     const SNode &n = p.node(id);
     if (n.op == SOp::Const || (ir.pointwise.varies[static_cast<size_t>(id)] != 0) != varying) continue;
     auto operand = [&](int o) { return o >= 0 ? node_value(p, o) : real_lit(0.0); };
-    Ex value = n.op == SOp::Input ? input_value(ir, n.input, eval, weight)
-                                  : operation(n.op, operand(n.a), operand(n.b), operand(n.c));
+    Ex value = n.op == SOp::Input           ? input_value(ir, n.input, eval, weight)
+               : n.op == SOp::Div && shared_divisor(n.b) ? operand(n.a) * var(reciprocal_name(n.b))
+                                                     : operation(n.op, operand(n.a), operand(n.b), operand(n.c));
     b.push_back(declare(Space::Register, Type::Real, "r_t" + std::to_string(id), value));
+    // The reciprocal sits beside its divisor, so it is in scope wherever the divisor is.
+    if (shared_divisor(id)) b.push_back(declare(Space::Register, Type::Real, reciprocal_name(id), real_lit(1.0) / node_value(p, id)));
   }
   return b;
 }

@@ -20,6 +20,7 @@ namespace {
 // Where this kernel keeps a function's gathered DOFs and its outputs.
 struct Placement {
   bool shared = false;
+  std::string tables = "g_tables";  // or c_tables, the constant-memory copy
   Ex column(const std::string &array, const Ex &i) const { return var(array)[i * size("WORK_GROUP_SIZE") + var("r_lane")]; }
   // Entry i of function f's DOFs; the coordinates stay in registers (the Jacobian reads them).
   Ex dof(int f, const Ex &i) const
@@ -40,7 +41,7 @@ Block evaluate_group(const ActionIR &ir, const Placement &at, int g)
   Block out, body;
   for (size_t d = 0; d < grp.derivatives.size(); ++d)
     body.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d),
-                           var("g_tables")[group_table(g, static_cast<int>(d)) + iq * size(n) + ib]));
+                           var(at.tables)[group_table(g, static_cast<int>(d)) + iq * size(n) + ib]));
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const EvalTerm &term = grp.terms[t];
     const int C = function_components(ir, term.function);
@@ -60,7 +61,7 @@ Block quadrature_point(const ActionIR &ir, const Placement &at)
   Block test;
   for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
     test.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),
-                           var("g_tables")[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib]));
+                           var(at.tables)[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib]));
   for (int j = 0; j < ir.n_eval(); ++j) {
     const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
     test.push_back(accumulate(at.out(ib * size("N_COMPONENTS") + lit(tt.component)),
@@ -118,6 +119,10 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.cells_per_group = schedule.work_group_size();
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   Placement at{schedule.dofs() == Dofs::Shared};
+  if (schedule.tables() == Tables::Constant) {
+    at.tables = "c_tables";
+    k.constant_arrays.push_back({at.tables, pack_tables(ir, tab).data});
+  }
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
   k.body = {};
   if (at.shared) {

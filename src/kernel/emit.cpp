@@ -18,6 +18,7 @@ struct Dialect {
   const char *kernel_qualifier;
   const char *global_qualifier;  // on pointer parameters
   const char *shared_qualifier;
+  const char *constant_qualifier;  // program-scope constant-memory arrays
   const char *restrict_qualifier;
   const char *barrier;
   const char *builtins[3];  // LocalX, LocalY, GroupX
@@ -56,6 +57,13 @@ class Printer {
   void block(std::ostringstream &os, const Block &b, int depth) const
   {
     for (const Stmt &s : b) stmt(os, s, depth);
+  }
+
+  void constant_array(std::ostringstream &os, const std::string &name, const std::vector<double> &values) const
+  {
+    os << d_.constant_qualifier << " real " << name << "[" << values.size() << "] = {";
+    for (size_t i = 0; i < values.size(); ++i) os << (i % 4 ? ", " : (i ? ",\n    " : "\n    ")) << real(values[i]);
+    os << "};\n";
   }
 
  private:
@@ -147,6 +155,7 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   os << "typedef " << (fp64 ? "double" : "float") << " real;\n";
   for (const auto &[name, value] : k.sizes) os << "#define " << name << " " << value << "\n";
   os << d.dynamic_shared;
+  for (const auto &[name, values] : k.constant_arrays) Printer(d, k.precision).constant_array(os, name, values);
   os << helper << "\n" << d.kernel_qualifier << " " << k.name << "(";
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Param &p = k.params[i];
@@ -168,6 +177,7 @@ const Dialect &cuda_dialect()
                          "extern \"C\" __global__ void",
                          "",
                          "__shared__",
+                         "__constant__",
                          "__restrict__",
                          "__syncthreads()",
                          {"(int)threadIdx.x", "(int)threadIdx.y", "(int)blockIdx.x"},
@@ -185,6 +195,7 @@ const Dialect &opencl_dialect()
                          "__kernel void",
                          "__global ",
                          "__local",
+                         "__constant",
                          "restrict",
                          "barrier(CLK_LOCAL_MEM_FENCE)",
                          {"(int)get_local_id(0)", "(int)get_local_id(1)", "(int)get_group_id(0)"},

@@ -101,6 +101,8 @@ struct Kernel {
   std::string schedule;  // to_string(Schedule), printed atop the source
   Precision precision = Precision::FP64;
   std::vector<std::pair<std::string, long long>> sizes;  // compile-time constants, UPPER_CASE
+  // Constant-memory arrays with their values, printed at program scope (c_ names).
+  std::vector<std::pair<std::string, std::vector<double>>> constant_arrays;
   std::vector<Param> params;
   Block body;
   int block_x = 1, block_y = 1;  // work-items per group: (LocalX, LocalY) extents

@@ -34,7 +34,7 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
 {
   ScheduleRequest &r = ctx->schedule;
-  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"}, *placements[] = {"registers", "shared"};
+  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"}, *placements[] = {"registers", "shared"}, *table_places[] = {"global", "constant"};
   PetscInt strategy = r.strategy == "scpwi" ? 1 : r.strategy == "tiled" ? 2 : 0, precision = r.precision == "fp32";
   PetscInt placement = r.dofs == "shared";
   PetscBool set, any = PETSC_FALSE;
@@ -49,6 +49,12 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                               "Tuning times the shared variant of its fastest spilling candidates (-mat_fem_gpu_shared_dofs_candidates)",
                               "", placements, 2, placements[placement], &placement, &set));
   if (set) r.dofs = placements[placement], any = PETSC_TRUE;
+  PetscInt table_place = r.tables == "constant";
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_tables",
+                              "Forced SCPWI schedules: where the kernel reads its element tables: global (memory) or constant (memory, baked into the "
+                              "source; at most 64 KiB). Tuning times both where they fit",
+                              "", table_places, 2, table_places[table_place], &table_place, &set));
+  if (set) r.tables = table_places[table_place], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: work-items (cells) per work-group", &r.work_group},
                         {"-mat_fem_gpu_nc", "Tiled: cells per work-group N_c", &r.cells_per_group},
@@ -80,6 +86,17 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                             "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that spill registers (0: off)", "",
                             ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
   any = (PetscBool)(any || set);
+  PetscInt sizes[8], n_sizes = 8;
+  PetscCall(PetscOptionsIntArray("-mat_fem_gpu_scpwi_work_groups",
+                                 "Tuning times SCPWI at each of these work-group sizes (at most -mat_fem_gpu_wg_max; default 32,64,128,256)", "", sizes,
+                                 &n_sizes, &set));
+  if (set) {
+    for (PetscInt i = 0; i < n_sizes; ++i)
+      PetscCheck(sizes[i] >= 1 && sizes[i] <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                 "-mat_fem_gpu_scpwi_work_groups: entry %" PetscInt_FMT " is %" PetscInt_FMT "; a work-group has 1 to 1024 work-items", i, sizes[i]);
+    ctx->scpwi_work_groups.assign(sizes, sizes + n_sizes);
+    any = PETSC_TRUE;
+  }
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
   if (set) {
     r.eval_cols.assign(cols, cols + ncols);

@@ -25,8 +25,9 @@ int pick(PetscInt requested, int fallback) { return requested >= 0 ? static_cast
 Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
 {
   const Dofs dofs = r.dofs == "shared" ? Dofs::Shared : Dofs::Registers;
+  const Tables tables = r.tables == "constant" ? Tables::Constant : Tables::Global;
   if (r.strategy != "tiled")
-    return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r)).with_dofs(dofs);
+    return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r)).with_dofs(dofs).with_tables(tables);
   TileSizes t;
   t.cells_per_group = pick(r.cells_per_group, 1);
   t.items_per_cell = pick(r.items_per_cell, 32);
@@ -39,7 +40,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
                                 std::to_string(ir.groups.size()) + " evaluation groups");
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);
-  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs);
+  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_tables(tables);  // validate refuses constant tables here
 }
 
 #ifdef FEMGPU_HAVE_CUDA

@@ -34,6 +34,7 @@ struct ScheduleRequest {
   std::vector<PetscInt> eval_cols;
   std::string precision = "fp64";
   std::string dofs = "registers";  // registers | shared (schedule.h's Dofs)
+  std::string tables = "global";   // global | constant (schedule.h's Tables; SCPWI only)
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
 
@@ -54,6 +55,7 @@ struct MatFEMGPUContext {
   PetscInt wg_max = 256;
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
   PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest spilling candidates (tuner.h); 0: off
+  std::vector<int> scpwi_work_groups{32, 64, 128, 256};  // SCPWI sizes timed (tuner.h)
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

@@ -42,6 +42,20 @@ Schedule Schedule::with_dofs(Dofs dofs) const
   return s;
 }
 
+Schedule Schedule::with_tables(Tables tables) const
+{
+  Schedule s = *this;
+  s.tables_ = tables;
+  return s;
+}
+
+long long table_words(const ActionIR &ir, int n_quadrature_points)
+{
+  long long words = static_cast<long long>(ir.test_derivatives.size()) * ir.n_test_basis;
+  for (const EvalGroup &g : ir.groups) words += static_cast<long long>(g.derivatives.size()) * g.n_basis;
+  return words * n_quadrature_points;
+}
+
 namespace {
 
 // "<name> = <value> must be <relation> <limit> (<why>)"
@@ -83,6 +97,12 @@ void validate_tiles(const TileSizes &t, const ActionIR &ir, int Q)
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
+  if (s.tables() == Tables::Constant) {
+    if (s.strategy() != Strategy::SingleCellPerWorkItem)
+      throw std::invalid_argument("invalid schedule: tables=constant is for SCPWI; tiled kernels prefetch their tables into shared memory");
+    const long long bytes = table_words(ir, n_quadrature_points) * bytes_per_real(s.precision());
+    require(bytes <= kMaxConstantTableBytes, "constant table bytes", bytes, "<=", kMaxConstantTableBytes, "constant memory");
+  }
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
     require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
@@ -107,6 +127,7 @@ std::string to_string(const Schedule &s)
     os << "] tqr=" << t.quad_rows << " tqc=" << t.quad_cols;
   }
   if (s.dofs() == Dofs::Shared) os << " dofs=shared";
+  if (s.tables() == Tables::Constant) os << " tables=constant";
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
   return os.str();
 }
@@ -151,6 +172,8 @@ Schedule parse_schedule(const std::string &text)
   const std::string &last = tokens.back();
   if (last != "fp64" && last != "fp32") unreadable(text, "it must end with fp64 or fp32");
   const Precision precision = last == "fp64" ? Precision::FP64 : Precision::FP32;
+  const bool constant = tokens.size() >= 2 && tokens[tokens.size() - 2] == "tables=constant";
+  if (constant) tokens.erase(tokens.end() - 2);
   const bool shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "dofs=shared";
   if (shared) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
@@ -167,10 +190,11 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N [dofs=shared] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
+    unreadable(text, "expected \"scpwi wg=N [dofs=shared] [tables=constant] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
                      "[dofs=shared] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
+  if (constant) s = s.with_tables(Tables::Constant);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;
 }

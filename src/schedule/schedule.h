@@ -23,6 +23,12 @@ enum class Precision { FP64, FP32 };
 // (tiled: by the cell's N_WI work-items together; SCPWI: each work-item its own
 // column, no barrier), read where registers were. Which is faster is measured.
 enum class Dofs { Registers, Shared };
+// Where an SCPWI kernel reads the element tables (Phi, Psi) from. Global: the g_tables
+// argument, one load instruction per entry, through L1. Constant: baked into the
+// kernel source as a constant-memory array; the loads are uniform across a warp, so
+// the constant cache serves them and, in unrolled loops, the FMAs take the entries as
+// operands with no load at all. Only for tables of at most kMaxConstantTableBytes.
+enum class Tables { Global, Constant };
 
 int bytes_per_real(Precision p);
 
@@ -53,10 +59,12 @@ class Schedule {
 
   Schedule with_precision(Precision precision) const;
   Schedule with_dofs(Dofs dofs) const;
+  Schedule with_tables(Tables tables) const;
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
   Dofs dofs() const { return dofs_; }
+  Tables tables() const { return tables_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
 
@@ -65,6 +73,7 @@ class Schedule {
   Strategy strategy_ = Strategy::SingleCellPerWorkItem;
   Precision precision_ = Precision::FP64;
   Dofs dofs_ = Dofs::Registers;
+  Tables tables_ = Tables::Global;
   int work_group_size_ = 32;
   TileSizes tiles_;
 };
@@ -73,13 +82,21 @@ constexpr int kMaxThreadsPerGroup = 1024;
 // Statically declared shared memory per group: CUDA's limit without the dynamic
 // opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), which the kernels do not use.
 constexpr long long kMaxStaticSharedBytes = 48 * 1024;
+// Constant memory a kernel may fill with its tables: CUDA's 64 KiB, and OpenCL's least
+// CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE.
+constexpr long long kMaxConstantTableBytes = 64 * 1024;
+
+// Words of the packed element tables (kernel_abi.h's pack_tables): every evaluation
+// group's derivative tables and the test tables, Q rows each.
+long long table_words(const ActionIR &ir, int n_quadrature_points);
 
 // Throws std::invalid_argument naming the parameter, its value and the limit.
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
-// shared DOFs add "dofs=shared" before the precision.
+// shared DOFs add "dofs=shared", constant tables "tables=constant", in that order,
+// before the precision.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.

@@ -28,7 +28,13 @@ struct TuneSettings {
   double min_seconds = 0.2;
   int max_runs = 400;
   int compile_threads = 8;
-  bool include_scpwi = true;
+  // SCPWI is timed once per work-group size here (sizes above limits.wg_max are left
+  // out; empty: no SCPWI). One warp per group caps an SM at 32 groups, half its threads:
+  // the low-order kernels, which wait on gathers, want more resident warps.
+  std::vector<int> scpwi_work_group_sizes{32, 64, 128, 256};
+  // Also time each SCPWI size with its tables in constant memory (schedule.h's
+  // Tables::Constant), where they fit.
+  bool scpwi_constant_tables = true;
   // Also time the model's best of each N_WI class (the paper's high-order winners use 2-6).
   std::vector<int> items_per_cell_classes{2, 3, 4, 5, 6, 8, 16, 32};
   // Also time the model's best b_low candidates among those whose register footprint
@@ -65,7 +71,8 @@ struct TuneReport {
   double compile_seconds = 0, timing_seconds = 0;
 };
 
-// The schedules to time: SCPWI and the cost model's best b tiled candidates.
+// The schedules to time: SCPWI at each work-group size, then the cost model's best b
+// tiled candidates.
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);
 

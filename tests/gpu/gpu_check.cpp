@@ -78,12 +78,14 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// SCPWI, the cost model's two best tiled candidates, and random others from the
-// search space (fixed seed), so the sample spans small and large tiles; with
+// SCPWI (also at 128 work-items with constant-memory tables, where they fit), the cost
+// model's two best tiled candidates, and random others from the search space (fixed
+// seed), so the sample spans small and large tiles; with
 // -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate.
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
+  if (table_words(ir, Q) * 8 <= kMaxConstantTableBytes) out.push_back(Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant));
   KernelShape shape = KernelShape::from(ir, Q);
   DeviceParams d;
   d.local_max_per_group = static_cast<double>(shared_limit);
@@ -92,14 +94,14 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     if (o.shared_dofs && shared_memory_bytes(out[0].with_dofs(Dofs::Shared), ir) <= shared_limit) out.push_back(out[0].with_dofs(Dofs::Shared));
     return out;
   }
-  const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled));
+  const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled)), first_tiled = out.size();
   for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
   std::mt19937 rng(static_cast<unsigned>(Q * 7 + shape.n_test));
   std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
   for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
   if (o.shared_dofs) {
     // Twins that do not fit the device's shared memory are not kernels to check.
-    for (const Schedule &twin : {out[0].with_dofs(Dofs::Shared), out[best > 0 ? 1 : 0].with_dofs(Dofs::Shared)})
+    for (const Schedule &twin : {out[0].with_dofs(Dofs::Shared), out[best > 0 ? first_tiled : 0].with_dofs(Dofs::Shared)})
       if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
   return out;

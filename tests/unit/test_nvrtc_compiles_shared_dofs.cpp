@@ -29,3 +29,26 @@ TEST_CASE("NVRTC compiles the shared-DOF variant of every sampled candidate", "[
       CHECK(cubin.cubin.size() > 0);
     }
 }
+
+// Tables::Constant prints the tables into the source as a __constant__ array; every
+// SCPWI kernel of the sample whose tables fit compiles that way, in FP64 and, at P2, FP32.
+TEST_CASE("NVRTC compiles the constant-table variant of every sampled SCPWI kernel", "[nvrtc][kernel][scpwi]")
+{
+  std::mt19937 rng(6);
+  const std::vector<FormCase> forms = form_cases();
+  for (int dim : {2, 3})
+    for (const Candidate &c : kernel_sample(dim)) {
+      if (c.tiled_shape >= 0) continue;
+      ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
+      if (table_words(d.ir, d.tab.n_points()) * 8 > kMaxConstantTableBytes) continue;  // refused by validate
+      Schedule s = Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant);
+      if (c.degree == 2) s = s.with_precision(Precision::FP32);
+      INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
+      const std::string source = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s));
+      CHECK(source.find("__constant__ real c_tables[") != std::string::npos);
+      CHECK(source.find("g_tables[") == std::string::npos);  // only the unused argument remains
+      CompiledCubin cubin;
+      REQUIRE_NOTHROW(cubin = nvrtc_compile(source, "femgpu_action", "sm_90"));
+      CHECK(cubin.cubin.size() > 0);
+    }
+}

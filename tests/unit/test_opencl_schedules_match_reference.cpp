@@ -35,6 +35,23 @@ void check_sample(int dim, bool tiled)
 
 TEST_CASE("OpenCL SCPWI kernels match the reference action in 2D", "[opencl][kernel][scpwi]") { check_sample(2, false); }
 TEST_CASE("OpenCL SCPWI kernels match the reference action in 3D", "[opencl][kernel][scpwi]") { check_sample(3, false); }
+// Tables::Constant: the tables are printed into the source (c_tables) instead of read
+// from g_tables; every form, both dimensions, with registers and shared DOFs.
+TEST_CASE("OpenCL SCPWI kernels with constant-memory tables match the reference action", "[opencl][kernel][scpwi]")
+{
+  std::mt19937 rng(19);
+  const std::vector<FormCase> forms = form_cases();
+  for (size_t f = 0; f < forms.size(); ++f)
+    for (int dim : {2, 3}) {
+      ActionData d = make_action(forms[f], dim, dim == 2 ? 3 : 2, 37, rng);
+      for (const Schedule &s : {Schedule::single_cell_per_work_item(16).with_tables(Tables::Constant),
+                                Schedule::single_cell_per_work_item(8).with_dofs(Dofs::Shared).with_tables(Tables::Constant)}) {
+        INFO(forms[f].name << " dim " << dim << ": " << to_string(s));
+        CHECK(opencl_action_error(d, s) < 1e-12);
+      }
+    }
+}
+
 TEST_CASE("OpenCL tiled kernels match the reference action in 2D", "[opencl][kernel][tiled]") { check_sample(2, true); }
 TEST_CASE("OpenCL tiled kernels match the reference action in 3D", "[opencl][kernel][tiled]") { check_sample(3, true); }
 

@@ -21,6 +21,8 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       Schedule::tiled({256, 1, 3, 3, {6, 2, 10}, 6, 3}, Precision::FP64),
       Schedule::single_cell_per_work_item(64).with_dofs(Dofs::Shared),
       Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}, Precision::FP32).with_dofs(Dofs::Shared),
+      Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant),
+      Schedule::single_cell_per_work_item(32, Precision::FP32).with_dofs(Dofs::Shared).with_tables(Tables::Constant),
   };
   for (const Schedule &s : cases) {
     INFO(to_string(s));
@@ -28,6 +30,7 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
     CHECK(same(back, s));
     CHECK(back.precision() == s.precision());
     CHECK(back.dofs() == s.dofs());
+    CHECK(back.tables() == s.tables());
     if (s.strategy() == Strategy::Tiled) {
       CHECK(back.tiles().eval_cols == s.tiles().eval_cols);
       CHECK(back.tiles().cells_per_group == s.tiles().cells_per_group);
@@ -62,6 +65,9 @@ TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][c
       "scpwi dofs=shared wg=32 fp64",        //
       "scpwi wg=32 dofs=registers fp64",     // the default, not written
       "scpwi wg=32 dofs=shared dofs=shared fp64",
+      "scpwi wg=32 tables=constant dofs=shared fp64",  // order
+      "scpwi wg=32 tables=global fp64",                // the default, not written
+      "scpwi wg=32 tables=constant tables=constant fp64",
   };
   for (const char *text : bad) {
     INFO(text);

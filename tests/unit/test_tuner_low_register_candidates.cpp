@@ -1,5 +1,6 @@
-// The tuner's candidate list: SCPWI, the cost model's best b, the best of each N_WI
-// class, and the model's best among low-register candidates (tuner.h), each once.
+// The tuner's candidate list: SCPWI at each work-group size, the cost model's best b,
+// the best of each N_WI class, and the model's best among low-register candidates
+// (tuner.h), each once.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -28,20 +29,57 @@ TEST_CASE("tuning also times low-register candidates and times each schedule onc
   const int Q = 25;
   TuneSettings s;
   s.items_per_cell_classes.clear();
+  s.scpwi_constant_tables = false;
   std::size_t space = 0;
   bool truncated = false;
   s.low_register_words = 0;  // off: SCPWI and the model's b best
   const std::vector<TimedCandidate> plain = tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated);
-  REQUIRE(plain.size() == 1 + s.candidates);
+  const size_t n_scpwi = s.scpwi_work_group_sizes.size();
+  REQUIRE(plain.size() == n_scpwi + s.candidates);
   const KernelShape shape = KernelShape::from(ir, Q);
   auto low_count = [&](const std::vector<TimedCandidate> &list, long long words) {
-    return std::count_if(list.begin() + 1, list.end(), [&](const TimedCandidate &c) { return register_words(shape, c.schedule.tiles()) <= words; });
+    return std::count_if(list.begin() + static_cast<long>(n_scpwi), list.end(),
+                         [&](const TimedCandidate &c) { return register_words(shape, c.schedule.tiles()) <= words; });
   };
   // The paper's model alone picks none at or under 40 words here: large DOF tiles win its ranking.
   CHECK(low_count(plain, 40) == 0);
   s.low_register_words = 40;
   const std::vector<TimedCandidate> with_low = tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated);
   CHECK(low_count(with_low, 40) == static_cast<long>(s.low_register_candidates));
-  for (size_t i = 1; i < with_low.size(); ++i)
+  for (size_t i = n_scpwi; i < with_low.size(); ++i)
     for (size_t j = i + 1; j < with_low.size(); ++j) CHECK_FALSE(with_low[i].schedule.tiles() == with_low[j].schedule.tiles());
+}
+
+TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once each", "[tune]")
+{
+  const ActionIR ir = elasticity_p6();
+  TuneSettings s;
+  s.items_per_cell_classes.clear();
+  s.low_register_words = 0;
+  s.candidates = 2;
+  s.scpwi_work_group_sizes = {64, 32, 64, 512, 128};
+  s.limits.wg_max = 128;
+  std::size_t space = 0;
+  bool truncated = false;
+  auto scpwi_of = [](const std::vector<TimedCandidate> &list) {
+    std::vector<std::string> scpwi;
+    for (const TimedCandidate &c : list)
+      if (c.schedule.strategy() == Strategy::SingleCellPerWorkItem) scpwi.push_back(to_string(c.schedule));
+    return scpwi;
+  };
+  // P6 elasticity: (2 + 2) x 28 x 25 table words = 22400 bytes, within constant memory.
+  REQUIRE(table_words(ir, 25) * 8 == 22400);
+  const std::vector<TimedCandidate> list = tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated);
+  CHECK(scpwi_of(list) == std::vector<std::string>{"scpwi wg=64 fp64", "scpwi wg=64 tables=constant fp64", "scpwi wg=32 fp64",
+                                                   "scpwi wg=32 tables=constant fp64", "scpwi wg=128 fp64", "scpwi wg=128 tables=constant fp64"});
+  CHECK(list.size() == 6 + s.candidates);
+  s.scpwi_constant_tables = false;
+  CHECK(scpwi_of(tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated)) ==
+        std::vector<std::string>{"scpwi wg=64 fp64", "scpwi wg=32 fp64", "scpwi wg=128 fp64"});
+  // Tables beyond 64 KiB (Q = 75: 67200 bytes) get no constant variant.
+  s.scpwi_constant_tables = true;
+  CHECK(scpwi_of(tuning_candidates(ir, 75, DeviceParams{}, s, &space, &truncated)).size() == 3);
+  s.scpwi_work_group_sizes.clear();
+  const std::vector<TimedCandidate> none = tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated);
+  CHECK(std::none_of(none.begin(), none.end(), [](const TimedCandidate &c) { return c.schedule.strategy() == Strategy::SingleCellPerWorkItem; }));
 }

@@ -1,0 +1,46 @@
+// A divisor shared by several divisions (det J in the inverse Jacobian) is inverted once
+// in the generated kernel and the divisions become products (build_common.cpp); a
+// divisor used once stays a division. Values are checked against the FP64 reference by
+// the OpenCL schedule tests; this checks the code's shape.
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "fem/action_tables.h"
+#include "form/parser.h"
+#include "ir/lower.h"
+#include "kernel/build.h"
+#include "kernel/emit.h"
+
+using namespace femgpu;
+
+namespace {
+
+std::string kernel_source(const std::string &form_text, CellType cell)
+{
+  FormSignature sig{cell, Element{1, 1}, 1};
+  const ActionIR ir = lower_form(parse_form_text("from ufl import *\n" + form_text + "\n", "t.ufl", sig).a);
+  const Tabulation tab = tabulate_action(ir, default_share_dir());
+  return kernel::emit_cuda(kernel::build_kernel(ir, tab, Schedule::single_cell_per_work_item(64)));
+}
+
+long count(const std::string &s, const std::regex &re)
+{
+  return std::distance(std::sregex_iterator(s.begin(), s.end(), re), std::sregex_iterator());
+}
+
+}  // namespace
+
+TEST_CASE("a divisor shared by several divisions is inverted once", "[kernel][emit]")
+{
+  const std::regex reciprocal(R"(const real r_inv(\d+) = 1\.0 / r_t\1;)"), division(R"(/ r_t\d+)"), product(R"(\* r_inv\d+)");
+  // 3D gradients: the nine entries of J^-1 share det J.
+  const std::string laplace = kernel_source("a = inner(grad(u), grad(v))*dx", CellType::Tetrahedron);
+  CHECK(count(laplace, reciprocal) == 1);
+  CHECK(count(laplace, division) == 1);  // the reciprocal itself
+  CHECK(count(laplace, product) == 9);
+  // One division by a value used once stays a division, with no reciprocal.
+  const std::string once = kernel_source("w = Coefficient(\"w\")\na = u*v/(1 + w*w)*dx", CellType::Triangle);
+  CHECK(count(once, reciprocal) == 0);
+  CHECK(count(once, division) == 1);
+}
