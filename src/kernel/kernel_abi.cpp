@@ -3,6 +3,7 @@
 #include "kernel/kernel_abi.h"
 
 #include <algorithm>
+#include <map>
 
 namespace femgpu {
 
@@ -66,15 +67,28 @@ std::vector<KernelArg> diagonal_arguments(const ActionIR &ir)
 TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab)
 {
   TableLayout layout;
-  auto append = [&](const std::vector<double> &table) {
+  // A table is one element's derivative at the rule's points: the trial and test
+  // tables of a square form, or the coordinates' and a P1 function's, are the same
+  // numbers, stored once (table_words in schedule.h counts by the same key). The
+  // values are compared too, so a key that ever meant two tables would not merge them.
+  std::map<std::pair<int, MultiIndex>, long long> stored;
+  auto append = [&](int degree, const MultiIndex &alpha, const std::vector<double> &table) {
+    const auto key = std::make_pair(degree, alpha);
+    if (auto it = stored.find(key); it != stored.end() && it->second + table.size() <= layout.data.size() &&
+                                    std::equal(table.begin(), table.end(), layout.data.begin() + it->second))
+      return it->second;
+    const long long offset = static_cast<long long>(layout.data.size());
     layout.data.insert(layout.data.end(), table.begin(), table.end());
-    return static_cast<long long>(layout.data.size() - table.size());
+    stored.emplace(key, offset);
+    return offset;
   };
   for (size_t g = 0; g < ir.groups.size(); ++g) {
     layout.group_offsets.emplace_back();
-    for (const std::vector<double> &t : tab.group_tables[g]) layout.group_offsets.back().push_back(append(t));
+    for (size_t d = 0; d < tab.group_tables[g].size(); ++d)
+      layout.group_offsets.back().push_back(append(ir.groups[g].element.degree, ir.groups[g].derivatives[d], tab.group_tables[g][d]));
   }
-  for (const std::vector<double> &t : tab.test_tables) layout.test_offsets.push_back(append(t));
+  for (size_t d = 0; d < tab.test_tables.size(); ++d)
+    layout.test_offsets.push_back(append(ir.signature.element.degree, ir.test_derivatives[d], tab.test_tables[d]));
   if (layout.data.empty()) layout.data.push_back(0.0);  // buffers may not be empty
   return layout;
 }

@@ -3,6 +3,8 @@
 #include "schedule/schedule.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -51,8 +53,13 @@ Schedule Schedule::with_tables(Tables tables) const
 
 long long table_words(const ActionIR &ir, int n_quadrature_points)
 {
-  long long words = static_cast<long long>(ir.test_derivatives.size()) * ir.n_test_basis;
-  for (const EvalGroup &g : ir.groups) words += static_cast<long long>(g.derivatives.size()) * g.n_basis;
+  // pack_tables stores each (element degree, derivative) table once.
+  std::map<std::pair<int, std::array<int, 3>>, long long> tables;
+  for (const EvalGroup &g : ir.groups)
+    for (const auto &alpha : g.derivatives) tables[{g.element.degree, alpha}] = g.n_basis;
+  for (const auto &alpha : ir.test_derivatives) tables[{ir.signature.element.degree, alpha}] = ir.n_test_basis;
+  long long words = 0;
+  for (const auto &kv : tables) words += kv.second;
   return words * n_quadrature_points;
 }
 

@@ -86,8 +86,9 @@ constexpr long long kMaxStaticSharedBytes = 48 * 1024;
 // CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE.
 constexpr long long kMaxConstantTableBytes = 64 * 1024;
 
-// Words of the packed element tables (kernel_abi.h's pack_tables): every evaluation
-// group's derivative tables and the test tables, Q rows each.
+// Words of the packed element tables (kernel_abi.h's pack_tables): each distinct
+// (element degree, reference derivative) table among the evaluation groups' and the
+// test tables once, Q rows each.
 long long table_words(const ActionIR &ir, int n_quadrature_points);
 
 // Throws std::invalid_argument naming the parameter, its value and the limit.
