@@ -36,7 +36,7 @@ std::vector<int> all_functions(const ActionIR &ir)
 
 }  // namespace
 
-void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab)
+void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, bool merge_tables)
 {
   const int C = ir.signature.element.components;
   k.sizes.insert(k.sizes.end(), {{"DIM", ir.dim},
@@ -48,7 +48,7 @@ void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab)
   for (int f : all_functions(ir))
     k.sizes.push_back({"N_DOFS_" + upper(function_stem(f)), function_dofs(ir, f)});
   k.sizes.push_back({"N_NODES_COORDS", coordinate_basis(ir)});
-  TableLayout layout = pack_tables(ir, tab);
+  TableLayout layout = pack_tables(ir, tab, merge_tables);
   for (size_t g = 0; g < ir.groups.size(); ++g) {
     k.sizes.push_back({"N_BASIS_G" + std::to_string(g), ir.groups[g].n_basis});
     for (size_t d = 0; d < layout.group_offsets[g].size(); ++d)

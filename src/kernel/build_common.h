@@ -20,7 +20,8 @@ std::string upper(const std::string &s);
 
 // DIM, N_QUAD, N_TEST_BASIS, N_COMPONENTS, N_TEST_DOFS, N_EVAL, N_DOFS_<STEM>,
 // N_BASIS_G<g> and the table offsets OFFSET_G<g>_D<k>, OFFSET_TEST_D<k>.
-void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab);
+// merge_tables: the OFFSET_* defines of pack_tables(ir, tab, merge_tables).
+void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, bool merge_tables = false);
 std::vector<Param> action_params(const ActionIR &ir);  // params_of(kernel_arguments(ir))
 std::vector<Param> params_of(const std::vector<KernelArg> &arguments);
 

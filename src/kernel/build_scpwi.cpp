@@ -112,7 +112,8 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.name = "femgpu_action";
   k.schedule = to_string(schedule);
   k.precision = schedule.precision();
-  declare_common_sizes(k, ir, tab);
+  const bool merge = schedule.tables() == Tables::Constant && merge_constant_tables(ir, tab.n_points(), schedule.precision());
+  declare_common_sizes(k, ir, tab, merge);
   k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
   k.params = action_params(ir);
   k.block_x = schedule.work_group_size();
@@ -121,7 +122,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   Placement at{schedule.dofs() == Dofs::Shared};
   if (schedule.tables() == Tables::Constant) {
     at.tables = "c_tables";
-    k.constant_arrays.push_back({at.tables, pack_tables(ir, tab).data});
+    k.constant_arrays.push_back({at.tables, pack_tables(ir, tab, merge).data});
   }
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
   k.body = {};

@@ -64,17 +64,17 @@ std::vector<KernelArg> diagonal_arguments(const ActionIR &ir)
   return args;
 }
 
-TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab)
+TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_equal)
 {
   TableLayout layout;
   // A table is one element's derivative at the rule's points: the trial and test
   // tables of a square form, or the coordinates' and a P1 function's, are the same
-  // numbers, stored once (table_words in schedule.h counts by the same key). The
+  // numbers, merged when asked (table_words in schedule.h counts by the same key). The
   // values are compared too, so a key that ever meant two tables would not merge them.
   std::map<std::pair<int, MultiIndex>, long long> stored;
   auto append = [&](int degree, const MultiIndex &alpha, const std::vector<double> &table) {
     const auto key = std::make_pair(degree, alpha);
-    if (auto it = stored.find(key); it != stored.end() && it->second + table.size() <= layout.data.size() &&
+    if (auto it = stored.find(key); merge_equal && it != stored.end() && it->second + table.size() <= layout.data.size() &&
                                     std::equal(table.begin(), table.end(), layout.data.begin() + it->second))
       return it->second;
     const long long offset = static_cast<long long>(layout.data.size());

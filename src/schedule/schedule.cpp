@@ -51,16 +51,25 @@ Schedule Schedule::with_tables(Tables tables) const
   return s;
 }
 
-long long table_words(const ActionIR &ir, int n_quadrature_points)
+long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged)
 {
-  // pack_tables stores each (element degree, derivative) table once.
-  std::map<std::pair<int, std::array<int, 3>>, long long> tables;
-  for (const EvalGroup &g : ir.groups)
-    for (const auto &alpha : g.derivatives) tables[{g.element.degree, alpha}] = g.n_basis;
-  for (const auto &alpha : ir.test_derivatives) tables[{ir.signature.element.degree, alpha}] = ir.n_test_basis;
-  long long words = 0;
-  for (const auto &kv : tables) words += kv.second;
+  std::map<std::pair<int, std::array<int, 3>>, long long> distinct;
+  long long words = static_cast<long long>(ir.test_derivatives.size()) * ir.n_test_basis;
+  for (const EvalGroup &g : ir.groups) {
+    words += static_cast<long long>(g.derivatives.size()) * g.n_basis;
+    for (const auto &alpha : g.derivatives) distinct[{g.element.degree, alpha}] = g.n_basis;
+  }
+  for (const auto &alpha : ir.test_derivatives) distinct[{ir.signature.element.degree, alpha}] = ir.n_test_basis;
+  if (merged) {
+    words = 0;
+    for (const auto &kv : distinct) words += kv.second;
+  }
   return words * n_quadrature_points;
+}
+
+bool merge_constant_tables(const ActionIR &ir, int n_quadrature_points, Precision precision)
+{
+  return table_words(ir, n_quadrature_points) * bytes_per_real(precision) > kMaxConstantTableBytes;
 }
 
 namespace {
@@ -107,7 +116,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
   if (s.tables() == Tables::Constant) {
     if (s.strategy() != Strategy::SingleCellPerWorkItem)
       throw std::invalid_argument("invalid schedule: tables=constant is for SCPWI; tiled kernels prefetch their tables into shared memory");
-    const long long bytes = table_words(ir, n_quadrature_points) * bytes_per_real(s.precision());
+    const long long bytes = table_words(ir, n_quadrature_points, true) * bytes_per_real(s.precision());
     require(bytes <= kMaxConstantTableBytes, "constant table bytes", bytes, "<=", kMaxConstantTableBytes, "constant memory");
   }
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {

@@ -86,10 +86,13 @@ constexpr long long kMaxStaticSharedBytes = 48 * 1024;
 // CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE.
 constexpr long long kMaxConstantTableBytes = 64 * 1024;
 
-// Words of the packed element tables (kernel_abi.h's pack_tables): each distinct
-// (element degree, reference derivative) table among the evaluation groups' and the
-// test tables once, Q rows each.
-long long table_words(const ActionIR &ir, int n_quadrature_points);
+// Words of the packed element tables (kernel_abi.h's pack_tables), Q rows per table:
+// every evaluation group's and test table, or with `merged` each distinct (element
+// degree, reference derivative) table once.
+long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged = false);
+// Constant tables are merged only when the separate copies would not fit
+// kMaxConstantTableBytes (pack_tables says why).
+bool merge_constant_tables(const ActionIR &ir, int n_quadrature_points, Precision precision);
 
 // Throws std::invalid_argument naming the parameter, its value and the limit.
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,

@@ -25,7 +25,7 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
                                               std::size_t *space_size, bool *truncated)
 {
   std::vector<TimedCandidate> out;
-  const bool constant_fits = table_words(ir, Q) * bytes_per_real(Precision::FP64) <= kMaxConstantTableBytes;
+  const bool constant_fits = table_words(ir, Q, true) * bytes_per_real(Precision::FP64) <= kMaxConstantTableBytes;
   auto add_scpwi = [&](const Schedule &schedule) {
     if (std::any_of(out.begin(), out.end(), [&](const TimedCandidate &o) { return to_string(o.schedule) == to_string(schedule); })) return;
     TimedCandidate c;

@@ -85,7 +85,7 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
-  if (table_words(ir, Q) * 8 <= kMaxConstantTableBytes) out.push_back(Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant));
+  if (table_words(ir, Q, true) * 8 <= kMaxConstantTableBytes) out.push_back(Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant));
   KernelShape shape = KernelShape::from(ir, Q);
   DeviceParams d;
   d.local_max_per_group = static_cast<double>(shared_limit);

@@ -48,10 +48,11 @@ TEST_CASE("a divisor shared by several divisions is inverted once", "[kernel][em
   CHECK(count(once, division) == 1);
 }
 
-// pack_tables stores a table that several evaluations read once (the trial and test
-// tables of a square form, the coordinates' and a P1 function's), and table_words,
-// which decides whether tables fit constant memory, counts exactly what it stores.
-TEST_CASE("shared element tables are packed once and table_words counts the packed words", "[kernel][schedule]")
+// pack_tables, asked to merge, stores a table that several evaluations read once (the
+// trial and test tables of a square form, the coordinates' and a P1 function's);
+// table_words, which decides whether tables fit constant memory, counts exactly what it
+// stores, merged or not.
+TEST_CASE("element tables pack merged or separate, and table_words counts the packed words", "[kernel][schedule]")
 {
   std::mt19937 rng(23);
   for (const test::FormCase &f : test::form_cases())
@@ -59,16 +60,19 @@ TEST_CASE("shared element tables are packed once and table_words counts the pack
       for (int degree : {1, 2}) {
         test::ActionData d = test::make_action(f, dim, degree, 1, rng);
         INFO(f.name << " dim " << dim << " P" << degree);
-        const TableLayout layout = pack_tables(d.ir, d.tab);
-        CHECK(static_cast<long long>(layout.data.size()) == table_words(d.ir, d.tab.n_points()));
-        // Every table reads back from its offset.
-        for (size_t g = 0; g < d.ir.groups.size(); ++g)
-          for (size_t k = 0; k < d.tab.group_tables[g].size(); ++k)
-            CHECK(std::equal(d.tab.group_tables[g][k].begin(), d.tab.group_tables[g][k].end(), layout.data.begin() + layout.group_offsets[g][k]));
-        for (size_t k = 0; k < d.tab.test_tables.size(); ++k)
-          CHECK(std::equal(d.tab.test_tables[k].begin(), d.tab.test_tables[k].end(), layout.data.begin() + layout.test_offsets[k]));
+        for (bool merged : {false, true}) {
+          const TableLayout layout = pack_tables(d.ir, d.tab, merged);
+          CHECK(static_cast<long long>(layout.data.size()) == table_words(d.ir, d.tab.n_points(), merged));
+          // Every table reads back from its offset.
+          for (size_t g = 0; g < d.ir.groups.size(); ++g)
+            for (size_t k = 0; k < d.tab.group_tables[g].size(); ++k)
+              CHECK(std::equal(d.tab.group_tables[g][k].begin(), d.tab.group_tables[g][k].end(), layout.data.begin() + layout.group_offsets[g][k]));
+          for (size_t k = 0; k < d.tab.test_tables.size(); ++k)
+            CHECK(std::equal(d.tab.test_tables[k].begin(), d.tab.test_tables[k].end(), layout.data.begin() + layout.test_offsets[k]));
+        }
       }
-  // Mass: u and v share one value table.
+  // Mass: u and v share one value table when merged.
   test::ActionData mass = test::make_action(test::form_cases()[0], 2, 3, 1, rng);
-  CHECK(pack_tables(mass.ir, mass.tab).data.size() == static_cast<size_t>(10 * mass.tab.n_points()));
+  CHECK(pack_tables(mass.ir, mass.tab, true).data.size() == static_cast<size_t>(10 * mass.tab.n_points()));
+  CHECK(pack_tables(mass.ir, mass.tab).data.size() == static_cast<size_t>(2 * 10 * mass.tab.n_points()));
 }

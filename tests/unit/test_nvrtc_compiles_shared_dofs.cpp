@@ -40,7 +40,7 @@ TEST_CASE("NVRTC compiles the constant-table variant of every sampled SCPWI kern
     for (const Candidate &c : kernel_sample(dim)) {
       if (c.tiled_shape >= 0) continue;
       ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
-      if (table_words(d.ir, d.tab.n_points()) * 8 > kMaxConstantTableBytes) continue;  // refused by validate
+      if (table_words(d.ir, d.tab.n_points(), true) * 8 > kMaxConstantTableBytes) continue;  // refused by validate
       Schedule s = Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant);
       if (c.degree == 2) s = s.with_precision(Precision::FP32);
       INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));

@@ -52,6 +52,18 @@ TEST_CASE("OpenCL SCPWI kernels with constant-memory tables match the reference 
     }
 }
 
+// Tables too large for constant memory as separate copies are merged (pack_tables):
+// Helmholtz P7 in 2D, 3 + 3 tables of 36 x Q words.
+TEST_CASE("an OpenCL SCPWI kernel with merged constant tables matches the reference action", "[opencl][kernel][scpwi]")
+{
+  std::mt19937 rng(29);
+  ActionData d = make_action(form_cases()[2], 2, 7, 5, rng);
+  REQUIRE(merge_constant_tables(d.ir, d.tab.n_points(), Precision::FP64));
+  const Schedule s = Schedule::single_cell_per_work_item(4).with_tables(Tables::Constant);
+  INFO(to_string(s) << ", Q " << d.tab.n_points());
+  CHECK(opencl_action_error(d, s) < 1e-12);
+}
+
 TEST_CASE("OpenCL tiled kernels match the reference action in 2D", "[opencl][kernel][tiled]") { check_sample(2, true); }
 TEST_CASE("OpenCL tiled kernels match the reference action in 3D", "[opencl][kernel][tiled]") { check_sample(3, true); }
 

@@ -55,9 +55,12 @@ TEST_CASE("invalid schedules are rejected with the parameter, its value and the 
   CHECK(rejection(Schedule::tiled(good), ir, Q, bytes - 1) ==
         "invalid schedule: shared memory bytes = " + std::to_string(bytes) + " must be <= " + std::to_string(bytes - 1) +
             " (prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval])");
-  // Constant tables: SCPWI only, and within constant memory. Laplace P2 in 2D: grad u
-  // and grad v read the same 2 tables (one element), 6 basis functions each, Q rows.
-  CHECK(table_words(ir, Q) == 2LL * 6 * Q);
+  // Constant tables: SCPWI only, and within constant memory once merged. Laplace P2 in
+  // 2D: grad u and grad v, 2 tables each of 6 basis functions, Q rows; merged, one pair.
+  CHECK(table_words(ir, Q) == 2LL * 2 * 6 * Q);
+  CHECK(table_words(ir, Q, true) == 2LL * 6 * Q);
+  CHECK_FALSE(merge_constant_tables(ir, Q, Precision::FP64));
+  CHECK(merge_constant_tables(ir, 400, Precision::FP64));  // 24 x 400 x 8 = 76800 bytes
   CHECK(rejection(Schedule::single_cell_per_work_item(64).with_tables(Tables::Constant), ir, Q) == "accepted");
   CHECK(rejection(Schedule::tiled(good).with_tables(Tables::Constant), ir, Q) ==
         "invalid schedule: tables=constant is for SCPWI; tiled kernels prefetch their tables into shared memory");
