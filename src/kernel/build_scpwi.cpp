@@ -112,7 +112,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.name = "femgpu_action";
   k.schedule = to_string(schedule);
   k.precision = schedule.precision();
-  const bool merge = schedule.tables() == Tables::Constant && merge_constant_tables(ir, tab.n_points(), schedule.precision());
+  const bool merge = schedule.tables() == Tables::MergedConstant;
   declare_common_sizes(k, ir, tab, merge);
   k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
   k.params = action_params(ir);
@@ -120,7 +120,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.cells_per_group = schedule.work_group_size();
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   Placement at{schedule.dofs() == Dofs::Shared};
-  if (schedule.tables() == Tables::Constant) {
+  if (schedule.tables() != Tables::Global) {
     at.tables = "c_tables";
     k.constant_arrays.push_back({at.tables, pack_tables(ir, tab, merge).data});
   }

@@ -61,10 +61,12 @@ struct TableLayout {
 };
 
 // merge_equal: store each (element degree, derivative) table once (the trial and test
-// tables of a square form are the same numbers). Only where the tables would not fit
-// constant memory otherwise: when the evaluation and test loops read the same
-// addresses, nvcc keeps the loaded entries live between them and spills (ptxas: 872
-// bytes for Helmholtz 2D P8, 2.7x slower on the H200; none with separate copies).
+// tables of a square form are the same numbers); Tables::MergedConstant kernels only.
+// When the evaluation and test loops read the same addresses nvcc may keep the loaded
+// entries live between them and spill (ptxas: 872 bytes for Helmholtz 2D P8 with
+// global tables, 2.7x slower on the H200; none with separate copies), while the
+// smaller footprint fits the constant cache better (mass 2D P7: 1.41x). Global tables
+// and the tiled prefetch use separate copies.
 TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_equal = false);
 
 }  // namespace femgpu

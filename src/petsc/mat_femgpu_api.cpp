@@ -34,7 +34,7 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
 {
   ScheduleRequest &r = ctx->schedule;
-  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"}, *placements[] = {"registers", "shared"}, *table_places[] = {"global", "constant"};
+  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"}, *placements[] = {"registers", "shared"}, *table_places[] = {"global", "constant", "constant-merged"};
   PetscInt strategy = r.strategy == "scpwi" ? 1 : r.strategy == "tiled" ? 2 : 0, precision = r.precision == "fp32";
   PetscInt placement = r.dofs == "shared";
   PetscBool set, any = PETSC_FALSE;
@@ -49,11 +49,11 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                               "Tuning times the shared variant of its fastest spilling candidates (-mat_fem_gpu_shared_dofs_candidates)",
                               "", placements, 2, placements[placement], &placement, &set));
   if (set) r.dofs = placements[placement], any = PETSC_TRUE;
-  PetscInt table_place = r.tables == "constant";
+  PetscInt table_place = r.tables == "constant" ? 1 : r.tables == "constant-merged" ? 2 : 0;
   PetscCall(PetscOptionsEList("-mat_fem_gpu_tables",
-                              "Forced SCPWI schedules: where the kernel reads its element tables: global (memory) or constant (memory, baked into the "
-                              "source; at most 64 KiB). Tuning times both where they fit",
-                              "", table_places, 2, table_places[table_place], &table_place, &set));
+                              "Forced SCPWI schedules: where the kernel reads its element tables: global (memory), constant (memory, baked into the "
+                              "source; at most 64 KiB) or constant-merged (equal tables stored once). Tuning times each where it fits",
+                              "", table_places, 3, table_places[table_place], &table_place, &set));
   if (set) r.tables = table_places[table_place], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: work-items (cells) per work-group", &r.work_group},

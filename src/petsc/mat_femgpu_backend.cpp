@@ -25,7 +25,7 @@ int pick(PetscInt requested, int fallback) { return requested >= 0 ? static_cast
 Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
 {
   const Dofs dofs = r.dofs == "shared" ? Dofs::Shared : Dofs::Registers;
-  const Tables tables = r.tables == "constant" ? Tables::Constant : Tables::Global;
+  const Tables tables = r.tables == "constant" ? Tables::Constant : r.tables == "constant-merged" ? Tables::MergedConstant : Tables::Global;
   if (r.strategy != "tiled")
     return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r)).with_dofs(dofs).with_tables(tables);
   TileSizes t;

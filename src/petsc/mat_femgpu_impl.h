@@ -34,7 +34,7 @@ struct ScheduleRequest {
   std::vector<PetscInt> eval_cols;
   std::string precision = "fp64";
   std::string dofs = "registers";  // registers | shared (schedule.h's Dofs)
-  std::string tables = "global";   // global | constant (schedule.h's Tables; SCPWI only)
+  std::string tables = "global";   // global | constant | constant-merged (schedule.h's Tables; SCPWI only)
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
 

@@ -67,9 +67,10 @@ long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged)
   return words * n_quadrature_points;
 }
 
-bool merge_constant_tables(const ActionIR &ir, int n_quadrature_points, Precision precision)
+long long constant_table_bytes(const Schedule &s, const ActionIR &ir, int n_quadrature_points)
 {
-  return table_words(ir, n_quadrature_points) * bytes_per_real(precision) > kMaxConstantTableBytes;
+  if (s.tables() == Tables::Global) return 0;
+  return table_words(ir, n_quadrature_points, s.tables() == Tables::MergedConstant) * bytes_per_real(s.precision());
 }
 
 namespace {
@@ -113,10 +114,10 @@ void validate_tiles(const TileSizes &t, const ActionIR &ir, int Q)
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
-  if (s.tables() == Tables::Constant) {
+  if (s.tables() != Tables::Global) {
     if (s.strategy() != Strategy::SingleCellPerWorkItem)
-      throw std::invalid_argument("invalid schedule: tables=constant is for SCPWI; tiled kernels prefetch their tables into shared memory");
-    const long long bytes = table_words(ir, n_quadrature_points, true) * bytes_per_real(s.precision());
+      throw std::invalid_argument("invalid schedule: constant tables are for SCPWI; tiled kernels prefetch their tables into shared memory");
+    const long long bytes = constant_table_bytes(s, ir, n_quadrature_points);
     require(bytes <= kMaxConstantTableBytes, "constant table bytes", bytes, "<=", kMaxConstantTableBytes, "constant memory");
   }
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
@@ -144,6 +145,7 @@ std::string to_string(const Schedule &s)
   }
   if (s.dofs() == Dofs::Shared) os << " dofs=shared";
   if (s.tables() == Tables::Constant) os << " tables=constant";
+  if (s.tables() == Tables::MergedConstant) os << " tables=constant-merged";
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
   return os.str();
 }
@@ -188,8 +190,11 @@ Schedule parse_schedule(const std::string &text)
   const std::string &last = tokens.back();
   if (last != "fp64" && last != "fp32") unreadable(text, "it must end with fp64 or fp32");
   const Precision precision = last == "fp64" ? Precision::FP64 : Precision::FP32;
-  const bool constant = tokens.size() >= 2 && tokens[tokens.size() - 2] == "tables=constant";
-  if (constant) tokens.erase(tokens.end() - 2);
+  Tables tables = Tables::Global;
+  if (tokens.size() >= 2 && (tokens[tokens.size() - 2] == "tables=constant" || tokens[tokens.size() - 2] == "tables=constant-merged")) {
+    tables = tokens[tokens.size() - 2] == "tables=constant" ? Tables::Constant : Tables::MergedConstant;
+    tokens.erase(tokens.end() - 2);
+  }
   const bool shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "dofs=shared";
   if (shared) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
@@ -206,11 +211,11 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N [dofs=shared] [tables=constant] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
+    unreadable(text, "expected \"scpwi wg=N [dofs=shared] [tables=constant[-merged]] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
                      "[dofs=shared] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
-  if (constant) s = s.with_tables(Tables::Constant);
+  s = s.with_tables(tables);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;
 }

@@ -27,8 +27,12 @@ enum class Dofs { Registers, Shared };
 // argument, one load instruction per entry, through L1. Constant: baked into the
 // kernel source as a constant-memory array; the loads are uniform across a warp, so
 // the constant cache serves them and, in unrolled loops, the FMAs take the entries as
-// operands with no load at all. Only for tables of at most kMaxConstantTableBytes.
-enum class Tables { Global, Constant };
+// operands with no load at all. MergedConstant: the same, with each distinct table
+// stored once (pack_tables' merge_equal): half the constant-cache footprint for a
+// square form, but nvcc may keep the shared entries live between the evaluation and
+// test loops and spill; which wins is measured (both are tuning candidates). Only
+// for tables of at most kMaxConstantTableBytes.
+enum class Tables { Global, Constant, MergedConstant };
 
 int bytes_per_real(Precision p);
 
@@ -90,17 +94,16 @@ constexpr long long kMaxConstantTableBytes = 64 * 1024;
 // every evaluation group's and test table, or with `merged` each distinct (element
 // degree, reference derivative) table once.
 long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged = false);
-// Constant tables are merged only when the separate copies would not fit
-// kMaxConstantTableBytes (pack_tables says why).
-bool merge_constant_tables(const ActionIR &ir, int n_quadrature_points, Precision precision);
+// Bytes of a constant-table schedule's c_tables (0 for Tables::Global).
+long long constant_table_bytes(const Schedule &s, const ActionIR &ir, int n_quadrature_points);
 
 // Throws std::invalid_argument naming the parameter, its value and the limit.
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
-// shared DOFs add "dofs=shared", constant tables "tables=constant", in that order,
-// before the precision.
+// shared DOFs add "dofs=shared", constant tables "tables=constant" or
+// "tables=constant-merged", in that order, before the precision.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.

@@ -25,7 +25,8 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
                                               std::size_t *space_size, bool *truncated)
 {
   std::vector<TimedCandidate> out;
-  const bool constant_fits = table_words(ir, Q, true) * bytes_per_real(Precision::FP64) <= kMaxConstantTableBytes;
+  const long long separate_words = table_words(ir, Q), merged_words = table_words(ir, Q, true);
+  auto fits = [](long long words) { return words * bytes_per_real(Precision::FP64) <= kMaxConstantTableBytes; };
   auto add_scpwi = [&](const Schedule &schedule) {
     if (std::any_of(out.begin(), out.end(), [&](const TimedCandidate &o) { return to_string(o.schedule) == to_string(schedule); })) return;
     TimedCandidate c;
@@ -35,7 +36,9 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   for (int wg : s.scpwi_work_group_sizes) {
     if (wg < 1 || wg > s.limits.wg_max) continue;
     add_scpwi(Schedule::single_cell_per_work_item(wg));
-    if (s.scpwi_constant_tables && constant_fits) add_scpwi(Schedule::single_cell_per_work_item(wg).with_tables(Tables::Constant));
+    if (!s.scpwi_constant_tables) continue;
+    if (fits(separate_words)) add_scpwi(Schedule::single_cell_per_work_item(wg).with_tables(Tables::Constant));
+    if (fits(merged_words) && merged_words < separate_words) add_scpwi(Schedule::single_cell_per_work_item(wg).with_tables(Tables::MergedConstant));
   }
   KernelShape shape = KernelShape::from(ir, Q);
   SearchSpace space = enumerate_tiles(shape, s.limits, device);

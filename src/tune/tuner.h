@@ -32,8 +32,8 @@ struct TuneSettings {
   // out; empty: no SCPWI). One warp per group caps an SM at 32 groups, half its threads:
   // the low-order kernels, which wait on gathers, want more resident warps.
   std::vector<int> scpwi_work_group_sizes{32, 64, 128, 256};
-  // Also time each SCPWI size with its tables in constant memory (schedule.h's
-  // Tables::Constant), where they fit.
+  // Also time each SCPWI size with its tables in constant memory, as separate and as
+  // merged copies (schedule.h's Tables::Constant and MergedConstant), where they fit.
   bool scpwi_constant_tables = true;
   // Also time the model's best of each N_WI class (the paper's high-order winners use 2-6).
   std::vector<int> items_per_cell_classes{2, 3, 4, 5, 6, 8, 16, 32};

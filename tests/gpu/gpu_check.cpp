@@ -78,14 +78,18 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// SCPWI (also at 128 work-items with constant-memory tables, where they fit), the cost
+// SCPWI (also at 128 work-items with separate and merged constant-memory tables, where
+// they fit), the cost
 // model's two best tiled candidates, and random others from the search space (fixed
 // seed), so the sample spans small and large tiles; with
 // -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate.
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
-  if (table_words(ir, Q, true) * 8 <= kMaxConstantTableBytes) out.push_back(Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant));
+  for (Tables t : {Tables::Constant, Tables::MergedConstant}) {
+    const Schedule s = Schedule::single_cell_per_work_item(128).with_tables(t);
+    if (constant_table_bytes(s, ir, Q) <= kMaxConstantTableBytes) out.push_back(s);
+  }
   KernelShape shape = KernelShape::from(ir, Q);
   DeviceParams d;
   d.local_max_per_group = static_cast<double>(shared_limit);

@@ -35,8 +35,8 @@ void check_sample(int dim, bool tiled)
 
 TEST_CASE("OpenCL SCPWI kernels match the reference action in 2D", "[opencl][kernel][scpwi]") { check_sample(2, false); }
 TEST_CASE("OpenCL SCPWI kernels match the reference action in 3D", "[opencl][kernel][scpwi]") { check_sample(3, false); }
-// Tables::Constant: the tables are printed into the source (c_tables) instead of read
-// from g_tables; every form, both dimensions, with registers and shared DOFs.
+// Constant tables: printed into the source (c_tables) instead of read from g_tables;
+// every form, both dimensions, with registers and shared DOFs, separate and merged.
 TEST_CASE("OpenCL SCPWI kernels with constant-memory tables match the reference action", "[opencl][kernel][scpwi]")
 {
   std::mt19937 rng(19);
@@ -45,21 +45,22 @@ TEST_CASE("OpenCL SCPWI kernels with constant-memory tables match the reference 
     for (int dim : {2, 3}) {
       ActionData d = make_action(forms[f], dim, dim == 2 ? 3 : 2, 37, rng);
       for (const Schedule &s : {Schedule::single_cell_per_work_item(16).with_tables(Tables::Constant),
-                                Schedule::single_cell_per_work_item(8).with_dofs(Dofs::Shared).with_tables(Tables::Constant)}) {
+                                Schedule::single_cell_per_work_item(8).with_dofs(Dofs::Shared).with_tables(Tables::Constant),
+                                Schedule::single_cell_per_work_item(16).with_tables(Tables::MergedConstant)}) {
         INFO(forms[f].name << " dim " << dim << ": " << to_string(s));
         CHECK(opencl_action_error(d, s) < 1e-12);
       }
     }
 }
 
-// Tables too large for constant memory as separate copies are merged (pack_tables):
-// Helmholtz P7 in 2D, 3 + 3 tables of 36 x Q words.
+// Merged constant tables (pack_tables stores equal tables once): Helmholtz P7 in 2D,
+// whose 3 + 3 tables fit constant memory only merged.
 TEST_CASE("an OpenCL SCPWI kernel with merged constant tables matches the reference action", "[opencl][kernel][scpwi]")
 {
   std::mt19937 rng(29);
   ActionData d = make_action(form_cases()[2], 2, 7, 5, rng);
-  REQUIRE(merge_constant_tables(d.ir, d.tab.n_points(), Precision::FP64));
-  const Schedule s = Schedule::single_cell_per_work_item(4).with_tables(Tables::Constant);
+  const Schedule s = Schedule::single_cell_per_work_item(4).with_tables(Tables::MergedConstant);
+  REQUIRE(constant_table_bytes(s.with_tables(Tables::Constant), d.ir, d.tab.n_points()) > kMaxConstantTableBytes);
   INFO(to_string(s) << ", Q " << d.tab.n_points());
   CHECK(opencl_action_error(d, s) < 1e-12);
 }

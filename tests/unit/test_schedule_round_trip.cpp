@@ -23,6 +23,7 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}, Precision::FP32).with_dofs(Dofs::Shared),
       Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant),
       Schedule::single_cell_per_work_item(32, Precision::FP32).with_dofs(Dofs::Shared).with_tables(Tables::Constant),
+      Schedule::single_cell_per_work_item(256).with_tables(Tables::MergedConstant),
   };
   for (const Schedule &s : cases) {
     INFO(to_string(s));
@@ -68,6 +69,8 @@ TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][c
       "scpwi wg=32 tables=constant dofs=shared fp64",  // order
       "scpwi wg=32 tables=global fp64",                // the default, not written
       "scpwi wg=32 tables=constant tables=constant fp64",
+      "scpwi wg=32 tables=merged fp64",
+      "scpwi wg=32 tables=constant-merged tables=constant fp64",
   };
   for (const char *text : bad) {
     INFO(text);

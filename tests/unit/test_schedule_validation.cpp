@@ -59,13 +59,17 @@ TEST_CASE("invalid schedules are rejected with the parameter, its value and the 
   // 2D: grad u and grad v, 2 tables each of 6 basis functions, Q rows; merged, one pair.
   CHECK(table_words(ir, Q) == 2LL * 2 * 6 * Q);
   CHECK(table_words(ir, Q, true) == 2LL * 6 * Q);
-  CHECK_FALSE(merge_constant_tables(ir, Q, Precision::FP64));
-  CHECK(merge_constant_tables(ir, 400, Precision::FP64));  // 24 x 400 x 8 = 76800 bytes
+  const Schedule constant = Schedule::single_cell_per_work_item(64).with_tables(Tables::Constant);
+  CHECK(constant_table_bytes(constant, ir, Q) == 8 * 2LL * 2 * 6 * Q);
+  CHECK(constant_table_bytes(constant.with_tables(Tables::MergedConstant), ir, Q) == 8 * 2LL * 6 * Q);
+  CHECK(constant_table_bytes(constant.with_tables(Tables::Global), ir, Q) == 0);
+  CHECK(rejection(constant, ir, 400) == "invalid schedule: constant table bytes = 76800 must be <= 65536 (constant memory)");
+  CHECK(rejection(constant.with_tables(Tables::MergedConstant), ir, 400) == "accepted");  // 38400 bytes
   CHECK(rejection(Schedule::single_cell_per_work_item(64).with_tables(Tables::Constant), ir, Q) == "accepted");
   CHECK(rejection(Schedule::tiled(good).with_tables(Tables::Constant), ir, Q) ==
-        "invalid schedule: tables=constant is for SCPWI; tiled kernels prefetch their tables into shared memory");
-  const int big_q = 700;  // 12 x 700 x 8 bytes = 67200 > 64 KiB
-  CHECK(rejection(Schedule::single_cell_per_work_item(64).with_tables(Tables::Constant), ir, big_q) ==
+        "invalid schedule: constant tables are for SCPWI; tiled kernels prefetch their tables into shared memory");
+  const int big_q = 700;  // merged: 12 x 700 x 8 bytes = 67200 > 64 KiB
+  CHECK(rejection(Schedule::single_cell_per_work_item(64).with_tables(Tables::MergedConstant), ir, big_q) ==
         "invalid schedule: constant table bytes = 67200 must be <= 65536 (constant memory)");
 }
 

@@ -72,14 +72,20 @@ TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once 
   REQUIRE(table_words(ir, 25) * 8 == 22400);
   REQUIRE(table_words(ir, 25, true) * 8 == 11200);
   const std::vector<TimedCandidate> list = tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated);
-  CHECK(scpwi_of(list) == std::vector<std::string>{"scpwi wg=64 fp64", "scpwi wg=64 tables=constant fp64", "scpwi wg=32 fp64",
-                                                   "scpwi wg=32 tables=constant fp64", "scpwi wg=128 fp64", "scpwi wg=128 tables=constant fp64"});
-  CHECK(list.size() == 6 + s.candidates);
+  CHECK(scpwi_of(list) ==
+        std::vector<std::string>{"scpwi wg=64 fp64", "scpwi wg=64 tables=constant fp64", "scpwi wg=64 tables=constant-merged fp64",
+                                 "scpwi wg=32 fp64", "scpwi wg=32 tables=constant fp64", "scpwi wg=32 tables=constant-merged fp64",
+                                 "scpwi wg=128 fp64", "scpwi wg=128 tables=constant fp64", "scpwi wg=128 tables=constant-merged fp64"});
+  CHECK(list.size() == 9 + s.candidates);
   s.scpwi_constant_tables = false;
   CHECK(scpwi_of(tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated)) ==
         std::vector<std::string>{"scpwi wg=64 fp64", "scpwi wg=32 fp64", "scpwi wg=128 fp64"});
-  // Tables beyond 64 KiB (Q = 150: 67200 bytes) get no constant variant.
+  // Separate tables beyond 64 KiB (Q = 75: 67200 bytes) get only the merged variant
+  // (33600 bytes); merged ones beyond it (Q = 150), none.
   s.scpwi_constant_tables = true;
+  const std::vector<std::string> q75 = scpwi_of(tuning_candidates(ir, 75, DeviceParams{}, s, &space, &truncated));
+  CHECK(q75.size() == 6);
+  CHECK(std::count_if(q75.begin(), q75.end(), [](const std::string &t) { return t.find("constant-merged") != std::string::npos; }) == 3);
   CHECK(scpwi_of(tuning_candidates(ir, 150, DeviceParams{}, s, &space, &truncated)).size() == 3);
   s.scpwi_work_group_sizes.clear();
   const std::vector<TimedCandidate> none = tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated);
