@@ -86,7 +86,8 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                             "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that spill registers (0: off)", "",
                             ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
   any = (PetscBool)(any || set);
-  PetscInt sizes[8], n_sizes = 8;
+  PetscInt sizes[8] = {0}, n_sizes = 8;
+  for (size_t i = 0; i < ctx->scpwi_work_groups.size() && i < 8; ++i) sizes[i] = ctx->scpwi_work_groups[i];  // -help shows them
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_scpwi_work_groups",
                                  "Tuning times SCPWI at each of these work-group sizes (at most -mat_fem_gpu_wg_max; default 32,64,128,256)", "", sizes,
                                  &n_sizes, &set));

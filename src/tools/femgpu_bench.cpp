@@ -129,7 +129,7 @@ int main(int argc, char **argv)
   PetscInt warmups = 5, low_words = 48, shared_twins = 2;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE;
-  PetscInt scpwi_sizes[8], n_scpwi = 8;
+  PetscInt scpwi_sizes[8] = {32, 64, 128, 256}, n_scpwi = 8;
   char study[64] = "";
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");

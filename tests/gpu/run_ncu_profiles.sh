@@ -8,7 +8,7 @@
 # Writes ncu_<case>.csv (the metrics below plus the sections: speed of light, memory
 # workload, warp states, scheduler, occupancy, launch) and ncu_<case>_atomics.csv (L2
 # sectors of reductions and atomics, a second pass so an unknown metric name there
-# cannot lose the first).
+# cannot lose the first). tests/gpu/summarize_ncu.py DIR reduces them to one text file.
 set -uo pipefail
 out="$1"
 shift
