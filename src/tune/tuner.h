@@ -29,11 +29,13 @@ struct TuneSettings {
   int max_runs = 400;
   int compile_threads = 8;
   // SCPWI is timed once per work-group size here (sizes above limits.wg_max are left
-  // out; empty: no SCPWI). One warp per group caps an SM at 32 groups, half its threads:
-  // the low-order kernels, which wait on gathers, want more resident warps.
+  // out; empty: no SCPWI). One warp per group caps an SM at 32 groups, half its
+  // threads; measured on the H200 the larger sizes gained at most 1.09x (P1), but the
+  // best size differs from case to case (bench/experiments/h200_scpwi_sizes_*).
   std::vector<int> scpwi_work_group_sizes{32, 64, 128, 256};
   // Also time each SCPWI size with its tables in constant memory, as separate and as
-  // merged copies (schedule.h's Tables::Constant and MergedConstant), where they fit.
+  // merged copies (schedule.h's Tables::Constant and MergedConstant), where they fit:
+  // up to 1.74x over global tables for scalar forms, slower where they spill more.
   bool scpwi_constant_tables = true;
   // Also time the model's best of each N_WI class (the paper's high-order winners use 2-6).
   std::vector<int> items_per_cell_classes{2, 3, 4, 5, 6, 8, 16, 32};
