@@ -25,8 +25,8 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
                                               std::size_t *space_size, bool *truncated)
 {
   std::vector<TimedCandidate> out;
-  const long long separate_words = table_words(ir, Q), merged_words = table_words(ir, Q, true);
-  auto fits = [](long long words) { return words * bytes_per_real(Precision::FP64) <= kMaxConstantTableBytes; };
+  // In FP64, the larger case: an FP32 tuning of the same list fits too.
+  auto fits = [&](const Schedule &schedule) { return constant_table_bytes(schedule, ir, Q) <= kMaxConstantTableBytes; };
   auto add_scpwi = [&](const Schedule &schedule) {
     if (std::any_of(out.begin(), out.end(), [&](const TimedCandidate &o) { return to_string(o.schedule) == to_string(schedule); })) return;
     TimedCandidate c;
@@ -37,8 +37,11 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     if (wg < 1 || wg > s.limits.wg_max) continue;
     add_scpwi(Schedule::single_cell_per_work_item(wg));
     if (!s.scpwi_constant_tables) continue;
-    if (fits(separate_words)) add_scpwi(Schedule::single_cell_per_work_item(wg).with_tables(Tables::Constant));
-    if (fits(merged_words) && merged_words < separate_words) add_scpwi(Schedule::single_cell_per_work_item(wg).with_tables(Tables::MergedConstant));
+    const Schedule separate = Schedule::single_cell_per_work_item(wg).with_tables(Tables::Constant);
+    const Schedule merged = separate.with_tables(Tables::MergedConstant);
+    if (fits(separate)) add_scpwi(separate);
+    // Merged differs from separate only when some tables are equal.
+    if (fits(merged) && table_words(ir, Q, true) < table_words(ir, Q)) add_scpwi(merged);
   }
   KernelShape shape = KernelShape::from(ir, Q);
   SearchSpace space = enumerate_tiles(shape, s.limits, device);

@@ -1,3 +1,6 @@
+// NVRTC compiles the kernel variants that are not the sampled candidates themselves:
+// shared DOFs and constant-memory tables.
+//
 // The shared-DOF variant (Dofs::Shared) of every kernel in the covering sample compiles
 // with NVRTC for sm_90, in FP64 and, at P2, FP32, and differs from the register variant
 // in where the DOFs live, not in what the kernel computes (checked on PoCL by
