@@ -98,6 +98,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
     ctx->scpwi_work_groups.assign(sizes, sizes + n_sizes);
     any = PETSC_TRUE;
   }
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_constant_tables",
+                             "Tuning also times each SCPWI size with its element tables in constant memory, separate and merged, where they fit", "",
+                             ctx->scpwi_constant_tables, &ctx->scpwi_constant_tables, &set));
+  any = (PetscBool)(any || set);
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
   if (set) {
     r.eval_cols.assign(cols, cols + ncols);

@@ -56,6 +56,7 @@ struct MatFEMGPUContext {
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
   PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest spilling candidates (tuner.h); 0: off
   std::vector<int> scpwi_work_groups{32, 64, 128, 256};  // SCPWI sizes timed (tuner.h)
+  PetscBool scpwi_constant_tables = PETSC_TRUE;          // and their constant-table variants
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

@@ -6,6 +6,9 @@
       (the expected value is a Python expression: exact fractions read best).
   check_output.py --error REGEX -- COMMAND ...
       passes when COMMAND exits non-zero and its output matches REGEX.
+  check_output.py [--value ...] --match REGEX ... --no-match REGEX ... -- COMMAND ...
+      passes when COMMAND exits 0, its output matches every --match and no --no-match
+      (each repeatable), and, if given, --value holds.
 """
 import argparse
 import re
@@ -19,6 +22,8 @@ def main():
     p.add_argument("--value", nargs=2, metavar=("LABEL", "EXPECTED"))
     p.add_argument("--tol", type=float, default=1e-12)
     p.add_argument("--error")
+    p.add_argument("--match", action="append", default=[])
+    p.add_argument("--no-match", action="append", default=[])
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command and a.command[0] == "--" else a.command
@@ -33,6 +38,16 @@ def main():
         return
     if r.returncode != 0:
         sys.exit("FAIL: exit code %d" % r.returncode)
+    for pattern in a.match:
+        if not re.search(pattern, r.stdout, re.M):
+            sys.exit("FAIL: the output does not match " + pattern)
+    for pattern in a.no_match:
+        if re.search(pattern, r.stdout, re.M):
+            sys.exit("FAIL: the output matches " + pattern)
+    if a.match or a.no_match:
+        print("ok: the output matches the %d patterns and none of the %d excluded" % (len(a.match), len(a.no_match)))
+    if a.value is None:
+        return
     label, expected = a.value
     values = re.findall(re.escape(label) + r" = (\S+)", r.stdout)
     if not values:
