@@ -54,10 +54,10 @@ void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int 
                                    {"PREFETCH_ROUNDS" + G(static_cast<int>(g)), ceil_div(t.eval_rows * cols, threads)}});
   }
   const Schedule s = Schedule::tiled(t);
-  for (const EvalGroup &grp : ir.groups)
-    for (int f : grp.functions) {
+  for (size_t g = 0; g < ir.groups.size(); ++g)
+    for (int f : ir.groups[g].functions) {
       const std::string F = upper(function_stem(f));
-      const int words = t.eval_cols[static_cast<size_t>(&grp - ir.groups.data())] * grp.element.components;
+      const int words = t.eval_cols[g] * ir.groups[g].element.components;
       k.sizes.insert(k.sizes.end(), {{"DOF_STRIDE_" + F, dof_tile_stride(s, ir, f)}, {"DOF_ROUNDS_" + F, ceil_div(words, t.items_per_cell)}});
     }
   k.sizes.push_back({"S_BUF_WORDS", prefetch_buffer_words(s, ir)});

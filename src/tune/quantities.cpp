@@ -67,11 +67,11 @@ long long local_memory_words(const KernelShape &s, const Tiles &t)
 
 long long allocated_local_words(const KernelShape &s, const Tiles &t)
 {
-  auto odd = [](long long words) { return words | 1; };
-  long long buffer = static_cast<long long>(s.n_test_tables) * t.quad_rows * odd(t.quad_cols);
+  // The same padding as the kernel's (schedule.h's odd_stride).
+  long long buffer = static_cast<long long>(s.n_test_tables) * t.quad_rows * odd_stride(t.quad_cols);
   for (size_t i = 0; i < s.groups.size(); ++i)
-    buffer = std::max(buffer, static_cast<long long>(s.groups[i].n_tables) * t.eval_rows * odd(t.eval_cols[i]));
-  return buffer + static_cast<long long>(t.cells_per_group) * odd(static_cast<long long>(t.quad_tile) * s.n_eval);
+    buffer = std::max(buffer, static_cast<long long>(s.groups[i].n_tables) * t.eval_rows * odd_stride(t.eval_cols[i]));
+  return buffer + static_cast<long long>(t.cells_per_group) * odd_stride(t.quad_tile * s.n_eval);
 }
 
 double eta_simd(const Tiles &t, int simd_width)

@@ -14,6 +14,11 @@ namespace femgpu {
 
 namespace {
 
+bool listed(const std::vector<TimedCandidate> &list, const Schedule &s)
+{
+  return std::any_of(list.begin(), list.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == to_string(s); });
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -28,7 +33,7 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   // In FP64, the larger case: an FP32 tuning of the same list fits too.
   auto fits = [&](const Schedule &schedule) { return constant_table_bytes(schedule, ir, Q) <= kMaxConstantTableBytes; };
   auto add_scpwi = [&](const Schedule &schedule) {
-    if (std::any_of(out.begin(), out.end(), [&](const TimedCandidate &o) { return to_string(o.schedule) == to_string(schedule); })) return;
+    if (listed(out, schedule)) return;
     TimedCandidate c;
     c.schedule = schedule;
     out.push_back(c);
@@ -70,16 +75,13 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
   for (const TimedCandidate &c : timed)
     if (c.error.empty() && std::isfinite(c.median_ms) && c.local_bytes > 0 && c.schedule.dofs() == Dofs::Registers) ran.push_back(&c);
   std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
-  auto listed = [&](const Schedule &s) {
-    return std::any_of(timed.begin(), timed.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == to_string(s); });
-  };
   std::vector<TimedCandidate> twins;
   for (const TimedCandidate *c : ran) {
     if (twins.size() >= n) break;
     TimedCandidate twin;
     twin.schedule = c->schedule.with_dofs(Dofs::Shared);
     twin.model_seconds = c->model_seconds;
-    if (!listed(twin.schedule)) twins.push_back(twin);
+    if (!listed(timed, twin.schedule)) twins.push_back(twin);
   }
   return twins;
 }
