@@ -13,11 +13,13 @@
 
 namespace femgpu::kernel {
 
-// Algorithm 3: one cell per work-item, everything in registers.
+// Algorithm 3: one cell per work-item, everything in registers (schedule lanes=1).
 Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
+// SCPWI with one work-item per component of each cell (lanes=C; build_scpwi_lanes.cpp).
+Kernel build_scpwi_lanes(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 // Algorithm 4: N_c cells x N_WI work-items per group, tiles prefetched into shared memory.
 Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
-// Either, by the schedule's strategy.
+// The one the schedule's strategy and lanes name.
 Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 // The diagonal of a bilinear form's matrix (build_diagonal.cpp): "femgpu_diagonal",
 // FP64, arguments diagonal_arguments(ir); g_out[test DOF] += cell matrix diagonals.

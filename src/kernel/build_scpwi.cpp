@@ -104,7 +104,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
 
 Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
-  if (schedule.strategy() != Strategy::SingleCellPerWorkItem)
+  if (schedule.strategy() != Strategy::SingleCellPerWorkItem || schedule.lanes() != 1)
     throw std::invalid_argument("build_scpwi: schedule is " + to_string(schedule));
   // Shapes only: whether the shared memory fits is the launching backend's check.
   validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
@@ -142,7 +142,8 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
 
 Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
-  return schedule.strategy() == Strategy::Tiled ? build_tiled(ir, tab, schedule) : build_scpwi(ir, tab, schedule);
+  if (schedule.strategy() == Strategy::Tiled) return build_tiled(ir, tab, schedule);
+  return schedule.lanes() == 1 ? build_scpwi(ir, tab, schedule) : build_scpwi_lanes(ir, tab, schedule);
 }
 
 }  // namespace femgpu::kernel

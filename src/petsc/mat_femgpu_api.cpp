@@ -56,7 +56,8 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                               "", table_places, 3, table_places[table_place], &table_place, &set));
   if (set) r.tables = table_places[table_place], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
-  const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: work-items (cells) per work-group", &r.work_group},
+  const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group},
+                        {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes},
                         {"-mat_fem_gpu_nc", "Tiled: cells per work-group N_c", &r.cells_per_group},
                         {"-mat_fem_gpu_nwi", "Tiled: work-items per cell N_WI", &r.items_per_cell},
                         {"-mat_fem_gpu_tq", "Tiled: quadrature tile T^Q", &r.quad_tile},
@@ -101,6 +102,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_constant_tables",
                              "Tuning also times each SCPWI size with its element tables in constant memory, separate and merged, where they fit", "",
                              ctx->scpwi_constant_tables, &ctx->scpwi_constant_tables, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_lanes",
+                             "Tuning also times each SCPWI candidate of a vector form with one work-item per component (lanes=C)", "",
+                             ctx->scpwi_lanes, &ctx->scpwi_lanes, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", "", cols, &ncols, &set));
   if (set) {

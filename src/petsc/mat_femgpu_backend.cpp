@@ -27,7 +27,10 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
   const Dofs dofs = r.dofs == "shared" ? Dofs::Shared : Dofs::Registers;
   const Tables tables = r.tables == "constant" ? Tables::Constant : r.tables == "constant-merged" ? Tables::MergedConstant : Tables::Global;
   if (r.strategy != "tiled")
-    return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r)).with_dofs(dofs).with_tables(tables);
+    return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r))
+        .with_lanes(static_cast<int>(r.lanes))
+        .with_dofs(dofs)
+        .with_tables(tables);
   TileSizes t;
   t.cells_per_group = pick(r.cells_per_group, 1);
   t.items_per_cell = pick(r.items_per_cell, 32);

@@ -30,6 +30,7 @@ struct CoefficientBinding {
 struct ScheduleRequest {
   std::string strategy = "auto";  // auto | scpwi | tiled
   PetscInt work_group = 32;       // SCPWI
+  PetscInt lanes = 1;             // SCPWI: work-items per cell (1, or the components of a vector form)
   PetscInt cells_per_group = -1, items_per_cell = -1, quad_tile = -1, eval_rows = -1, quad_rows = -1, quad_cols = -1;
   std::vector<PetscInt> eval_cols;
   std::string precision = "fp64";
@@ -57,6 +58,7 @@ struct MatFEMGPUContext {
   PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest spilling candidates (tuner.h); 0: off
   std::vector<int> scpwi_work_groups{32, 64, 128, 256};  // SCPWI sizes timed (tuner.h)
   PetscBool scpwi_constant_tables = PETSC_TRUE;          // and their constant-table variants
+  PetscBool scpwi_lanes = PETSC_TRUE;                    // and, for vector forms, their lanes=C variants
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

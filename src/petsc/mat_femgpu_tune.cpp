@@ -57,6 +57,7 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->shared_dofs_candidates));
   settings.scpwi_work_group_sizes = ctx->scpwi_work_groups;
   settings.scpwi_constant_tables = ctx->scpwi_constant_tables == PETSC_TRUE;
+  settings.scpwi_lanes = ctx->scpwi_lanes == PETSC_TRUE;
   if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
   return settings;
 }

@@ -51,6 +51,13 @@ Schedule Schedule::with_tables(Tables tables) const
   return s;
 }
 
+Schedule Schedule::with_lanes(int lanes_per_cell) const
+{
+  Schedule s = *this;
+  s.lanes_ = lanes_per_cell;
+  return s;
+}
+
 long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged)
 {
   std::map<std::pair<int, std::array<int, 3>>, long long> distinct;
@@ -122,8 +129,16 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
   }
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
+    if (s.lanes() != 1) {
+      const int C = ir.signature.element.components;
+      require(C > 1, "lanes", s.lanes(), "==", 1, "the form's test element has one component");
+      require(s.lanes() == C, "lanes", s.lanes(), "==", C, "one lane per component of the test element");
+      require(s.dofs() == Dofs::Registers, "lanes", s.lanes(), "==", 1, "dofs=shared keeps whole cells in shared memory");
+      const long long threads = static_cast<long long>(s.work_group_size()) * s.lanes();
+      require(threads <= kMaxThreadsPerGroup, "work_group_size*lanes", threads, "<=", kMaxThreadsPerGroup, "threads per group limit");
+    }
     require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
-            "one column of DOFs and outputs per work-item (dofs=shared)");
+            "one column of DOFs and outputs per work-item (dofs=shared), or the lanes' exchange buffer");
     return;
   }
   validate_tiles(s.tiles(), ir, n_quadrature_points);
@@ -136,6 +151,7 @@ std::string to_string(const Schedule &s)
   std::ostringstream os;
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     os << "scpwi wg=" << s.work_group_size();
+    if (s.lanes() != 1) os << " lanes=" << s.lanes();
   } else {
     const TileSizes &t = s.tiles();
     os << "tiled nc=" << t.cells_per_group << " nwi=" << t.items_per_cell << " tq=" << t.quad_tile
@@ -198,8 +214,9 @@ Schedule parse_schedule(const std::string &text)
   const bool shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "dofs=shared";
   if (shared) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
-  if (tokens[0] == "scpwi" && tokens.size() == 3) {
+  if (tokens[0] == "scpwi" && (tokens.size() == 3 || tokens.size() == 4)) {
     s = Schedule::single_cell_per_work_item(read_size(text, tokens[1], "wg"), precision);
+    if (tokens.size() == 4) s = s.with_lanes(read_size(text, tokens[2], "lanes"));
   } else if (tokens[0] == "tiled" && tokens.size() == 9) {
     TileSizes t;
     t.cells_per_group = read_size(text, tokens[1], "nc");
@@ -211,7 +228,7 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N [dofs=shared] [tables=constant[-merged]] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
+    unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
                      "[dofs=shared] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
@@ -222,7 +239,7 @@ Schedule parse_schedule(const std::string &text)
 
 int threads_per_group(const Schedule &s)
 {
-  if (s.strategy() == Strategy::SingleCellPerWorkItem) return s.work_group_size();
+  if (s.strategy() == Strategy::SingleCellPerWorkItem) return s.work_group_size() * s.lanes();
   return s.tiles().cells_per_group * s.tiles().items_per_cell;
 }
 
@@ -274,9 +291,36 @@ int dof_tile_stride(const Schedule &s, const ActionIR &ir, int function)
   throw std::invalid_argument("dof_tile_stride: function " + std::to_string(function) + " is in no evaluation group");
 }
 
+bool lane_split(const ActionIR &ir, int function)
+{
+  const int C = ir.signature.element.components;
+  const int g = ir.group_of_function(function);
+  return C > 1 && function != kCoordinates && g >= 0 && ir.groups[static_cast<size_t>(g)].element.components == C;
+}
+
+std::vector<LaneRow> lane_exchange_rows(const ActionIR &ir)
+{
+  std::vector<LaneRow> rows;
+  for (size_t g = 0; g < ir.groups.size(); ++g)
+    for (const EvalTerm &t : ir.groups[g].terms) {
+      const LaneRow r{static_cast<int>(g), t.function, t.derivative};
+      const bool seen = std::any_of(rows.begin(), rows.end(), [&](const LaneRow &o) {
+        return o.group == r.group && o.function == r.function && o.derivative == r.derivative;
+      });
+      if (lane_split(ir, t.function) && !seen) rows.push_back(r);
+    }
+  return rows;
+}
+
+long long lane_exchange_words(const Schedule &s, const ActionIR &ir)
+{
+  if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() == 1) return 0;
+  return 2LL * static_cast<long long>(lane_exchange_rows(ir).size()) * s.lanes() * s.work_group_size();
+}
+
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
 {
-  long long words = shared_dof_words(s, ir);
+  long long words = shared_dof_words(s, ir) + lane_exchange_words(s, ir);
   if (s.strategy() == Strategy::Tiled) {
     const TileSizes &t = s.tiles();
     words += prefetch_buffer_words(s, ir) + static_cast<long long>(t.cells_per_group) * odd_stride(t.quad_tile * ir.n_eval());

@@ -33,6 +33,15 @@ enum class Dofs { Registers, Shared };
 // test loops and spill; which wins is measured (both are tuning candidates). Only
 // for tables of at most kMaxConstantTableBytes.
 enum class Tables { Global, Constant, MergedConstant };
+// SCPWI work-items per cell. 1: the paper's one cell per work-item. The number of
+// components C of a vector form's test element (lanes=C): one work-item per component
+// of each cell. It gathers, evaluates and accumulates only its component's DOFs of the
+// vector functions, a C-th of the private arrays that make a vector SCPWI kernel
+// spill at 255 registers (ncu and ptxas: 2D elasticity P4 at 252 registers, 8 warps
+// per SM), and the cell's C work-items exchange their evaluated values through shared
+// memory once per quadrature point (one barrier). The pointwise program runs on every
+// lane. Work-items [c*wg, (c+1)*wg) of a group take component c, so with wg a multiple
+// of 32 every warp works on one component.
 
 int bytes_per_real(Precision p);
 
@@ -64,12 +73,14 @@ class Schedule {
   Schedule with_precision(Precision precision) const;
   Schedule with_dofs(Dofs dofs) const;
   Schedule with_tables(Tables tables) const;
+  Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
   Dofs dofs() const { return dofs_; }
   Tables tables() const { return tables_; }
-  int work_group_size() const { return work_group_size_; }  // SCPWI only
+  int work_group_size() const { return work_group_size_; }  // SCPWI only: cells per group
+  int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
 
  private:
@@ -79,6 +90,7 @@ class Schedule {
   Dofs dofs_ = Dofs::Registers;
   Tables tables_ = Tables::Global;
   int work_group_size_ = 32;
+  int lanes_ = 1;
   TileSizes tiles_;
 };
 
@@ -102,8 +114,9 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
-// shared DOFs add "dofs=shared", constant tables "tables=constant" or
-// "tables=constant-merged", in that order, before the precision.
+// SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
+// "dofs=shared", constant tables "tables=constant" or "tables=constant-merged", in
+// that order, before the precision.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.
@@ -124,11 +137,27 @@ int odd_stride(int words);
 // rows of odd_stride(T_e^c) and odd_stride(T_q^c) words.
 long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir);
 // B plus the evaluation results e[N_c][odd_stride(T^Q N_eval)] (tiled), plus the DOF
-// arrays of Dofs::Shared (dof_tile_stride), in bytes; 0 for SCPWI in registers.
+// arrays of Dofs::Shared (dof_tile_stride), plus lane_exchange_words, in bytes; 0 for
+// SCPWI in registers with one lane.
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir);
 // Dofs::Shared, tiled: words between two cells' column tiles of function f (T_e^c of
 // its group times its components, made odd so that the cells of a warp read distinct
 // banks).
 int dof_tile_stride(const Schedule &s, const ActionIR &ir, int function);
+
+// SCPWI with lanes > 1: the functions each lane evaluates one component of (every
+// evaluated function with the test element's C > 1 components, not the coordinates);
+// the others every lane evaluates whole.
+bool lane_split(const ActionIR &ir, int function);
+// One row of the exchange buffer: the evaluation of a split function's derivative in
+// one group, one value per lane (its component).
+struct LaneRow {
+  int group = 0, function = 0, derivative = 0;
+};
+// The distinct (group, split function, derivative) of the groups' terms, in term order.
+std::vector<LaneRow> lane_exchange_rows(const ActionIR &ir);
+// Words of the exchange buffer: two halves (even and odd quadrature points, so one
+// barrier per point suffices) of rows x lanes x cells per group.
+long long lane_exchange_words(const Schedule &s, const ActionIR &ir);
 
 }  // namespace femgpu

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
   char forced_s[256] = "";
   PetscInt warmups = 5, low_words = 48, shared_twins = 2;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
-  PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE;
+  PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE, lanes = PETSC_TRUE;
   PetscInt scpwi_sizes[8] = {32, 64, 128, 256}, n_scpwi = 8;
   char study[64] = "";
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
@@ -155,6 +155,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsIntArray("-scpwi_work_groups", "SCPWI work-group sizes timed (default 32,64,128,256)", "", scpwi_sizes, &n_scpwi, &scpwi_set));
   PetscCall(PetscOptionsBool("-constant_tables", "also time each SCPWI size with its tables in constant memory", "", constant_tables, &constant_tables, nullptr));
+  PetscCall(PetscOptionsBool("-lanes", "also time each SCPWI candidate of a vector form with one work-item per component", "", lanes, &lanes, nullptr));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
   PetscCall(PetscOptionsString("-schedule", "time this schedule (as MatView prints it) instead of tuning", "", forced_s, forced_s, sizeof(forced_s),
@@ -196,6 +197,7 @@ int main(int argc, char **argv)
   settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, shared_twins));
   if (classes_set) settings.items_per_cell_classes.assign(classes, classes + n_classes);
   settings.scpwi_constant_tables = constant_tables == PETSC_TRUE;
+  settings.scpwi_lanes = lanes == PETSC_TRUE;
   if (scpwi_set) settings.scpwi_work_group_sizes.assign(scpwi_sizes, scpwi_sizes + n_scpwi);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
   std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");

@@ -38,16 +38,21 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     c.schedule = schedule;
     out.push_back(c);
   };
-  for (int wg : s.scpwi_work_group_sizes) {
-    if (wg < 1 || wg > s.limits.wg_max) continue;
-    add_scpwi(Schedule::single_cell_per_work_item(wg));
-    if (!s.scpwi_constant_tables) continue;
-    const Schedule separate = Schedule::single_cell_per_work_item(wg).with_tables(Tables::Constant);
-    const Schedule merged = separate.with_tables(Tables::MergedConstant);
-    if (fits(separate)) add_scpwi(separate);
-    // Merged differs from separate only when some tables are equal.
-    if (fits(merged) && table_words(ir, Q, true) < table_words(ir, Q)) add_scpwi(merged);
-  }
+  const int C = ir.signature.element.components;
+  std::vector<int> lanes{1};
+  if (s.scpwi_lanes && C > 1) lanes.push_back(C);
+  for (int lane : lanes)
+    for (int wg : s.scpwi_work_group_sizes) {
+      if (wg < 1 || static_cast<long long>(wg) * lane > s.limits.wg_max) continue;
+      const Schedule plain = Schedule::single_cell_per_work_item(wg).with_lanes(lane);
+      add_scpwi(plain);
+      if (!s.scpwi_constant_tables) continue;
+      const Schedule separate = plain.with_tables(Tables::Constant);
+      const Schedule merged = separate.with_tables(Tables::MergedConstant);
+      if (fits(separate)) add_scpwi(separate);
+      // Merged differs from separate only when some tables are equal.
+      if (fits(merged) && table_words(ir, Q, true) < table_words(ir, Q)) add_scpwi(merged);
+    }
   KernelShape shape = KernelShape::from(ir, Q);
   SearchSpace space = enumerate_tiles(shape, s.limits, device);
   *space_size = space.candidates.size();
@@ -73,7 +78,9 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
 {
   std::vector<const TimedCandidate *> ran;
   for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && c.local_bytes > 0 && c.schedule.dofs() == Dofs::Registers) ran.push_back(&c);
+    if (c.error.empty() && std::isfinite(c.median_ms) && c.local_bytes > 0 && c.schedule.dofs() == Dofs::Registers &&
+        c.schedule.lanes() == 1)
+      ran.push_back(&c);
   std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
   std::vector<TimedCandidate> twins;
   for (const TimedCandidate *c : ran) {

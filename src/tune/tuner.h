@@ -37,6 +37,9 @@ struct TuneSettings {
   // merged copies (schedule.h's Tables::Constant and MergedConstant), where they fit:
   // up to 1.74x over global tables for scalar forms, slower where they spill more.
   bool scpwi_constant_tables = true;
+  // For a vector form (C > 1 components), also time each SCPWI candidate above with one
+  // lane per component (schedule.h's lanes=C), wherever wg*C <= limits.wg_max.
+  bool scpwi_lanes = true;
   // Also time the model's best of each N_WI class (the paper's high-order winners use 2-6).
   std::vector<int> items_per_cell_classes{2, 3, 4, 5, 6, 8, 16, 32};
   // Also time the model's best b_low candidates among those whose register footprint

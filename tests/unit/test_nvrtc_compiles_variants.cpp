@@ -57,3 +57,30 @@ TEST_CASE("NVRTC compiles the constant-table variant of every sampled SCPWI kern
       CHECK(cubin.cubin.size() > 0);
     }
 }
+
+// One lane per component (lanes=C): every vector SCPWI kernel of the sample compiles
+// with global and, where they fit, constant tables, at the work-group sizes the tuner
+// tries, in FP64 and, at P2, FP32.
+TEST_CASE("NVRTC compiles the lanes variant of every sampled vector SCPWI kernel", "[nvrtc][kernel][scpwi][lanes]")
+{
+  std::mt19937 rng(8);
+  const std::vector<FormCase> forms = form_cases();
+  int compiled = 0;
+  for (int dim : {2, 3})
+    for (const Candidate &c : kernel_sample(dim)) {
+      if (c.tiled_shape >= 0 || forms[c.form].components != 0) continue;
+      ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
+      for (Schedule s : {Schedule::single_cell_per_work_item(32).with_lanes(dim),
+                         Schedule::single_cell_per_work_item(128).with_lanes(dim).with_tables(Tables::Constant)}) {
+        if (constant_table_bytes(s, d.ir, d.tab.n_points()) > kMaxConstantTableBytes) continue;
+        if (c.degree == 2) s = s.with_precision(Precision::FP32);
+        INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
+        const std::string source = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s));
+        CompiledCubin cubin;
+        REQUIRE_NOTHROW(cubin = nvrtc_compile(source, "femgpu_action", "sm_90"));
+        CHECK(cubin.cubin.size() > 0);
+        ++compiled;
+      }
+    }
+  CHECK(compiled >= 6);
+}

@@ -24,6 +24,9 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       Schedule::single_cell_per_work_item(128).with_tables(Tables::Constant),
       Schedule::single_cell_per_work_item(32, Precision::FP32).with_dofs(Dofs::Shared).with_tables(Tables::Constant),
       Schedule::single_cell_per_work_item(256).with_tables(Tables::MergedConstant),
+      Schedule::single_cell_per_work_item(32).with_lanes(2),
+      Schedule::single_cell_per_work_item(64).with_lanes(3).with_tables(Tables::Constant),
+      Schedule::single_cell_per_work_item(128, Precision::FP32).with_lanes(2).with_tables(Tables::MergedConstant),
   };
   for (const Schedule &s : cases) {
     INFO(to_string(s));
@@ -38,6 +41,7 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       CHECK(back.tiles().quad_cols == s.tiles().quad_cols);
     } else {
       CHECK(back.work_group_size() == s.work_group_size());
+      CHECK(back.lanes() == s.lanes());
     }
   }
 }
@@ -71,6 +75,12 @@ TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][c
       "scpwi wg=32 tables=constant tables=constant fp64",
       "scpwi wg=32 tables=merged fp64",
       "scpwi wg=32 tables=constant-merged tables=constant fp64",
+      "scpwi wg=32 lanes=1 fp64",             // the default, not written
+      "scpwi wg=32 lanes=0 fp64",             //
+      "scpwi lanes=2 wg=32 fp64",             // order
+      "scpwi wg=32 tables=constant lanes=2 fp64",
+      "scpwi wg=32 lanes=2 lanes=2 fp64",
+      "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 lanes=2 fp64",
   };
   for (const char *text : bad) {
     INFO(text);
