@@ -21,7 +21,6 @@ namespace {
 struct Placement {
   bool shared = false;
   std::string tables = "g_tables";  // or c_tables, the constant-memory copy
-  bool rolled_quadrature = false;   // schedule quad=rolled
   Ex column(const std::string &array, const Ex &i) const { return var(array)[i * size("WORK_GROUP_SIZE") + var("r_lane")]; }
   // Entry i of function f's DOFs; the coordinates stay in registers (the Jacobian reads them).
   Ex dof(int f, const Ex &i) const
@@ -92,8 +91,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
   if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
-  const Stmt quad = loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, at));
-  b.push_back(at.rolled_quadrature ? rolled(quad) : quad);
+  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, at)));
   b.push_back(comment("scatter: cells of other work-items may share DOFs"));
   const Ex i = var("i_out"), dof = var("r_dof");
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"),
@@ -122,7 +120,6 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.cells_per_group = schedule.work_group_size();
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   Placement at{schedule.dofs() == Dofs::Shared};
-  at.rolled_quadrature = schedule.rolled_quadrature();
   if (schedule.tables() != Tables::Global) {
     at.tables = "c_tables";
     k.constant_arrays.push_back({at.tables, pack_tables(ir, tab, merge).data});

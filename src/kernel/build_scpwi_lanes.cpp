@@ -140,8 +140,7 @@ Block gather_lane(const ActionIR &ir, int f, const Ex &cell, const Ex &active)
                 assign(var("r_" + stem)[i], select(var("r_map") >= lit(0), var("g_" + stem)[var("r_map")], real_lit(0.0)))})};
 }
 
-Block cell_body(const ActionIR &ir, const Tabulation &tab, const std::vector<LaneRow> &rows, const std::string &tables,
-                bool rolled_quadrature)
+Block cell_body(const ActionIR &ir, const Tabulation &tab, const std::vector<LaneRow> &rows, const std::string &tables)
 {
   const Ex cell = var("r_cell"), active = var("r_active"), zero = lit(0);
   Block b{comment("gather: this lane's component of split functions, the others whole")};
@@ -159,8 +158,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const std::vector<Lan
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
   b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_BASIS")));
   b.push_back(loop("i_out", zero, size("N_TEST_BASIS"), {assign(var("r_out")[var("i_out")], real_lit(0.0))}));
-  const Stmt quad = loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, rows, tables));
-  b.push_back(rolled_quadrature ? rolled(quad) : quad);
+  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, rows, tables)));
   b.push_back(comment("scatter this lane's component: cells of other work-items may share DOFs"));
   const Ex i = var("i_out"), dof = var("r_dof");
   b.push_back(if_then(active, {loop("i_out", zero, size("N_TEST_BASIS"),
@@ -200,7 +198,7 @@ Kernel build_scpwi_lanes(const ActionIR &ir, const Tabulation &tab, const Schedu
             declare(Space::Register, Type::Int, "r_slot", local % size("WORK_GROUP_SIZE")),
             declare(Space::Register, Type::Int, "r_cell", size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + kSlot),
             declare(Space::Register, Type::Int, "r_active", var("r_cell") < var("n_cells"))};
-  const Block body = cell_body(ir, tab, rows, tables, schedule.rolled_quadrature());
+  const Block body = cell_body(ir, tab, rows, tables);
   k.body.insert(k.body.end(), body.begin(), body.end());
   return k;
 }

@@ -114,8 +114,6 @@ class Printer {
       case Stmt::Assign: os << pad << expr(s.target) << " = " << expr(s.value) << ";\n"; return;
       case Stmt::Accumulate: os << pad << expr(s.target) << " += " << expr(s.value) << ";\n"; return;
       case Stmt::For:
-        // CUDA and OpenCL C (clang, PoCL) both read this pragma.
-        if (s.rolled) os << pad << "#pragma unroll 1\n";
         os << pad << "for (int " << s.name << " = " << expr(s.lo) << "; " << s.name << " < " << expr(s.hi) << "; ++"
            << s.name << ") {\n";
         block(os, s.body, depth + 1);

@@ -161,12 +161,6 @@ Stmt loop(const std::string &index, const Ex &lo, const Ex &hi, Block body)
   return s;
 }
 
-Stmt rolled(Stmt for_loop)
-{
-  for_loop.rolled = true;
-  return for_loop;
-}
-
 Stmt if_then(const Ex &cond, Block body)
 {
   Stmt s;

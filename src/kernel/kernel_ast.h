@@ -74,7 +74,6 @@ struct Stmt {
   Ex cond;                        // If
   Ex lo, hi;                      // For: lo <= name < hi
   std::vector<Stmt> body;         // For, If
-  bool rolled = false;            // For: ask the compiler not to unroll it (#pragma unroll 1)
   std::string text;               // Comment
 };
 using Block = std::vector<Stmt>;
@@ -84,7 +83,6 @@ Stmt declare_array(Space space, Type type, const std::string &name, const Ex &si
 Stmt assign(const Ex &target, const Ex &value);
 Stmt accumulate(const Ex &target, const Ex &value);  // target += value
 Stmt loop(const std::string &index, const Ex &lo, const Ex &hi, Block body);
-Stmt rolled(Stmt for_loop);  // the same loop, kept rolled
 Stmt if_then(const Ex &cond, Block body);
 Stmt barrier();
 Stmt atomic_add(const Ex &address, const Ex &value);

@@ -55,9 +55,6 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                               "source; at most 64 KiB) or constant-merged (equal tables stored once). Tuning times each where it fits",
                               "", table_places, 3, table_places[table_place], &table_place, &set));
   if (set) r.tables = table_places[table_place], any = PETSC_TRUE;
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_rolled_quadrature", "Forced SCPWI schedules: keep the quadrature loop rolled (fewer registers at high order)", "",
-                             r.rolled_quadrature, &r.rolled_quadrature, &set));
-  if (set) any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group},
                         {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes},
@@ -89,10 +86,6 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(PetscOptionsInt("-mat_fem_gpu_shared_dofs_candidates",
                             "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that spill registers (0: off)", "",
                             ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_rolled_quadrature_candidates",
-                            "CUDA tuning also times the quad=rolled variant of this many of the fastest SCPWI candidates at 128 or more registers (0: off)", "",
-                            ctx->rolled_quadrature_candidates, &ctx->rolled_quadrature_candidates, &set));
   any = (PetscBool)(any || set);
   PetscInt sizes[8] = {0}, n_sizes = 8;
   for (size_t i = 0; i < ctx->scpwi_work_groups.size() && i < 8; ++i) sizes[i] = ctx->scpwi_work_groups[i];  // -help shows them

@@ -29,7 +29,6 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
   if (r.strategy != "tiled")
     return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r))
         .with_lanes(static_cast<int>(r.lanes))
-        .with_rolled_quadrature(r.rolled_quadrature == PETSC_TRUE)
         .with_dofs(dofs)
         .with_tables(tables);
   TileSizes t;
@@ -44,8 +43,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
                                 std::to_string(ir.groups.size()) + " evaluation groups");
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);
-  // validate refuses constant tables and a rolled quadrature loop here
-  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_tables(tables).with_rolled_quadrature(r.rolled_quadrature == PETSC_TRUE);
+  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_tables(tables);  // validate refuses constant tables here
 }
 
 #ifdef FEMGPU_HAVE_CUDA

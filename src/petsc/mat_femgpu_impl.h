@@ -31,7 +31,6 @@ struct ScheduleRequest {
   std::string strategy = "auto";  // auto | scpwi | tiled
   PetscInt work_group = 32;       // SCPWI
   PetscInt lanes = 1;             // SCPWI: work-items per cell (1, or the components of a vector form)
-  PetscBool rolled_quadrature = PETSC_FALSE;  // SCPWI: quad=rolled
   PetscInt cells_per_group = -1, items_per_cell = -1, quad_tile = -1, eval_rows = -1, quad_rows = -1, quad_cols = -1;
   std::vector<PetscInt> eval_cols;
   std::string precision = "fp64";
@@ -56,7 +55,6 @@ struct MatFEMGPUContext {
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
-  PetscInt rolled_quadrature_candidates = 2;  // quad=rolled twins of the fastest SCPWI at >= 128 registers (tuner.h); 0: off
   PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest spilling candidates (tuner.h); 0: off
   std::vector<int> scpwi_work_groups{32, 64, 128, 256};  // SCPWI sizes timed (tuner.h)
   PetscBool scpwi_constant_tables = PETSC_TRUE;          // and their constant-table variants

@@ -58,13 +58,6 @@ Schedule Schedule::with_lanes(int lanes_per_cell) const
   return s;
 }
 
-Schedule Schedule::with_rolled_quadrature(bool rolled) const
-{
-  Schedule s = *this;
-  s.rolled_quadrature_ = rolled;
-  return s;
-}
-
 long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged)
 {
   std::map<std::pair<int, std::array<int, 3>>, long long> distinct;
@@ -148,7 +141,6 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
             "one column of DOFs and outputs per work-item (dofs=shared), or the lanes' exchange buffer");
     return;
   }
-  if (s.rolled_quadrature()) throw std::invalid_argument("invalid schedule: quad=rolled is for SCPWI; tiled kernels tile the quadrature loop");
   validate_tiles(s.tiles(), ir, n_quadrature_points);
   require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=",
           max_shared_bytes, "prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval]");
@@ -160,7 +152,6 @@ std::string to_string(const Schedule &s)
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     os << "scpwi wg=" << s.work_group_size();
     if (s.lanes() != 1) os << " lanes=" << s.lanes();
-    if (s.rolled_quadrature()) os << " quad=rolled";
   } else {
     const TileSizes &t = s.tiles();
     os << "tiled nc=" << t.cells_per_group << " nwi=" << t.items_per_cell << " tq=" << t.quad_tile
@@ -223,8 +214,6 @@ Schedule parse_schedule(const std::string &text)
   const bool shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "dofs=shared";
   if (shared) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
-  const bool rolled = tokens.size() >= 3 && tokens[tokens.size() - 2] == "quad=rolled";
-  if (rolled) tokens.erase(tokens.end() - 2);
   if (tokens[0] == "scpwi" && (tokens.size() == 3 || tokens.size() == 4)) {
     s = Schedule::single_cell_per_work_item(read_size(text, tokens[1], "wg"), precision);
     if (tokens.size() == 4) s = s.with_lanes(read_size(text, tokens[2], "lanes"));
@@ -239,11 +228,11 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N [lanes=C] [quad=rolled] [dofs=shared] [tables=constant[-merged]] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
+    unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
                      "[dofs=shared] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
-  s = s.with_tables(tables).with_rolled_quadrature(rolled);
+  s = s.with_tables(tables);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;
 }

@@ -74,12 +74,6 @@ class Schedule {
   Schedule with_dofs(Dofs dofs) const;
   Schedule with_tables(Tables tables) const;
   Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
-  // SCPWI only: keep the quadrature loop rolled (#pragma unroll 1; the loops inside it
-  // stay unrolled, so the DOF and output arrays stay in registers). nvcc unrolls it
-  // fully and schedules the loads of later points early, which at high order costs
-  // registers: ptxas, Laplace 2D P8, 252 -> 206 registers; lanes elasticity 3D P3,
-  // 198 -> 156.
-  Schedule with_rolled_quadrature(bool rolled) const;
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
@@ -87,7 +81,6 @@ class Schedule {
   Tables tables() const { return tables_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only: cells per group
   int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
-  bool rolled_quadrature() const { return rolled_quadrature_; }
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
 
  private:
@@ -98,7 +91,6 @@ class Schedule {
   Tables tables_ = Tables::Global;
   int work_group_size_ = 32;
   int lanes_ = 1;
-  bool rolled_quadrature_ = false;
   TileSizes tiles_;
 };
 
@@ -122,8 +114,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
-// SCPWI with several lanes per cell adds "lanes=C" after wg, then a rolled
-// quadrature loop "quad=rolled"; shared DOFs add
+// SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", constant tables "tables=constant" or "tables=constant-merged", in
 // that order, before the precision.
 std::string to_string(const Schedule &s);

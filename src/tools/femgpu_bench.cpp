@@ -126,7 +126,7 @@ int main(int argc, char **argv)
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
   char forced_s[256] = "";
-  PetscInt warmups = 5, low_words = 48, shared_twins = 2, rolled_twins = 2;
+  PetscInt warmups = 5, low_words = 48, shared_twins = 2;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE, lanes = PETSC_TRUE;
   PetscInt scpwi_sizes[8] = {32, 64, 128, 256}, n_scpwi = 8;
@@ -152,8 +152,6 @@ int main(int argc, char **argv)
                             nullptr));
   PetscCall(PetscOptionsInt("-shared_dofs_candidates", "also time the shared-DOF variant of this many of the fastest spilling candidates (0: off)", "", shared_twins,
                             &shared_twins, nullptr));
-  PetscCall(PetscOptionsInt("-rolled_quadrature_candidates", "also time the quad=rolled variant of this many of the fastest SCPWI candidates at >= 128 registers (0: off)",
-                            "", rolled_twins, &rolled_twins, nullptr));
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsIntArray("-scpwi_work_groups", "SCPWI work-group sizes timed (default 32,64,128,256)", "", scpwi_sizes, &n_scpwi, &scpwi_set));
   PetscCall(PetscOptionsBool("-constant_tables", "also time each SCPWI size with its tables in constant memory", "", constant_tables, &constant_tables, nullptr));
@@ -197,7 +195,6 @@ int main(int argc, char **argv)
   settings.warmups = static_cast<int>(warmups);
   settings.low_register_words = low_words;
   settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, shared_twins));
-  settings.rolled_quadrature_candidates = static_cast<size_t>(std::max<PetscInt>(0, rolled_twins));
   if (classes_set) settings.items_per_cell_classes.assign(classes, classes + n_classes);
   settings.scpwi_constant_tables = constant_tables == PETSC_TRUE;
   settings.scpwi_lanes = lanes == PETSC_TRUE;

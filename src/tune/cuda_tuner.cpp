@@ -98,12 +98,9 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   t0 = std::chrono::steady_clock::now();
   report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
   report.timing_seconds = seconds_since(t0);
-  // Second round: the shared-DOF and rolled-quadrature twins of the fastest (tuner.h).
+  // Second round: the shared-DOF twins of the fastest (tuner.h).
   TuneReport round;
   round.candidates = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);
-  for (TimedCandidate &t :
-       rolled_quadrature_twins(report.candidates, settings.rolled_quadrature_candidates, settings.rolled_quadrature_registers))
-    round.candidates.push_back(std::move(t));
   if (!round.candidates.empty()) {
     t0 = std::chrono::steady_clock::now();
     std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);

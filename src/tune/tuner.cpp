@@ -93,24 +93,6 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
   return twins;
 }
 
-std::vector<TimedCandidate> rolled_quadrature_twins(const std::vector<TimedCandidate> &timed, std::size_t n, int registers)
-{
-  std::vector<const TimedCandidate *> ran;
-  for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && c.registers >= registers &&
-        c.schedule.strategy() == Strategy::SingleCellPerWorkItem && !c.schedule.rolled_quadrature())
-      ran.push_back(&c);
-  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
-  std::vector<TimedCandidate> twins;
-  for (const TimedCandidate *c : ran) {
-    if (twins.size() >= n) break;
-    TimedCandidate twin;
-    twin.schedule = c->schedule.with_rolled_quadrature(true);
-    if (!listed(timed, twin.schedule)) twins.push_back(twin);
-  }
-  return twins;
-}
-
 void append_round(TuneReport *report, TuneReport &&round)
 {
   const size_t first = report->candidates.size();

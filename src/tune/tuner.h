@@ -55,11 +55,6 @@ struct TuneSettings {
   // from the compiler (CUDA); OpenCL reports none, so it never times twins.
   // 0 turns this off.
   std::size_t shared_dofs_candidates = 2;
-  // In the same second round, the quad=rolled twin (schedule.h) of this many of the
-  // fastest SCPWI candidates that use at least rolled_quadrature_registers registers
-  // (CUDA; OpenCL reports none). 0 turns this off.
-  std::size_t rolled_quadrature_candidates = 2;
-  int rolled_quadrature_registers = 128;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -90,9 +85,6 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
 // > 0), fastest first; those already in shared memory, and twins already in `timed`,
 // are skipped.
 std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
-// The quad=rolled twins of the n fastest SCPWI candidates that ran with at least
-// `registers` registers, fastest first; rolled ones and twins already in `timed` are skipped.
-std::vector<TimedCandidate> rolled_quadrature_twins(const std::vector<TimedCandidate> &timed, std::size_t n, int registers);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best
 // becomes the fastest of both rounds.

@@ -79,8 +79,7 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 }
 
 // SCPWI (also at 128 work-items with separate and merged constant-memory tables, where
-// they fit; with a rolled quadrature loop; for vector forms also with one lane per
-// component), the cost model's two
+// they fit; for vector forms also with one lane per component), the cost model's two
 // best tiled candidates, and random others from the search space (fixed
 // seed), so the sample spans small and large tiles; with
 // -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate.
@@ -91,12 +90,10 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     const Schedule s = Schedule::single_cell_per_work_item(128).with_tables(t);
     if (constant_table_bytes(s, ir, Q) <= kMaxConstantTableBytes) out.push_back(s);
   }
-  out.push_back(Schedule::single_cell_per_work_item(64).with_rolled_quadrature(true));
-  // Vector forms: one lane per component, global and constant tables, and rolled.
+  // Vector forms: one lane per component, global and constant tables.
   const int C = ir.signature.element.components;
   if (C > 1) {
     out.push_back(Schedule::single_cell_per_work_item(32).with_lanes(C));
-    out.push_back(Schedule::single_cell_per_work_item(32).with_lanes(C).with_rolled_quadrature(true));
     const Schedule s = Schedule::single_cell_per_work_item(64).with_lanes(C).with_tables(Tables::Constant);
     if (constant_table_bytes(s, ir, Q) <= kMaxConstantTableBytes) out.push_back(s);
   }

@@ -27,9 +27,6 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       Schedule::single_cell_per_work_item(32).with_lanes(2),
       Schedule::single_cell_per_work_item(64).with_lanes(3).with_tables(Tables::Constant),
       Schedule::single_cell_per_work_item(128, Precision::FP32).with_lanes(2).with_tables(Tables::MergedConstant),
-      Schedule::single_cell_per_work_item(64).with_rolled_quadrature(true),
-      Schedule::single_cell_per_work_item(32).with_lanes(3).with_rolled_quadrature(true).with_tables(Tables::Constant),
-      Schedule::single_cell_per_work_item(32).with_rolled_quadrature(true).with_dofs(Dofs::Shared),
   };
   for (const Schedule &s : cases) {
     INFO(to_string(s));
@@ -45,7 +42,6 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
     } else {
       CHECK(back.work_group_size() == s.work_group_size());
       CHECK(back.lanes() == s.lanes());
-      CHECK(back.rolled_quadrature() == s.rolled_quadrature());
     }
   }
 }
@@ -85,11 +81,6 @@ TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][c
       "scpwi wg=32 tables=constant lanes=2 fp64",
       "scpwi wg=32 lanes=2 lanes=2 fp64",
       "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 lanes=2 fp64",
-      "scpwi wg=32 quad=rolled lanes=2 fp64",  // order
-      "scpwi wg=32 quad=unrolled fp64",        // the default, not written
-      "scpwi wg=32 dofs=shared quad=rolled fp64",
-      "scpwi quad=rolled fp64",
-      "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 quad=rolled fp64",
   };
   for (const char *text : bad) {
     INFO(text);

@@ -5,10 +5,7 @@
 // exchange buffer has the size the launch reserves.
 #include <catch2/catch.hpp>
 
-#include <limits>
-
 #include "support/opencl_check.h"
-#include "tune/tuner.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
@@ -78,8 +75,6 @@ TEST_CASE("a lanes schedule is validated against the form", "[schedule][lanes]")
   CHECK(rejection(Schedule::single_cell_per_work_item(512).with_lanes(3), elasticity.ir, Q) ==
         "invalid schedule: work_group_size*lanes = 1536 must be <= 1024 (threads per group limit)");
   CHECK(rejection(Schedule::single_cell_per_work_item(256).with_lanes(3), elasticity.ir, Q) == "accepted");
-  CHECK(rejection(Schedule::tiled({2, 8, Q, Q, {10}, 10, Q}).with_rolled_quadrature(true), elasticity.ir, Q) ==
-        "invalid schedule: quad=rolled is for SCPWI; tiled kernels tile the quadrature loop");
   CHECK(threads_per_group(Schedule::single_cell_per_work_item(64).with_lanes(3)) == 192);
   CHECK(cells_per_group(Schedule::single_cell_per_work_item(64).with_lanes(3)) == 64);
 }
@@ -118,57 +113,4 @@ TEST_CASE("a lanes kernel gathers its component and meets one barrier per quadra
   const size_t first = cuda.find("__syncthreads()");
   CHECK(first > loop);
   CHECK(cuda.find("__syncthreads()", first + 1) == std::string::npos);
-}
-
-// quad=rolled: the same kernel with its quadrature loop kept rolled (#pragma unroll 1),
-// for SCPWI with one and with C lanes, registers and shared DOFs, on PoCL.
-TEST_CASE("OpenCL SCPWI kernels with a rolled quadrature loop match the reference action", "[opencl][kernel][scpwi][lanes]")
-{
-  std::mt19937 rng(37);
-  const std::vector<FormCase> forms = form_cases();
-  for (size_t f : {size_t{1}, size_t{3}, size_t{8}})  // Laplace, elasticity, hyperelasticity
-    for (int dim : {2, 3}) {
-      ActionData d = make_action(forms[f], dim, dim == 2 ? 3 : 2, 37, rng);
-      std::vector<Schedule> schedules{Schedule::single_cell_per_work_item(16).with_rolled_quadrature(true).with_tables(Tables::Constant),
-                                      Schedule::single_cell_per_work_item(8).with_rolled_quadrature(true).with_dofs(Dofs::Shared)};
-      if (d.ir.signature.element.components > 1)
-        schedules.push_back(Schedule::single_cell_per_work_item(8).with_lanes(dim).with_rolled_quadrature(true));
-      for (const Schedule &s : schedules) {
-        INFO(forms[f].name << " dim " << dim << ": " << to_string(s));
-        std::string source;
-        CHECK(opencl_action_error(d, s, &source) < 1e-12);
-        const size_t pragma = source.find("#pragma unroll 1\n");
-        REQUIRE(pragma != std::string::npos);
-        CHECK(source.find("for (int i_quad", pragma) == source.find_first_not_of(' ', pragma + 17));
-      }
-    }
-}
-
-TEST_CASE("the tuner's second round twins the fastest register-heavy SCPWI candidates with a rolled quadrature loop", "[tune][lanes]")
-{
-  auto timed = [](const Schedule &s, double ms, int registers, const std::string &error = "") {
-    TimedCandidate c;
-    c.schedule = s;
-    c.registers = registers;
-    c.median_ms = error.empty() ? ms : std::numeric_limits<double>::infinity();
-    c.error = error;
-    return c;
-  };
-  const Schedule s32 = Schedule::single_cell_per_work_item(32), s64 = Schedule::single_cell_per_work_item(64);
-  const Schedule lanes = Schedule::single_cell_per_work_item(32).with_lanes(2).with_tables(Tables::Constant);
-  const Schedule tiled = Schedule::tiled({4, 8, 6, 6, {6}, 6, 6});
-  const std::vector<TimedCandidate> round1{timed(s32, 0.30, 255), timed(s64, 0.10, 96), timed(lanes, 0.20, 168),
-                                           timed(tiled, 0.05, 200), timed(Schedule::single_cell_per_work_item(128), 0.01, 250, "launch failed")};
-  const std::vector<TimedCandidate> twins = rolled_quadrature_twins(round1, 2, 128);
-  REQUIRE(twins.size() == 2);
-  // s64 is under 128 registers, tiled is not SCPWI, wg=128 failed: the two others, fastest first.
-  CHECK(to_string(twins[0].schedule) == to_string(lanes.with_rolled_quadrature(true)));
-  CHECK(to_string(twins[1].schedule) == to_string(s32.with_rolled_quadrature(true)));
-  CHECK(rolled_quadrature_twins(round1, 0, 128).empty());
-  CHECK(rolled_quadrature_twins(round1, 5, 64).size() == 3);
-  std::vector<TimedCandidate> with_twin = round1;
-  with_twin.push_back(timed(lanes.with_rolled_quadrature(true), 0.4, 130));
-  const std::vector<TimedCandidate> again = rolled_quadrature_twins(with_twin, 5, 128);
-  REQUIRE(again.size() == 1);  // the rolled one is not twinned, and its twin is listed
-  CHECK(to_string(again[0].schedule) == to_string(s32.with_rolled_quadrature(true)));
 }
