@@ -215,11 +215,11 @@ std::string reciprocal_name(int id) { return "r_inv" + std::to_string(id); }
 
 }  // namespace
 
-Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight)
+Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight, bool reciprocals)
 {
   const Program &p = ir.pointwise.program;
   const std::vector<int> divisions = division_counts(p);
-  auto shared_divisor = [&](int id) { return id >= 0 && divisions[static_cast<size_t>(id)] >= 2; };
+  auto shared_divisor = [&](int id) { return reciprocals && id >= 0 && divisions[static_cast<size_t>(id)] >= 2; };
   Block b;
   for (int id = 0; id < p.size(); ++id) {
     const SNode &n = p.node(id);

@@ -41,7 +41,9 @@ Block affine_jacobian(const ActionIR &ir, const Tabulation &tab);
 
 // Declarations of the program nodes that vary per quadrature point (varying) or not.
 // eval(input) gives the value of an Eval input; weight the quadrature weight.
-Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight);
+// reciprocals: a divisor shared by several divisions (det J) is inverted once and the
+// divisions become products (build_common.cpp's division_counts).
+Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &eval, const Ex &weight, bool reciprocals = true);
 Ex node_value(const Program &p, int id);  // literal for constants, else r_t<id>
 
 // One-cell-per-work-item builders (SCPWI, diagonal) keep each evaluated term of a group

@@ -1,6 +1,7 @@
-// Code shape of the generated kernels. A divisor shared by several divisions (det J in the inverse Jacobian) is inverted once
-// in the generated kernel and the divisions become products (build_common.cpp); a
-// divisor used once stays a division. Values are checked against the FP64 reference by
+// Code shape of the generated kernels. In SCPWI kernels a divisor shared by several
+// divisions (det J in the inverse Jacobian) is inverted once and the divisions become
+// products (build_common.cpp); a divisor used once stays a division; tiled kernels keep
+// their divisions (build_tiled.cpp says why). Values are checked against the FP64 reference by
 // the OpenCL schedule tests; this checks the code's shape.
 #include <catch2/catch.hpp>
 
@@ -19,12 +20,13 @@ using namespace femgpu;
 
 namespace {
 
-std::string kernel_source(const std::string &form_text, CellType cell)
+std::string kernel_source(const std::string &form_text, CellType cell,
+                          const Schedule &schedule = Schedule::single_cell_per_work_item(64))
 {
   FormSignature sig{cell, Element{1, 1}, 1};
   const ActionIR ir = lower_form(parse_form_text("from ufl import *\n" + form_text + "\n", "t.ufl", sig).a);
   const Tabulation tab = tabulate_action(ir, default_share_dir());
-  return kernel::emit_cuda(kernel::build_kernel(ir, tab, Schedule::single_cell_per_work_item(64)));
+  return kernel::emit_cuda(kernel::build_kernel(ir, tab, schedule));
 }
 
 long count(const std::string &s, const std::regex &re)
@@ -42,6 +44,10 @@ TEST_CASE("a divisor shared by several divisions is inverted once", "[kernel][em
   CHECK(count(laplace, reciprocal) == 1);
   CHECK(count(laplace, division) == 1);  // the reciprocal itself
   CHECK(count(laplace, product) == 9);
+  // The same form, tiled: nine divisions by det J.
+  const std::string tiled = kernel_source("a = inner(grad(u), grad(v))*dx", CellType::Tetrahedron, Schedule::tiled({2, 4, 1, 1, {4}, 4, 1}));
+  CHECK(count(tiled, reciprocal) == 0);
+  CHECK(count(tiled, division) == 9);
   // One division by a value used once stays a division, with no reciprocal.
   const std::string once = kernel_source("w = Coefficient(\"w\")\na = u*v/(1 + w*w)*dx", CellType::Triangle);
   CHECK(count(once, reciprocal) == 0);
