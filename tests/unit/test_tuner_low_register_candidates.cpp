@@ -30,6 +30,7 @@ TEST_CASE("tuning also times low-register candidates and times each schedule onc
   TuneSettings s;
   s.items_per_cell_classes.clear();
   s.scpwi_constant_tables = false;
+  s.scpwi_lanes = false;
   std::size_t space = 0;
   bool truncated = false;
   s.low_register_words = 0;  // off: SCPWI and the model's b best
@@ -59,6 +60,7 @@ TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once 
   s.candidates = 2;
   s.scpwi_work_group_sizes = {64, 32, 64, 512, 128};
   s.limits.wg_max = 128;
+  s.scpwi_lanes = false;  // below
   std::size_t space = 0;
   bool truncated = false;
   auto scpwi_of = [](const std::vector<TimedCandidate> &list) {
@@ -87,6 +89,11 @@ TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once 
   CHECK(q75.size() == 6);
   CHECK(std::count_if(q75.begin(), q75.end(), [](const std::string &t) { return t.find("constant-merged") != std::string::npos; }) == 3);
   CHECK(scpwi_of(tuning_candidates(ir, 150, DeviceParams{}, s, &space, &truncated)).size() == 3);
+  // A vector form also gets lanes=C at each size whose wg*C work-items fit WG_max.
+  s.scpwi_lanes = true;
+  s.scpwi_constant_tables = false;
+  CHECK(scpwi_of(tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated)) ==
+        std::vector<std::string>{"scpwi wg=64 fp64", "scpwi wg=32 fp64", "scpwi wg=128 fp64", "scpwi wg=64 lanes=2 fp64", "scpwi wg=32 lanes=2 fp64"});
   s.scpwi_work_group_sizes.clear();
   const std::vector<TimedCandidate> none = tuning_candidates(ir, 25, DeviceParams{}, s, &space, &truncated);
   CHECK(std::none_of(none.begin(), none.end(), [](const TimedCandidate &c) { return c.schedule.strategy() == Strategy::SingleCellPerWorkItem; }));
