@@ -244,14 +244,37 @@ Block evaluate_and_map(const ActionIR &ir, const std::function<Block(int)> &eval
     Block e = evaluate_group(static_cast<int>(g));
     b.insert(b.end(), e.begin(), e.end());
   }
-  b.push_back(comment("pointwise maps e_j"));
+  Block pw = pointwise_at_point(ir);
+  b.insert(b.end(), pw.begin(), pw.end());
+  return b;
+}
+
+Block pointwise_at_point(const ActionIR &ir)
+{
   auto eval = [&](int input) {
     const size_t i = static_cast<size_t>(input);
     return var(eval_register(ir.pointwise.input_group[i], ir.pointwise.input_term[i]));
   };
+  Block b{comment("pointwise maps e_j")};
   Block pw = pointwise(ir, true, eval, var("g_weights")[var("i_quad")]);
   b.insert(b.end(), pw.begin(), pw.end());
   return b;
+}
+
+std::string begin_scpwi_kernel(Kernel &k, const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+{
+  k.name = "femgpu_action";
+  k.schedule = to_string(schedule);
+  k.precision = schedule.precision();
+  const bool merge = schedule.tables() == Tables::MergedConstant;
+  declare_common_sizes(k, ir, tab, merge);
+  k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
+  k.params = action_params(ir);
+  k.block_x = schedule.work_group_size() * schedule.lanes();
+  k.cells_per_group = schedule.work_group_size();
+  if (schedule.tables() == Tables::Global) return "g_tables";
+  k.constant_arrays.push_back({"c_tables", pack_tables(ir, tab, merge).data});
+  return "c_tables";
 }
 
 }  // namespace femgpu::kernel

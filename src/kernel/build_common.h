@@ -51,5 +51,13 @@ Ex node_value(const Program &p, int id);  // literal for constants, else r_t<id>
 // group and then the varying pointwise nodes on those registers.
 std::string eval_register(int group, int term);
 Block evaluate_and_map(const ActionIR &ir, const std::function<Block(int)> &evaluate_group);
+// The varying pointwise nodes at point i_quad, on the r_e_g<group>_t<term> registers.
+Block pointwise_at_point(const ActionIR &ir);
+
+// What every SCPWI kernel (build_scpwi, build_scpwi_lanes) starts with: name, schedule,
+// precision, the common sizes and WORK_GROUP_SIZE, parameters, launch shape (wg*lanes
+// work-items, wg cells per group) and, for constant tables, c_tables. Returns the name
+// of the array the kernel reads its tables from (g_tables or c_tables).
+std::string begin_scpwi_kernel(Kernel &k, const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 
 }  // namespace femgpu::kernel

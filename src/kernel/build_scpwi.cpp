@@ -109,21 +109,9 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   // Shapes only: whether the shared memory fits is the launching backend's check.
   validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
   Kernel k;
-  k.name = "femgpu_action";
-  k.schedule = to_string(schedule);
-  k.precision = schedule.precision();
-  const bool merge = schedule.tables() == Tables::MergedConstant;
-  declare_common_sizes(k, ir, tab, merge);
-  k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
-  k.params = action_params(ir);
-  k.block_x = schedule.work_group_size();
-  k.cells_per_group = schedule.work_group_size();
-  const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   Placement at{schedule.dofs() == Dofs::Shared};
-  if (schedule.tables() != Tables::Global) {
-    at.tables = "c_tables";
-    k.constant_arrays.push_back({at.tables, pack_tables(ir, tab, merge).data});
-  }
+  at.tables = begin_scpwi_kernel(k, ir, tab, schedule);
+  const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
   k.body = {};
   if (at.shared) {

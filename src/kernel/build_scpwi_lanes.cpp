@@ -108,12 +108,7 @@ Block quadrature_point(const ActionIR &ir, const std::vector<LaneRow> &rows, con
       b.push_back(declare(Space::Register, Type::Real, eval_register(static_cast<int>(g), static_cast<int>(t)),
                           exchange_slot(lit(row_of(rows, static_cast<int>(g), term)), lit(term.component))));
     }
-  b.push_back(comment("pointwise maps e_j"));
-  auto eval = [&](int input) {
-    const size_t i = static_cast<size_t>(input);
-    return var(eval_register(ir.pointwise.input_group[i], ir.pointwise.input_term[i]));
-  };
-  Block pw = pointwise(ir, true, eval, var("g_weights")[iq]);
+  Block pw = pointwise_at_point(ir);
   b.insert(b.end(), pw.begin(), pw.end());
   b.push_back(comment("quadrature: r_out += Psi e, this lane's component"));
   Block test;
@@ -177,21 +172,8 @@ Kernel build_scpwi_lanes(const ActionIR &ir, const Tabulation &tab, const Schedu
   validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
   const std::vector<LaneRow> rows = lane_exchange_rows(ir);
   Kernel k;
-  k.name = "femgpu_action";
-  k.schedule = to_string(schedule);
-  k.precision = schedule.precision();
-  const bool merge = schedule.tables() == Tables::MergedConstant;
-  declare_common_sizes(k, ir, tab, merge);
-  k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
+  const std::string tables = begin_scpwi_kernel(k, ir, tab, schedule);
   k.sizes.push_back({"N_LANE_ROWS", static_cast<long long>(rows.size())});
-  k.params = action_params(ir);
-  k.block_x = schedule.work_group_size() * schedule.lanes();
-  k.cells_per_group = schedule.work_group_size();
-  std::string tables = "g_tables";
-  if (schedule.tables() != Tables::Global) {
-    tables = "c_tables";
-    k.constant_arrays.push_back({tables, pack_tables(ir, tab, merge).data});
-  }
   const Ex local = builtin(Builtin::LocalX);
   k.body = {declare_array(Space::Shared, Type::Real, "s_lanes", lit(2) * size("N_LANE_ROWS") * size("N_COMPONENTS") * size("WORK_GROUP_SIZE")),
             declare(Space::Register, Type::Int, "r_lane", local / size("WORK_GROUP_SIZE")),
