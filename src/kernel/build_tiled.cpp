@@ -12,6 +12,9 @@
 // work-items gather it together into s_<f>_tile[N_C][DOF_STRIDE_<F>], before the
 // barrier that already follows the table prefetch; DOF_STRIDE is odd, so the cells of
 // a warp read distinct banks and the work-items of one cell read the same word.
+// Loops::Unrolled: every loop that indexes a work-item's private arrays carries
+// #pragma unroll (they are constant-bound), and the quadrature loop runs points outside
+// rows, so each e_j is read from s_e once per point for all of the work-item's rows.
 #include <functional>
 #include <stdexcept>
 
@@ -26,6 +29,17 @@ namespace femgpu::kernel {
 namespace {
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// The loop, marked for full unrolling when the schedule asks for it (Loops::Unrolled).
+Stmt private_loop(bool unroll, Stmt for_loop) { return unroll ? unrolled(std::move(for_loop)) : for_loop; }
+
+// The block's top-level loops, marked likewise (a register gather's loop over its tile).
+Block private_loops(bool unroll, Block b)
+{
+  for (Stmt &s : b)
+    if (s.kind == Stmt::For) s = private_loop(unroll, std::move(s));
+  return b;
+}
 std::string G(int g) { return "_G" + std::to_string(g); }
 std::string acc_name(int g, int t) { return "r_acc_g" + std::to_string(g) + "_t" + std::to_string(t); }
 
@@ -98,7 +112,7 @@ Block gather_shared_tile(const ActionIR &ir, int f, const Ex &first, const Ex &c
 }
 
 // One column tile of group g: gather the tile's DOFs, prefetch its tables, contract.
-Block eval_column_tile(const ActionIR &ir, int g, bool shared)
+Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   const Ex cols = size("EVAL_COLS" + G(g)), n = size("N_BASIS" + G(g)), col0 = var("i_col_tile") * cols;
@@ -107,7 +121,7 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared)
   for (int f : grp.functions) {
     const Ex C = lit(function_components(ir, f));
     Block gb = shared ? gather_shared_tile(ir, f, col0 * C, cols * C, r_cols * C)
-                      : gather(ir, f, tile_name(f, false), var("r_cell"), var("r_active"), col0 * C, cols * C, r_cols * C);
+                      : private_loops(unroll, gather(ir, f, tile_name(f, false), var("r_cell"), var("r_active"), col0 * C, cols * C, r_cols * C));
     b.insert(b.end(), gb.begin(), gb.end());
   }
   b.push_back(comment("prefetch Phi tiles into s_buf"));
@@ -133,28 +147,28 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared)
                                    tile_entry(term.function, shared, j * lit(C) + lit(term.component))));
   }
   // Columns run to the full tile width so the register tiles are indexed by constants.
-  b.push_back(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
+  b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
                    {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
-                    if_then(row < var("r_rows"), {loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)})})}));
+                    if_then(row < var("r_rows"), {private_loop(unroll, loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)}))})})));
   b.push_back(barrier());
   return b;
 }
 
-Block evaluate_group(const ActionIR &ir, int g, bool shared)
+Block evaluate_group(const ActionIR &ir, int g, bool shared, bool unroll)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   Block b{comment("evaluation of group " + std::to_string(g))};
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const std::string a = acc_name(g, static_cast<int>(t));
     b.push_back(declare_array(Space::Register, Type::Real, a, size("EVAL_ROWS_PER_ITEM")));
-    b.push_back(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {assign(var(a)[var("i_row")], real_lit(0.0))}));
+    b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {assign(var(a)[var("i_row")], real_lit(0.0))})));
   }
-  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g, shared)));
+  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g, shared, unroll)));
   return b;
 }
 
 // e_j for this work-item's rows of the row tile, into s_e.
-Block pointwise_rows(const ActionIR &ir)
+Block pointwise_rows(const ActionIR &ir, bool unroll)
 {
   const Ex row = var("r_row");
   auto eval = [&](int input) {
@@ -167,21 +181,21 @@ Block pointwise_rows(const ActionIR &ir)
     body.push_back(assign(var("s_e")[var("r_slot") * size("S_E_SLOT") + point * size("N_EVAL") + lit(j)],
                           node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
   return {comment("pointwise maps e_j into s_e"),
-          loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
-               {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
-                if_then(row < var("r_rows"), body)})};
+          private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
+                                    {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                                     if_then(row < var("r_rows"), body)}))};
 }
 
-Block evaluation_phase(const ActionIR &ir, bool shared)
+Block evaluation_phase(const ActionIR &ir, bool shared, bool unroll)
 {
   const Ex first = var("i_row_tile") * size("EVAL_ROWS");
   Block tile{declare(Space::Register, Type::Int, "r_rows", min_of(size("EVAL_ROWS"), var("r_tile_len") - first)),
              declare(Space::Register, Type::Int, "r_row0", var("i_quad_tile") * size("QUAD_TILE") + first)};
   for (size_t g = 0; g < ir.groups.size(); ++g) {
-    Block e = evaluate_group(ir, static_cast<int>(g), shared);
+    Block e = evaluate_group(ir, static_cast<int>(g), shared, unroll);
     tile.insert(tile.end(), e.begin(), e.end());
   }
-  Block pw = pointwise_rows(ir);
+  Block pw = pointwise_rows(ir, unroll);
   tile.insert(tile.end(), pw.begin(), pw.end());
   // A trip count uniform over the group instead of an `if` around barriers: PoCL
   // mis-compiles barriers under conditionals inside loops, and no barrier sits under a
@@ -191,7 +205,7 @@ Block evaluation_phase(const ActionIR &ir, bool shared)
           loop("i_row_tile", lit(0), var("r_row_tiles"), tile)};
 }
 
-Block quadrature_column_tile(const ActionIR &ir)
+Block quadrature_column_tile(const ActionIR &ir, bool unroll)
 {
   const Ex qcols = size("QUAD_COLS"), stride = size("QUAD_STRIDE"), tile_words = size("QUAD_ROWS") * stride;
   const Ex col0 = var("i_qcol_tile") * qcols;
@@ -209,24 +223,33 @@ Block quadrature_column_tile(const ActionIR &ir)
   b.insert(b.end(), pf.begin(), pf.end());
   b.push_back(barrier());
   const Ex row = var("r_row"), jq = var("i_qcol");
+  auto e_entry = [&](int j) { return var("s_e")[var("r_slot") * size("S_E_SLOT") + (col0 + jq) * size("N_EVAL") + lit(j)]; };
   Block terms;
   for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
     terms.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),
                             var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * stride + jq]));
   for (int j = 0; j < ir.n_eval(); ++j) {
     const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
-    const Ex e = var("s_e")[var("r_slot") * size("S_E_SLOT") + (col0 + jq) * size("N_EVAL") + lit(j)];
+    // Unrolled: e_j was read once for this point into r_e<j>, outside the row loop.
+    const Ex e = unroll ? var("r_e" + std::to_string(j)) : e_entry(j);
     terms.push_back(accumulate(var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(tt.component)],
                                var("r_psi" + std::to_string(tt.derivative)) * e));
   }
-  b.push_back(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
-                   {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
-                    if_then(row < var("r_trows"), {loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), terms)})})}));
+  const Stmt my_row = declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item"));
+  if (!unroll) {
+    b.push_back(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
+                     {my_row, if_then(row < var("r_trows"), {loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), terms)})})}));
+  } else {
+    Block point;
+    for (int j = 0; j < ir.n_eval(); ++j) point.push_back(declare(Space::Register, Type::Real, "r_e" + std::to_string(j), e_entry(j)));
+    point.push_back(unrolled(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"), {my_row, if_then(row < var("r_trows"), terms)})));
+    b.push_back(unrolled(loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), point)})));
+  }
   b.push_back(barrier());
   return b;
 }
 
-Block scatter_rows(const ActionIR &ir)
+Block scatter_rows(const ActionIR &ir, bool unroll)
 {
   const int C = ir.signature.element.components;
   const Ex row = var("r_row");
@@ -240,27 +263,27 @@ Block scatter_rows(const ActionIR &ir)
                                                               var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(c)])}));
   }
   return {comment("scatter: other groups' cells may share DOFs"),
-          loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
-               {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
-                if_then(var("r_active") && (row < var("r_trows")), per_component)})};
+          private_loop(unroll, loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
+                                    {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                                     if_then(var("r_active") && (row < var("r_trows")), per_component)}))};
 }
 
-Block quadrature_phase(const ActionIR &ir)
+Block quadrature_phase(const ActionIR &ir, bool unroll)
 {
   const Ex out_words = size("QUAD_ROWS_PER_ITEM") * size("N_COMPONENTS");
   const Ex trow0 = var("i_qrow_tile") * size("QUAD_ROWS");
   Block row_tile{declare(Space::Register, Type::Int, "r_trows", min_of(size("QUAD_ROWS"), size("N_TEST_BASIS") - trow0)),
                  declare_array(Space::Register, Type::Real, "r_out", out_words),
-                 loop("i_out", lit(0), out_words, {assign(var("r_out")[var("i_out")], real_lit(0.0))}),
+                 private_loop(unroll, loop("i_out", lit(0), out_words, {assign(var("r_out")[var("i_out")], real_lit(0.0))})),
                  declare(Space::Register, Type::Int, "r_qcol_tiles", (var("r_tile_len") + size("QUAD_COLS") - lit(1)) / size("QUAD_COLS")),
-                 loop("i_qcol_tile", lit(0), var("r_qcol_tiles"), quadrature_column_tile(ir))};
-  Block sc = scatter_rows(ir);
+                 loop("i_qcol_tile", lit(0), var("r_qcol_tiles"), quadrature_column_tile(ir, unroll))};
+  Block sc = scatter_rows(ir, unroll);
   row_tile.insert(row_tile.end(), sc.begin(), sc.end());
   return {comment("quadrature: r_out = Psi e over this quadrature tile"),
           loop("i_qrow_tile", lit(0), size("N_QUAD_ROW_TILES"), row_tile)};
 }
 
-Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared)
+Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared, bool unroll)
 {
   const Ex cell = var("r_cell"), active = var("r_active");
   Block b{declare(Space::Register, Type::Int, "r_item", builtin(Builtin::LocalX)),
@@ -288,7 +311,7 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared)
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0), false));
   const Ex first = var("i_quad_tile") * size("QUAD_TILE");
   Block quad_tile{declare(Space::Register, Type::Int, "r_tile_len", min_of(size("QUAD_TILE"), size("N_QUAD") - first))};
-  Block ev = evaluation_phase(ir, shared), qp = quadrature_phase(ir);
+  Block ev = evaluation_phase(ir, shared, unroll), qp = quadrature_phase(ir, unroll);
   quad_tile.insert(quad_tile.end(), ev.begin(), ev.end());
   quad_tile.push_back(barrier());  // s_e complete before the quadrature phase reads it
   quad_tile.insert(quad_tile.end(), qp.begin(), qp.end());
@@ -315,7 +338,7 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.block_x = t.items_per_cell;
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;
-  k.body = tiled_body(ir, tab, schedule.dofs() == Dofs::Shared);
+  k.body = tiled_body(ir, tab, schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled);
   return k;
 }
 

@@ -114,6 +114,7 @@ class Printer {
       case Stmt::Assign: os << pad << expr(s.target) << " = " << expr(s.value) << ";\n"; return;
       case Stmt::Accumulate: os << pad << expr(s.target) << " += " << expr(s.value) << ";\n"; return;
       case Stmt::For:
+        if (s.unroll) os << pad << "#pragma unroll\n";
         os << pad << "for (int " << s.name << " = " << expr(s.lo) << "; " << s.name << " < " << expr(s.hi) << "; ++"
            << s.name << ") {\n";
         block(os, s.body, depth + 1);

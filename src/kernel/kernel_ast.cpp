@@ -161,6 +161,13 @@ Stmt loop(const std::string &index, const Ex &lo, const Ex &hi, Block body)
   return s;
 }
 
+Stmt unrolled(Stmt for_loop)
+{
+  if (for_loop.kind != Stmt::For) throw std::logic_error("unrolled: not a loop");
+  for_loop.unroll = true;
+  return for_loop;
+}
+
 Stmt if_then(const Ex &cond, Block body)
 {
   Stmt s;

@@ -73,6 +73,7 @@ struct Stmt {
   Ex target, value;               // Decl init; Assign/Accumulate target = value; AtomicAdd address, value
   Ex cond;                        // If
   Ex lo, hi;                      // For: lo <= name < hi
+  bool unroll = false;            // For: ask the compiler to unroll it fully (constant bounds)
   std::vector<Stmt> body;         // For, If
   std::string text;               // Comment
 };
@@ -83,6 +84,8 @@ Stmt declare_array(Space space, Type type, const std::string &name, const Ex &si
 Stmt assign(const Ex &target, const Ex &value);
 Stmt accumulate(const Ex &target, const Ex &value);  // target += value
 Stmt loop(const std::string &index, const Ex &lo, const Ex &hi, Block body);
+// The same loop, marked for full unrolling (#pragma unroll): its bounds must be constants.
+Stmt unrolled(Stmt for_loop);
 Stmt if_then(const Ex &cond, Block body);
 Stmt barrier();
 Stmt atomic_add(const Ex &address, const Ex &value);

@@ -55,6 +55,13 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                               "source; at most 64 KiB) or constant-merged (equal tables stored once). Tuning times each where it fits",
                               "", table_places, 3, table_places[table_place], &table_place, &set));
   if (set) r.tables = table_places[table_place], any = PETSC_TRUE;
+  const char *loop_kinds[] = {"unrolled", "compiler"};
+  PetscInt loop_kind = r.loops == "compiler";
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_loops",
+                              "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
+                              "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
+                              "", loop_kinds, 2, loop_kinds[loop_kind], &loop_kind, &set));
+  if (set) r.loops = loop_kinds[loop_kind], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group},
                         {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes},
@@ -102,6 +109,12 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_constant_tables",
                              "Tuning also times each SCPWI size with its element tables in constant memory, separate and merged, where they fit", "",
                              ctx->scpwi_constant_tables, &ctx->scpwi_constant_tables, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_quad_tile_classes",
+                            "Tuning also times the cost model's best candidate of each of the largest this many quadrature tiles T^Q (Q, Q/2, ...; 0: off)",
+                            "", ctx->quad_tile_classes, &ctx->quad_tile_classes, &set));
+  PetscCheck(ctx->quad_tile_classes >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-mat_fem_gpu_quad_tile_classes is %" PetscInt_FMT "; it counts T^Q classes, 0 or more", ctx->quad_tile_classes);
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_lanes",
                              "Tuning also times each SCPWI candidate of a vector form with one work-item per component (lanes=C)", "",

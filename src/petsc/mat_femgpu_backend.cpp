@@ -43,7 +43,8 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
                                 std::to_string(ir.groups.size()) + " evaluation groups");
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);
-  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_tables(tables);  // validate refuses constant tables here
+  const Loops loops = r.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
+  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_loops(loops).with_tables(tables);  // validate refuses constant tables here
 }
 
 #ifdef FEMGPU_HAVE_CUDA

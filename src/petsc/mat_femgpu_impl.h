@@ -36,6 +36,7 @@ struct ScheduleRequest {
   std::string precision = "fp64";
   std::string dofs = "registers";  // registers | shared (schedule.h's Dofs)
   std::string tables = "global";   // global | constant | constant-merged (schedule.h's Tables; SCPWI only)
+  std::string loops = "unrolled";  // unrolled | compiler (schedule.h's Loops; tiled only, forced and tuned)
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
 
@@ -59,6 +60,7 @@ struct MatFEMGPUContext {
   std::vector<int> scpwi_work_groups{32, 64, 128, 256};  // SCPWI sizes timed (tuner.h)
   PetscBool scpwi_constant_tables = PETSC_TRUE;          // and their constant-table variants
   PetscBool scpwi_lanes = PETSC_TRUE;                    // and, for vector forms, their lanes=C variants
+  PetscInt quad_tile_classes = 6;  // the model's best of each of the largest T^Q classes is timed too (tuner.h)
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

@@ -51,6 +51,13 @@ Schedule Schedule::with_tables(Tables tables) const
   return s;
 }
 
+Schedule Schedule::with_loops(Loops loops) const
+{
+  Schedule s = *this;
+  s.loops_ = loops;
+  return s;
+}
+
 Schedule Schedule::with_lanes(int lanes_per_cell) const
 {
   Schedule s = *this;
@@ -127,6 +134,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
     const long long bytes = constant_table_bytes(s, ir, n_quadrature_points);
     require(bytes <= kMaxConstantTableBytes, "constant table bytes", bytes, "<=", kMaxConstantTableBytes, "constant memory");
   }
+  if (s.loops() != Loops::Compiler && s.strategy() != Strategy::Tiled)
+    throw std::invalid_argument("invalid schedule: loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already");
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
     if (s.lanes() != 1) {
@@ -160,6 +169,7 @@ std::string to_string(const Schedule &s)
     os << "] tqr=" << t.quad_rows << " tqc=" << t.quad_cols;
   }
   if (s.dofs() == Dofs::Shared) os << " dofs=shared";
+  if (s.loops() == Loops::Unrolled) os << " loops=unrolled";
   if (s.tables() == Tables::Constant) os << " tables=constant";
   if (s.tables() == Tables::MergedConstant) os << " tables=constant-merged";
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
@@ -211,6 +221,8 @@ Schedule parse_schedule(const std::string &text)
     tables = tokens[tokens.size() - 2] == "tables=constant" ? Tables::Constant : Tables::MergedConstant;
     tokens.erase(tokens.end() - 2);
   }
+  const bool unrolled = tokens.size() >= 2 && tokens[tokens.size() - 2] == "loops=unrolled";
+  if (unrolled) tokens.erase(tokens.end() - 2);
   const bool shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "dofs=shared";
   if (shared) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
@@ -229,9 +241,10 @@ Schedule parse_schedule(const std::string &text)
     s = Schedule::tiled(t, precision);
   } else {
     unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
-                     "[dofs=shared] fpXX\"");
+                     "[dofs=shared] [loops=unrolled] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
+  if (unrolled) s = s.with_loops(Loops::Unrolled);
   s = s.with_tables(tables);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;

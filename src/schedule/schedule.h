@@ -33,6 +33,15 @@ enum class Dofs { Registers, Shared };
 // test loops and spill; which wins is measured (both are tuning candidates). Only
 // for tables of at most kMaxConstantTableBytes.
 enum class Tables { Global, Constant, MergedConstant };
+// How a tiled kernel's loops over a work-item's private arrays (its rows of the
+// evaluation accumulators, its DOF column tile, its output rows) are compiled.
+// Compiler: left to nvcc, which keeps large ones rolled and then indexes those arrays
+// in local memory (ptxas "bytes stack frame": 368 B for mass 3D P6 nc=64 nwi=2 tq=61,
+// every accumulation a local load and store). Unrolled: #pragma unroll on each, so
+// the arrays live in registers (that kernel: 96 -> 216 registers, no stack) and the
+// quadrature loop reads each e_j once per point for all of its rows. Which is faster
+// is measured.
+enum class Loops { Compiler, Unrolled };
 // SCPWI work-items per cell. 1: the paper's one cell per work-item. The number of
 // components C of a vector form's test element (lanes=C): one work-item per component
 // of each cell. It gathers, evaluates and accumulates only its component's DOFs of the
@@ -74,11 +83,13 @@ class Schedule {
   Schedule with_dofs(Dofs dofs) const;
   Schedule with_tables(Tables tables) const;
   Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
+  Schedule with_loops(Loops loops) const;         // tiled only
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
   Dofs dofs() const { return dofs_; }
   Tables tables() const { return tables_; }
+  Loops loops() const { return loops_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only: cells per group
   int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
@@ -89,6 +100,7 @@ class Schedule {
   Precision precision_ = Precision::FP64;
   Dofs dofs_ = Dofs::Registers;
   Tables tables_ = Tables::Global;
+  Loops loops_ = Loops::Compiler;
   int work_group_size_ = 32;
   int lanes_ = 1;
   TileSizes tiles_;
@@ -115,8 +127,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
-// "dofs=shared", constant tables "tables=constant" or "tables=constant-merged", in
-// that order, before the precision.
+// "dofs=shared", unrolled tiled loops "loops=unrolled", constant tables
+// "tables=constant" or "tables=constant-merged", in that order, before the precision.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.

@@ -54,17 +54,23 @@ std::map<std::string, double> paper_gdofs(const std::string &path)
 }
 
 // One case: mesh, operands, tuning, measurements.
-// Times one given schedule instead of tuning (-schedule: profiling, exact re-runs).
-TuneReport time_schedule(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
-                         const TuneSettings &settings, const Schedule &schedule)
+// Times the given schedules instead of tuning (-schedule: profiling, exact re-runs,
+// side-by-side comparisons); several are separated by ';' and the fastest makes the row.
+TuneReport time_schedules(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
+                          const TuneSettings &settings, const std::string &schedules)
 {
   TuneReport report;
-  TimedCandidate c;
-  c.schedule = schedule;
-  report.candidates.push_back(c);
-  std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, 1);
+  std::stringstream list(schedules);
+  for (std::string text; std::getline(list, text, ';');) {
+    if (text.find_first_not_of(" \t") == std::string::npos) continue;
+    TimedCandidate c;
+    c.schedule = parse_schedule(text);
+    report.candidates.push_back(c);
+  }
+  if (report.candidates.empty()) throw std::runtime_error("-schedule names no schedule");
+  std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, settings.compile_threads);
   report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
-  if (report.best < 0) throw std::runtime_error("the schedule did not run: " + report.candidates.front().error);
+  if (report.best < 0) throw std::runtime_error("no given schedule ran: " + report.candidates.front().error);
   return report;
 }
 
@@ -77,7 +83,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   std::unique_ptr<BenchOperands> operands = upload_operands(*bench, N);
   const LatticeMesh &mesh = operands->mesh;
   TuneReport report = forced.empty() ? tune_cuda(ir, tab, *operands->data, info, params, settings)
-                                      : time_schedule(ir, tab, *operands->data, info, settings, parse_schedule(forced));
+                                      : time_schedules(ir, tab, *operands->data, info, settings, forced);
   Row r;
   r.op = op, r.dim = dim, r.degree = k, r.Q = tab.n_points(), r.n_cells = mesh.n_cells;
   r.dofs_out = static_cast<long long>(mesh.n_dofs());
@@ -125,7 +131,9 @@ int main(int argc, char **argv)
   PetscInt n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
-  char forced_s[256] = "";
+  char forced_s[4096] = "";
+  PetscInt tq_classes = 6;
+  PetscBool unrolled = PETSC_TRUE;
   PetscInt warmups = 5, low_words = 48, shared_twins = 2;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE, lanes = PETSC_TRUE;
@@ -155,10 +163,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
   PetscCall(PetscOptionsIntArray("-scpwi_work_groups", "SCPWI work-group sizes timed (default 32,64,128,256)", "", scpwi_sizes, &n_scpwi, &scpwi_set));
   PetscCall(PetscOptionsBool("-constant_tables", "also time each SCPWI size with its tables in constant memory", "", constant_tables, &constant_tables, nullptr));
+  PetscCall(PetscOptionsBool("-unrolled", "time tiled candidates with their private-array loops unrolled (loops=unrolled)", "", unrolled, &unrolled, nullptr));
+  PetscCall(PetscOptionsInt("-quad_tile_classes", "also time the model's best of each of the largest this many T^Q classes (0: off)", "", tq_classes,
+                            &tq_classes, nullptr));
   PetscCall(PetscOptionsBool("-lanes", "also time each SCPWI candidate of a vector form with one work-item per component", "", lanes, &lanes, nullptr));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
-  PetscCall(PetscOptionsString("-schedule", "time this schedule (as MatView prints it) instead of tuning", "", forced_s, forced_s, sizeof(forced_s),
+  PetscCall(PetscOptionsString("-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "", forced_s, forced_s, sizeof(forced_s),
                                nullptr));
   PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "",
                                study, study, sizeof(study), nullptr));
@@ -198,6 +209,8 @@ int main(int argc, char **argv)
   if (classes_set) settings.items_per_cell_classes.assign(classes, classes + n_classes);
   settings.scpwi_constant_tables = constant_tables == PETSC_TRUE;
   settings.scpwi_lanes = lanes == PETSC_TRUE;
+  settings.tiled_loops = unrolled ? Loops::Unrolled : Loops::Compiler;
+  settings.quad_tile_classes = static_cast<int>(std::max<PetscInt>(0, tq_classes));
   if (scpwi_set) settings.scpwi_work_group_sizes.assign(scpwi_sizes, scpwi_sizes + n_scpwi);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
   std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");

@@ -111,16 +111,28 @@ std::vector<std::pair<int, int>> work_divisions(const SearchLimits &l)
 
 }  // namespace
 
-void visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d,
+bool visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d,
                  const std::function<bool(const Tiles &)> &visit)
 {
   const auto divisions = work_divisions(limits);
   std::vector<std::vector<int>> col_choices;
   for (const KernelShape::Group &g : s.groups) col_choices.push_back(tile_sizes(g.n));
-  for (int tq : tile_sizes(s.Q))
-    for (int ter : tile_sizes(tq))
-      for (int tqr : tile_sizes(s.n_test))
+  bool skipped = false;
+  for (int tq : tile_sizes(s.Q)) {
+    long long in_class = 0;
+    const bool limited = limits.max_per_quad_tile > 0;
+    // Returns false to leave this T^Q: its budget is spent.
+    auto admit = [&]() {
+      if (!limited || in_class < limits.max_per_quad_tile) return true;
+      skipped = true;
+      return false;
+    };
+    for (int ter : tile_sizes(tq)) {
+      if (!admit()) break;
+      for (int tqr : tile_sizes(s.n_test)) {
+        if (!admit()) break;
         for (int tqc : tile_sizes(tq)) {
+          if (!admit()) break;
           // Walk every combination of eval column tiles (one per group).
           std::vector<size_t> pick(col_choices.size(), 0);
           for (bool more = true; more;) {
@@ -135,7 +147,9 @@ void visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceP
                 t.cells_per_group = nc;
                 t.items_per_cell = nwi;
                 if (static_cast<double>(allocated_local_words(s, t)) * s.word_bytes > d.local_max_per_group) continue;
-                if (!visit(t)) return;
+                if (!admit()) break;
+                if (!visit(t)) return skipped;
+                ++in_class;
               }
             }
             more = false;
@@ -143,8 +157,13 @@ void visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceP
               if (++pick[g] < col_choices[g].size()) more = true;
               else pick[g] = 0;
             }
+            if (more && !admit()) more = false;
           }
         }
+      }
+    }
+  }
+  return skipped;
 }
 
 SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d)

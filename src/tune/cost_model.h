@@ -44,6 +44,11 @@ struct SearchLimits {
   double eta_simd_min = 0.97;
   int wg_max = 256;
   long long max_candidates = 2000000;  // enumeration stops here (reported)
+  // visit_tiles: at most this many candidates of each quadrature tile T^Q (0: no limit).
+  // The walk goes T^Q largest first, so one limit for the whole walk (max_candidates)
+  // never reached T^Q < Q at high order: mass 3D P6 has 11,534,337 candidates, and
+  // every one with T^Q <= 61 (the paper's H200 winner has 61) came after the 2,000,000th.
+  long long max_per_quad_tile = 0;
 };
 
 struct SearchSpace {
@@ -56,8 +61,9 @@ std::vector<int> tile_sizes(int n);
 SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d);
 // The same walk, in the same order, without storing or truncating: `visit` sees every
 // candidate of the pruned space and returns false to stop (the studies filter and rank
-// spaces that do not fit in memory this way).
-void visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d,
+// spaces that do not fit in memory this way). With limits.max_per_quad_tile it moves on
+// to the next T^Q after that many candidates of one, and returns whether it skipped any.
+bool visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d,
                  const std::function<bool(const Tiles &)> &visit);
 // The b best by t_heur (stable: ties keep enumeration order).
 std::vector<Tiles> rank_tiles(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b);

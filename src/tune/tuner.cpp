@@ -19,6 +19,69 @@ bool listed(const std::vector<TimedCandidate> &list, const Schedule &s)
   return std::any_of(list.begin(), list.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == to_string(s); });
 }
 
+// The cost model's choice from a stream of tiled candidates, without storing the
+// stream: the b cheapest, then the cheapest of each N_WI class and of each T^Q class
+// that those lack. Ties keep the earlier candidate (enumeration order), as rank_tiles.
+class TileSelection {
+ public:
+  TileSelection(std::size_t b, std::vector<int> nwi_classes, std::vector<int> tq_classes)
+      : b_(b), nwi_(std::move(nwi_classes)), tq_(std::move(tq_classes)), nwi_best_(nwi_.size()), tq_best_(tq_.size())
+  {
+  }
+
+  void offer(const Tiles &t, double cost, std::size_t order)
+  {
+    const Entry e{cost, order, t};
+    if (top_.size() < b_ || (b_ > 0 && e < top_.back())) {
+      top_.insert(std::upper_bound(top_.begin(), top_.end(), e), e);
+      if (top_.size() > b_) top_.pop_back();
+    }
+    for (size_t i = 0; i < nwi_.size(); ++i)
+      if (t.items_per_cell == nwi_[i]) keep_better(nwi_best_[i], e);
+    for (size_t i = 0; i < tq_.size(); ++i)
+      if (t.quad_tile == tq_[i]) keep_better(tq_best_[i], e);
+  }
+
+  std::vector<Tiles> chosen() const
+  {
+    std::vector<Tiles> out;
+    for (const Entry &e : top_) out.push_back(e.tiles);
+    add_class_bests(out, nwi_, nwi_best_, [](const Tiles &t) { return t.items_per_cell; });
+    add_class_bests(out, tq_, tq_best_, [](const Tiles &t) { return t.quad_tile; });
+    return out;
+  }
+
+ private:
+  struct Entry {
+    double cost = std::numeric_limits<double>::infinity();
+    std::size_t order = 0;
+    Tiles tiles;
+    bool operator<(const Entry &o) const { return cost < o.cost || (cost == o.cost && order < o.order); }
+  };
+  struct Best {
+    bool set = false;
+    Entry entry;
+  };
+  static void keep_better(Best &best, const Entry &e)
+  {
+    if (!best.set || e < best.entry) best = {true, e};
+  }
+  // The best of each class none of `out` belongs to, in class order.
+  template <class Key>
+  static void add_class_bests(std::vector<Tiles> &out, const std::vector<int> &classes, const std::vector<Best> &bests, Key key)
+  {
+    for (size_t i = 0; i < classes.size(); ++i) {
+      const bool have = std::any_of(out.begin(), out.end(), [&](const Tiles &t) { return key(t) == classes[i]; });
+      if (!have && bests[i].set) out.push_back(bests[i].entry.tiles);
+    }
+  }
+
+  std::size_t b_;
+  std::vector<int> nwi_, tq_;
+  std::vector<Entry> top_;
+  std::vector<Best> nwi_best_, tq_best_;
+};
+
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -54,20 +117,30 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
       if (fits(merged) && table_words(ir, Q, true) < table_words(ir, Q)) add_scpwi(merged);
     }
   KernelShape shape = KernelShape::from(ir, Q);
-  SearchSpace space = enumerate_tiles(shape, s.limits, device);
-  *space_size = space.candidates.size();
-  *truncated = space.truncated;
-  std::vector<Tiles> chosen = rank_tiles_diverse(shape, space.candidates, device, s.candidates, s.items_per_cell_classes);
-  if (s.low_register_words > 0 && s.low_register_candidates > 0) {
-    std::vector<Tiles> low;
-    for (const Tiles &t : space.candidates)
-      if (register_words(shape, t) <= s.low_register_words) low.push_back(t);
-    for (const Tiles &t : rank_tiles_diverse(shape, low, device, s.low_register_candidates, s.items_per_cell_classes))
+  const std::vector<int> quad_tiles = tile_sizes(Q);
+  SearchLimits limits = s.limits;
+  limits.max_per_quad_tile = std::max<long long>(1, limits.max_candidates / static_cast<long long>(quad_tiles.size()));
+  const std::vector<int> tq_classes(quad_tiles.begin(), quad_tiles.begin() + std::min<long>(std::max(0, s.quad_tile_classes),
+                                                                                             static_cast<long>(quad_tiles.size())));
+  const bool low_on = s.low_register_words > 0 && s.low_register_candidates > 0;
+  TileSelection all(s.candidates, s.items_per_cell_classes, tq_classes);
+  TileSelection low(s.low_register_candidates, s.items_per_cell_classes, {});
+  std::size_t visited = 0;
+  *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
+    const double cost = t_heur(shape, t, device);
+    all.offer(t, cost, visited);
+    if (low_on && register_words(shape, t) <= s.low_register_words) low.offer(t, cost, visited);
+    ++visited;
+    return true;
+  });
+  *space_size = visited;
+  std::vector<Tiles> chosen = all.chosen();
+  if (low_on)
+    for (const Tiles &t : low.chosen())
       if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);
-  }
   for (const Tiles &t : chosen) {
     TimedCandidate c;
-    c.schedule = Schedule::tiled(t);
+    c.schedule = Schedule::tiled(t).with_loops(s.tiled_loops);
     c.model_seconds = t_heur(shape, t, device);
     out.push_back(c);
   }

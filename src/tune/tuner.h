@@ -42,6 +42,18 @@ struct TuneSettings {
   bool scpwi_lanes = true;
   // Also time the model's best of each N_WI class (the paper's high-order winners use 2-6).
   std::vector<int> items_per_cell_classes{2, 3, 4, 5, 6, 8, 16, 32};
+  // Also time the model's best of each of the largest this many quadrature tiles T^Q
+  // (Q, ceil(Q/2), ceil(Q/3), ...): the model prefers T^Q = Q by a few percent, while
+  // measured winners often tile it (Laplace 3D P5 at T^Q = Q/2: 1.39x on the H200,
+  // bench/experiments/h200_paper_configs_tq_classes.txt). 0 turns this off.
+  int quad_tile_classes = 6;
+  // The walk of the tiled space visits at most limits.max_candidates candidates, split
+  // evenly over the T^Q values (SearchLimits::max_per_quad_tile), and keeps only what
+  // it selects: no T^Q is cut off by the walk's order.
+  // How tiled candidates' private-array loops are compiled. Unrolled was faster than
+  // leaving it to nvcc for all 14 schedules compared on the H200, 1.04-1.42x (same
+  // file): nvcc kept large loops rolled and the arrays in local memory.
+  Loops tiled_loops = Loops::Unrolled;
   // Also time the model's best b_low candidates among those whose register footprint
   // (register_words) is at most low_register_words, and the best of each N_WI class
   // among them: the paper's model does not see register spills. 0 turns this off.
@@ -77,7 +89,9 @@ struct TuneReport {
 };
 
 // The schedules to time: SCPWI at each work-group size, then the cost model's best b
-// tiled candidates.
+// tiled candidates, the best of each N_WI class and T^Q class, and the low-register
+// ones. *space_size is the number of tiled candidates the walk visited, *truncated
+// whether it left some out (see quad_tile_classes).
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);
 

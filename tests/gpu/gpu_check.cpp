@@ -39,6 +39,7 @@ struct Options {
   PetscInt min_degree = 1, tiled = 5, faces[4] = {0, 0, 4, 2};
   PetscBool compile_only = PETSC_FALSE;
   PetscBool shared_dofs = PETSC_TRUE;  // also the Dofs::Shared twins of SCPWI and the best tiled
+  PetscBool unrolled = PETSC_TRUE;     // also the loops=unrolled twin of every tiled schedule
   double tolerance = 1e-12;
 };
 
@@ -81,7 +82,8 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 // SCPWI (also at 128 work-items with separate and merged constant-memory tables, where
 // they fit; for vector forms also with one lane per component), the cost model's two
 // best tiled candidates, and random others from the search space (fixed
-// seed), so the sample spans small and large tiles; with
+// seed), so the sample spans small and large tiles, each also with loops=unrolled
+// (unless -unrolled 0); with
 // -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate.
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
@@ -110,6 +112,9 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   std::mt19937 rng(static_cast<unsigned>(Q * 7 + shape.n_test));
   std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
   for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
+  // Each tiled schedule also with its private-array loops unrolled (what tuning times).
+  if (o.unrolled)
+    for (size_t i = first_tiled, n = out.size(); i < n; ++i) out.push_back(out[i].with_loops(Loops::Unrolled));
   if (o.shared_dofs) {
     // Twins that do not fit the device's shared memory are not kernels to check.
     for (const Schedule &twin : {out[0].with_dofs(Dofs::Shared), out[best > 0 ? first_tiled : 0].with_dofs(Dofs::Shared)})
@@ -243,6 +248,7 @@ int main(int argc, char **argv)
   o.faces[2] = f[0], o.faces[3] = f[1];
   PetscCall(PetscOptionsBool("-shared_dofs", "also check the shared-DOF twins of SCPWI and the best tiled schedule", "", o.shared_dofs,
                              &o.shared_dofs, nullptr));
+  PetscCall(PetscOptionsBool("-unrolled", "also check every tiled schedule with loops=unrolled", "", o.unrolled, &o.unrolled, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {
