@@ -1,6 +1,6 @@
 // The tuner's candidate list: SCPWI at each work-group size, the cost model's best b,
 // the best of each N_WI class, and the model's best among low-register candidates
-// (tuner.h), each once.
+// (tuner.h), each once. (The T^Q classes: test_unrolled_loops.cpp.)
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -29,6 +29,7 @@ TEST_CASE("tuning also times low-register candidates and times each schedule onc
   const int Q = 25;
   TuneSettings s;
   s.items_per_cell_classes.clear();
+  s.quad_tile_classes = 0;  // test_unrolled_loops.cpp checks those
   s.scpwi_constant_tables = false;
   s.scpwi_lanes = false;
   std::size_t space = 0;
@@ -56,6 +57,7 @@ TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once 
   const ActionIR ir = elasticity_p6();
   TuneSettings s;
   s.items_per_cell_classes.clear();
+  s.quad_tile_classes = 0;
   s.low_register_words = 0;
   s.candidates = 2;
   s.scpwi_work_group_sizes = {64, 32, 64, 512, 128};
