@@ -62,7 +62,8 @@ SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, co
 // The same walk, in the same order, without storing or truncating: `visit` sees every
 // candidate of the pruned space and returns false to stop (the studies filter and rank
 // spaces that do not fit in memory this way). With limits.max_per_quad_tile it moves on
-// to the next T^Q after that many candidates of one, and returns whether it skipped any.
+// to the next T^Q after that many candidates of one, and returns whether it left any
+// out (true also when a T^Q's candidates end exactly at the limit: it does not look on).
 bool visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceParams &d,
                  const std::function<bool(const Tiles &)> &visit);
 // The b best by t_heur (stable: ties keep enumeration order).
