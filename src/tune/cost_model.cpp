@@ -178,23 +178,6 @@ SearchSpace enumerate_tiles(const KernelShape &s, const SearchLimits &limits, co
   return space;
 }
 
-std::vector<Tiles> rank_tiles_diverse(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b,
-                                      const std::vector<int> &items_per_cell_classes)
-{
-  std::vector<Tiles> best = rank_tiles(s, candidates, d, candidates.size());
-  std::vector<Tiles> out(best.begin(), best.begin() + static_cast<long>(std::min(b, best.size())));
-  for (int nwi : items_per_cell_classes) {
-    bool have = false;
-    for (const Tiles &t : out) have = have || t.items_per_cell == nwi;
-    for (size_t i = 0; i < best.size() && !have; ++i)
-      if (best[i].items_per_cell == nwi) {
-        out.push_back(best[i]);
-        have = true;
-      }
-  }
-  return out;
-}
-
 std::vector<Tiles> rank_tiles(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b)
 {
   std::vector<size_t> order(candidates.size());

@@ -68,11 +68,6 @@ bool visit_tiles(const KernelShape &s, const SearchLimits &limits, const DeviceP
                  const std::function<bool(const Tiles &)> &visit);
 // The b best by t_heur (stable: ties keep enumeration order).
 std::vector<Tiles> rank_tiles(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b);
-// The b best, plus the best of each N_WI class not among them: the paper's model
-// (SG_sat = 1 on the H200) ranks one-item-per-cell tiles first, so timing also a few
-// warp-per-cell ones keeps tuning from missing them.
-std::vector<Tiles> rank_tiles_diverse(const KernelShape &s, const std::vector<Tiles> &candidates, const DeviceParams &d, size_t b,
-                                      const std::vector<int> &items_per_cell_classes);
 
 struct Roofline {
   double flops = 0;          // per apply (untransformed kernel)

@@ -22,6 +22,8 @@ bool listed(const std::vector<TimedCandidate> &list, const Schedule &s)
 // The cost model's choice from a stream of tiled candidates, without storing the
 // stream: the b cheapest, then the cheapest of each N_WI class and of each T^Q class
 // that those lack. Ties keep the earlier candidate (enumeration order), as rank_tiles.
+// The N_WI classes: the paper's model (SG_sat = 1 on the H200) ranks one-item-per-cell
+// tiles first, so timing also a few warp-per-cell ones keeps tuning from missing them.
 class TileSelection {
  public:
   TileSelection(std::size_t b, std::vector<int> nwi_classes, std::vector<int> tq_classes)
