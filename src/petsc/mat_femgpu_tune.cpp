@@ -106,7 +106,9 @@ PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTar
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FEMGPU_Tune, A, 0, 0, 0));
   path = cache_path(ctx, &note);
-  const TuningKey key = key_for(ctx, target);
+  const TuneSettings settings = settings_for(comm, ctx);
+  TuningKey key = key_for(ctx, target);
+  key.tuning_settings = tuning_settings_text(settings);
   const int Q = ctx->tab->n_points();
   auto check = [&](const Schedule &s) { validate(s, *ctx->ir, Q); };
   if (!path.empty() && ctx->retune) note = "-mat_fem_gpu_retune: cache entry ignored";
@@ -128,7 +130,7 @@ PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTar
   }
   if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s; tuning\n", note.c_str()));
   TuneReport report;
-  PetscCall(run_tuner(ctx, comm, target, settings_for(comm, ctx), &report));
+  PetscCall(run_tuner(ctx, comm, target, settings, &report));
   const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
   *chosen = best.schedule.with_precision(MatFEMGPURequestedPrecision(ctx->schedule));
   ctx->tuned_median_seconds = best.median_ms * 1e-3;

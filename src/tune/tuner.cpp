@@ -91,6 +91,23 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
 
 }  // namespace
 
+std::string tuning_settings_text(const TuneSettings &s)
+{
+  auto list = [](const std::vector<int> &v) {
+    std::string text;
+    for (size_t i = 0; i < v.size(); ++i) text += (i ? "," : "") + std::to_string(v[i]);
+    return text.empty() ? std::string("none") : text;
+  };
+  std::ostringstream os;
+  os << "b=" << s.candidates << " eta_alias=" << s.limits.eta_alias_min << " eta_simd=" << s.limits.eta_simd_min
+     << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
+     << " tq_classes=" << s.quad_tile_classes << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
+     << " shared_dofs=" << s.shared_dofs_candidates << " scpwi=" << list(s.scpwi_work_group_sizes)
+     << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
+     << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
+  return os.str();
+}
+
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated)
 {

@@ -88,6 +88,11 @@ struct TuneReport {
   double compile_seconds = 0, timing_seconds = 0;
 };
 
+// The settings that choose which candidates are timed, as one line of text
+// ("b=9 eta_alias=0.8 ... loops=unrolled"): part of the tuning cache's key. The timing
+// protocol (warm-ups, runs) and the monitor are left out: they do not change the list.
+std::string tuning_settings_text(const TuneSettings &s);
+
 // The schedules to time: SCPWI at each work-group size, then the cost model's best b
 // tiled candidates, the best of each N_WI class and T^Q class, and the low-register
 // ones. *space_size is the number of tiled candidates the walk visited, *truncated

@@ -19,7 +19,7 @@ namespace femgpu {
 
 namespace {
 
-constexpr const char *kFormat = "femgpu-tuning-cache/1";
+constexpr const char *kFormat = "femgpu-tuning-cache/2";
 
 std::string fnv1a_hex(const std::string &text)
 {
@@ -55,6 +55,7 @@ json::Object key_object(const TuningKey &k)
   o.set("nvrtc_version", json::Value::of(k.nvrtc_version));
   o.set("femgpu_version", json::Value::of(k.femgpu_version));
   o.set("cells_bucket", json::Value::of(static_cast<double>(k.cells_bucket)));
+  o.set("tuning_settings", json::Value::of(k.tuning_settings));
   return o;
 }
 
@@ -134,6 +135,7 @@ TuningEntry read_entry(const json::Object &o, std::string *checksum)
   k.nvrtc_version = f.string("nvrtc_version");
   k.femgpu_version = f.string("femgpu_version");
   k.cells_bucket = f.integer("cells_bucket");
+  k.tuning_settings = f.string("tuning_settings");
   e.schedule = f.string("schedule");
   e.median_seconds = f.get("median_seconds", json::Value::Kind::Number).number;
   e.candidates_timed = f.small("candidates_timed");

@@ -10,11 +10,13 @@
 // lookup reports it and the next store rewrites the file from scratch.
 //
 // File format (json_lite.h; "format" first):
-//   {"format": "femgpu-tuning-cache/1", "entries": [ {entry}, ... ]}
+//   {"format": "femgpu-tuning-cache/2", "entries": [ {entry}, ... ]}
+// (/1, before femgpu 0.4.0, had no tuning_settings: such a file is retuned and rewritten.)
 // Each entry is a flat object with exactly these keys, in this order:
 //   key:   form_fingerprint, cell, degree, components, coordinate_degree,
 //          quadrature_degree, quadrature_points, precision, backend, device,
-//          device_version, driver_version, nvrtc_version, femgpu_version, cells_bucket
+//          device_version, driver_version, nvrtc_version, femgpu_version, cells_bucket,
+//          tuning_settings
 //   value: schedule (to_string form), median_seconds, candidates_timed, date (UTC,
 //          ISO 8601), checksum (FNV-1a 64 over every other field, 16 hex digits).
 // Writes are atomic (cache_file.h): several MPI ranks may store at once; the file stays
@@ -43,6 +45,9 @@ struct TuningKey {
   std::string nvrtc_version;   // CUDA: nvrtcVersion; "none" for OpenCL
   std::string femgpu_version;  // PROJECT_VERSION
   long long cells_bucket = 0;  // cell_count_bucket(cells on this rank)
+  // tuning_settings_text(TuneSettings): the settings that choose which candidates are
+  // timed (the tuner's options), so an entry tuned under other options is not reused.
+  std::string tuning_settings;
 };
 
 struct TuningEntry {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "fem/action_tables.h"
 #include "ir/lower.h"
 #include "tune/cache_file.h"
+#include "tune/tuner.h"
 #include "tune/tuning_cache.h"
 
 using namespace femgpu;
@@ -37,6 +39,7 @@ TuningKey some_key()
   k.nvrtc_version = "none";
   k.femgpu_version = "0.1.0";
   k.cells_bucket = 64;
+  k.tuning_settings = tuning_settings_text(TuneSettings{});
   return k;
 }
 
@@ -101,6 +104,11 @@ TEST_CASE("Tuning cache: any other value of any key field is a miss", "[cache]")
       {"nvrtc_version", [](TuningKey &k) { k.nvrtc_version = "13.0"; }},
       {"femgpu_version", [](TuningKey &k) { k.femgpu_version = "0.2.0"; }},
       {"cells_bucket", [](TuningKey &k) { k.cells_bucket = 128; }},
+      {"tuning_settings", [](TuningKey &k) {
+         TuneSettings s;
+         s.tiled_loops = Loops::Compiler;
+         k.tuning_settings = tuning_settings_text(s);
+       }},
   };
   for (auto &[field, change] : changes) {
     INFO(field);
@@ -150,8 +158,9 @@ TEST_CASE("Tuning cache: truncated or garbage files are reported, then rewritten
       "\x01\x02 not json at all \xff",          // garbage
       "",                                       // empty
       "{\"format\": \"something-else/1\", \"entries\": []}",
-      "{\"format\": \"femgpu-tuning-cache/1\"}",  // no entries
+      "{\"format\": \"femgpu-tuning-cache/2\"}",  // no entries
       replaced(good, "\"format\"", "\"formats\""),
+      replaced(good, "femgpu-tuning-cache/2", "femgpu-tuning-cache/1"),  // before 0.4.0: no tuning_settings
   };
   for (const std::string &text : bad) {
     INFO(text);
@@ -239,4 +248,42 @@ TEST_CASE("Tuning cache: the fingerprint follows the lowered form", "[cache]")
   CHECK(k.cell == "triangle");
   CHECK(k.degree == 2);
   CHECK(k.cells_bucket == 128);
+}
+
+TEST_CASE("Tuning cache: the key's tuning settings follow the options that choose the candidates", "[cache][tune]")
+{
+  const TuneSettings defaults;
+  const std::string text = tuning_settings_text(defaults);
+  CHECK_THAT(text, Catch::Contains("b=9"));
+  CHECK_THAT(text, Catch::Contains("loops=unrolled"));
+  CHECK_THAT(text, Catch::Contains("tq_classes=6"));
+  std::vector<std::function<void(TuneSettings &)>> changes = {
+      [](TuneSettings &s) { s.candidates = 5; },
+      [](TuneSettings &s) { s.limits.eta_alias_min = 0.7; },
+      [](TuneSettings &s) { s.limits.eta_simd_min = 0.9; },
+      [](TuneSettings &s) { s.limits.wg_max = 128; },
+      [](TuneSettings &s) { s.limits.max_candidates = 1000; },
+      [](TuneSettings &s) { s.items_per_cell_classes = {2}; },
+      [](TuneSettings &s) { s.quad_tile_classes = 0; },
+      [](TuneSettings &s) { s.low_register_words = 0; },
+      [](TuneSettings &s) { s.low_register_candidates = 1; },
+      [](TuneSettings &s) { s.shared_dofs_candidates = 0; },
+      [](TuneSettings &s) { s.scpwi_work_group_sizes = {32}; },
+      [](TuneSettings &s) { s.scpwi_constant_tables = false; },
+      [](TuneSettings &s) { s.scpwi_lanes = false; },
+      [](TuneSettings &s) { s.tiled_loops = Loops::Compiler; },
+  };
+  for (size_t i = 0; i < changes.size(); ++i) {
+    INFO("change " << i);
+    TuneSettings s;
+    changes[i](s);
+    CHECK(tuning_settings_text(s) != text);
+  }
+  // The timing protocol does not choose candidates: the same key.
+  TuneSettings timing;
+  timing.warmups = 2;
+  timing.min_runs = 5;
+  timing.min_seconds = 0.05;
+  timing.compile_threads = 1;
+  CHECK(tuning_settings_text(timing) == text);
 }
