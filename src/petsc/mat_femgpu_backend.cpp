@@ -125,6 +125,7 @@ PetscErrorCode make_tuned_opencl_backend(Mat A, MatFEMGPUContext *ctx)
     target.tune = [ctx, precision, params, &tuned](const ActionArrays &arrays, size_t n, const TuneSettings &base) -> TuneReport {
       TuneSettings settings = base;  // cheap on PoCL: every candidate is built by the OpenCL compiler
       settings.items_per_cell_classes.clear();
+      settings.quad_tile_classes = 0;
       settings.warmups = 2;
       settings.min_runs = 5;
       settings.min_seconds = 0.05;
