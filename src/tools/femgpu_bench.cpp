@@ -62,7 +62,9 @@ TuneReport time_schedules(const ActionIR &ir, const Tabulation &tab, const Devic
   TuneReport report;
   std::stringstream list(schedules);
   for (std::string text; std::getline(list, text, ';');) {
-    if (text.find_first_not_of(" \t") == std::string::npos) continue;
+    const size_t first = text.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    text = text.substr(first, text.find_last_not_of(" \t") + 1 - first);  // "A; B" reads as "A;B"
     TimedCandidate c;
     c.schedule = parse_schedule(text);
     report.candidates.push_back(c);
