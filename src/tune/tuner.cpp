@@ -31,17 +31,18 @@ class TileSelection {
   {
   }
 
+  // Called for every candidate of the walk (millions): the tiles are copied only when kept.
   void offer(const Tiles &t, double cost, std::size_t order)
   {
-    const Entry e{cost, order, t};
-    if (top_.size() < b_ || (b_ > 0 && e < top_.back())) {
+    if (top_.size() < b_ || (b_ > 0 && before(cost, order, top_.back()))) {
+      const Entry e{cost, order, t};
       top_.insert(std::upper_bound(top_.begin(), top_.end(), e), e);
       if (top_.size() > b_) top_.pop_back();
     }
     for (size_t i = 0; i < nwi_.size(); ++i)
-      if (t.items_per_cell == nwi_[i]) keep_better(nwi_best_[i], e);
+      if (t.items_per_cell == nwi_[i]) keep_better(nwi_best_[i], t, cost, order);
     for (size_t i = 0; i < tq_.size(); ++i)
-      if (t.quad_tile == tq_[i]) keep_better(tq_best_[i], e);
+      if (t.quad_tile == tq_[i]) keep_better(tq_best_[i], t, cost, order);
   }
 
   std::vector<Tiles> chosen() const
@@ -58,15 +59,17 @@ class TileSelection {
     double cost = std::numeric_limits<double>::infinity();
     std::size_t order = 0;
     Tiles tiles;
-    bool operator<(const Entry &o) const { return cost < o.cost || (cost == o.cost && order < o.order); }
+    bool operator<(const Entry &o) const { return before(cost, order, o); }
   };
   struct Best {
     bool set = false;
     Entry entry;
   };
-  static void keep_better(Best &best, const Entry &e)
+  // (cost, order) ranks ahead of e: cheaper, or as cheap and earlier.
+  static bool before(double cost, std::size_t order, const Entry &e) { return cost < e.cost || (cost == e.cost && order < e.order); }
+  static void keep_better(Best &best, const Tiles &t, double cost, std::size_t order)
   {
-    if (!best.set || e < best.entry) best = {true, e};
+    if (!best.set || before(cost, order, best.entry)) best = {true, {cost, order, t}};
   }
   // The best of each class none of `out` belongs to, in class order.
   template <class Key>
@@ -139,8 +142,8 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   const std::vector<int> quad_tiles = tile_sizes(Q);
   SearchLimits limits = s.limits;
   limits.max_per_quad_tile = std::max<long long>(1, limits.max_candidates / static_cast<long long>(quad_tiles.size()));
-  const std::vector<int> tq_classes(quad_tiles.begin(), quad_tiles.begin() + std::min<long>(std::max(0, s.quad_tile_classes),
-                                                                                             static_cast<long>(quad_tiles.size())));
+  const size_t n_tq_classes = std::min(quad_tiles.size(), static_cast<size_t>(std::max(0, s.quad_tile_classes)));
+  const std::vector<int> tq_classes(quad_tiles.begin(), quad_tiles.begin() + static_cast<long>(n_tq_classes));
   const bool low_on = s.low_register_words > 0 && s.low_register_candidates > 0;
   TileSelection all(s.candidates, s.items_per_cell_classes, tq_classes);
   TileSelection low(s.low_register_candidates, s.items_per_cell_classes, {});

@@ -17,18 +17,11 @@ using namespace femgpu::test;
 
 namespace {
 
-// 37 cells: several groups for every schedule, the last one partly past n_cells.
 void check_sample(int dim, bool tiled)
 {
-  std::mt19937 rng(static_cast<unsigned>(7 + dim));
-  const std::vector<FormCase> forms = form_cases();
-  for (const Candidate &c : kernel_sample(dim)) {
-    if ((c.tiled_shape >= 0) != tiled) continue;
-    ActionData d = make_action(forms[c.form], c.dim, c.degree, 37, rng);
-    const Schedule s = candidate_schedule(c, d);
-    INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << " Q " << d.tab.n_points() << ": " << to_string(s));
-    CHECK(opencl_action_error(d, s) < 1e-12);
-  }
+  check_sample_kernels(
+      dim, static_cast<unsigned>(7 + dim), [&](const Candidate &c) { return (c.tiled_shape >= 0) == tiled; },
+      [](const Schedule &s) { return s; });
 }
 
 }  // namespace

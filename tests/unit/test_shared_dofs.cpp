@@ -19,19 +19,12 @@ using namespace femgpu::test;
 
 namespace {
 
-// 37 cells: several groups for every schedule, the last one partly past n_cells.
 void check_sample(int dim)
 {
-  std::mt19937 rng(static_cast<unsigned>(17 + dim));
-  const std::vector<FormCase> forms = form_cases();
-  for (const Candidate &c : kernel_sample(dim)) {
-    ActionData d = make_action(forms[c.form], c.dim, c.degree, 37, rng);
-    const Schedule s = candidate_schedule(c, d).with_dofs(Dofs::Shared);
-    INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-    std::string source;
-    CHECK(opencl_action_error(d, s, &source) < 1e-12);
-    CHECK(source.find("__local real s_") != std::string::npos);
-  }
+  check_sample_kernels(
+      dim, static_cast<unsigned>(17 + dim), [](const Candidate &) { return true; },
+      [](const Schedule &s) { return s.with_dofs(Dofs::Shared); },
+      [](const std::string &source) { CHECK(source.find("__local real s_") != std::string::npos); });
 }
 
 }  // namespace

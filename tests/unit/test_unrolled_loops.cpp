@@ -24,22 +24,13 @@ using namespace femgpu::test;
 
 namespace {
 
-// 37 cells: several groups for every schedule, the last one partly past n_cells.
+// The sample's tiled kernels with their private-array loops unrolled.
 void check_sample(int dim, Dofs dofs)
 {
-  std::mt19937 rng(static_cast<unsigned>(29 + dim));
-  const std::vector<FormCase> forms = form_cases();
-  int checked = 0;
-  for (const Candidate &c : kernel_sample(dim)) {
-    if (c.tiled_shape < 0) continue;
-    ActionData d = make_action(forms[c.form], c.dim, c.degree, 37, rng);
-    const Schedule s = candidate_schedule(c, d).with_loops(Loops::Unrolled).with_dofs(dofs);
-    INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << " Q " << d.tab.n_points() << ": " << to_string(s));
-    std::string source;
-    CHECK(opencl_action_error(d, s, &source) < 1e-12);
-    CHECK(source.find("#pragma unroll") != std::string::npos);
-    ++checked;
-  }
+  const int checked = check_sample_kernels(
+      dim, static_cast<unsigned>(29 + dim), [](const Candidate &c) { return c.tiled_shape >= 0; },
+      [&](const Schedule &s) { return s.with_loops(Loops::Unrolled).with_dofs(dofs); },
+      [](const std::string &source) { CHECK(source.find("#pragma unroll") != std::string::npos); });
   CHECK(checked > 10);
 }
 

@@ -1,9 +1,14 @@
 // What the OpenCL kernel tests share: one OpenCL runtime for the test binary (its
 // program cache spans tests), the error measure against a pre-filled output, and one
-// generated action kernel run against the CPU reference.
+// generated action kernel run against the CPU reference, and the covering sample run
+// that way.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <cmath>
+#include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -43,6 +48,30 @@ inline double opencl_action_error(const ActionData &d, const Schedule &s, std::s
   if (source) *source = text;
   opencl_runtime().apply(k, text, d.ir, d.tab, d.arrays(), got.data(), got.size());
   return relative_error(got, want, d.prefill);
+}
+
+// Every kernel of dim's covering sample (action_cases.h) that `keep` takes, with the
+// schedule `variant` makes of its own, on 37 cells (several groups, the last one partly
+// past n_cells) drawn from `seed`: its OpenCL action matches the reference, and
+// `inspect`, when given, checks its source. Returns how many kernels ran.
+inline int check_sample_kernels(int dim, unsigned seed, const std::function<bool(const Candidate &)> &keep,
+                                const std::function<Schedule(const Schedule &)> &variant,
+                                const std::function<void(const std::string &)> &inspect = nullptr)
+{
+  std::mt19937 rng(seed);
+  const std::vector<FormCase> forms = form_cases();
+  int ran = 0;
+  for (const Candidate &c : kernel_sample(dim)) {
+    if (!keep(c)) continue;
+    ActionData d = make_action(forms[c.form], c.dim, c.degree, 37, rng);
+    const Schedule s = variant(candidate_schedule(c, d));
+    INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << " Q " << d.tab.n_points() << ": " << to_string(s));
+    std::string source;
+    CHECK(opencl_action_error(d, s, &source) < 1e-12);
+    if (inspect) inspect(source);
+    ++ran;
+  }
+  return ran;
 }
 
 }  // namespace femgpu::test
