@@ -15,6 +15,8 @@
 // Loops::Unrolled: every loop that indexes a work-item's private arrays carries
 // #pragma unroll (they are constant-bound), and the quadrature loop runs points outside
 // rows, so each e_j is read from s_e once per point for all of the work-item's rows.
+// With Dofs::Shared as well, the evaluation loop likewise runs columns outside rows, so
+// each DOF value is read from the shared tile once per column.
 #include <functional>
 #include <stdexcept>
 
@@ -100,6 +102,9 @@ Ex tile_entry(int f, bool shared, const Ex &i)
   return var(tile_name(f, true))[var("r_slot") * size("DOF_STRIDE_" + upper(function_stem(f))) + i];
 }
 
+// One DOF value of the current column, read once from the shared tile (shared, unrolled).
+std::string dof_value_name(int f, int c) { return "r_" + function_stem(f) + "_dof" + std::to_string(c); }
+
 // The cell's N_WI work-items gather its column tile of f into shared memory together.
 Block gather_shared_tile(const ActionIR &ir, int f, const Ex &first, const Ex &count, const Ex &valid)
 {
@@ -142,14 +147,28 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll)
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const EvalTerm &term = grp.terms[t];
     const int C = function_components(ir, term.function);
-    terms.push_back(accumulate(var(acc_name(g, static_cast<int>(t)))[var("i_row")],
-                               var("r_phi" + std::to_string(term.derivative)) *
-                                   tile_entry(term.function, shared, j * lit(C) + lit(term.component))));
+    const Ex dof = shared && unroll ? var(dof_value_name(term.function, term.component))
+                                    : tile_entry(term.function, shared, j * lit(C) + lit(term.component));
+    terms.push_back(accumulate(var(acc_name(g, static_cast<int>(t)))[var("i_row")], var("r_phi" + std::to_string(term.derivative)) * dof));
   }
-  // Columns run to the full tile width so the register tiles are indexed by constants.
-  b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
-                   {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
-                    if_then(row < var("r_rows"), {private_loop(unroll, loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)}))})})));
+  const Stmt my_row = declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item"));
+  if (shared && unroll) {
+    // Shared DOFs, unrolled: columns outside rows, so each of the column's DOF values is
+    // read from shared memory once for all of the work-item's rows (rows inside would read
+    // it once per row and FMA), and held in one register, not a whole tile of them.
+    Block column;
+    for (int f : grp.functions) {
+      const int C = function_components(ir, f);
+      for (int c = 0; c < C; ++c)
+        column.push_back(declare(Space::Register, Type::Real, dof_value_name(f, c), tile_entry(f, true, j * lit(C) + lit(c))));
+    }
+    column.push_back(unrolled(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {my_row, if_then(row < var("r_rows"), terms)})));
+    b.push_back(unrolled(loop("i_col", lit(0), cols, {if_then(j < r_cols, column)})));
+  } else {
+    // Columns run to the full tile width so the register tiles are indexed by constants.
+    b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
+                                          {my_row, if_then(row < var("r_rows"), {private_loop(unroll, loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)}))})})));
+  }
   b.push_back(barrier());
   return b;
 }

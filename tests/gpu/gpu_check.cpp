@@ -84,7 +84,8 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 // best tiled candidates, and random others from the search space (fixed
 // seed), so the sample spans small and large tiles, each also with loops=unrolled
 // (unless -unrolled 0); with
-// -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate.
+// -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate, and
+// (unrolled) of every sampled tiled schedule.
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
@@ -117,7 +118,13 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     for (size_t i = first_tiled, n = out.size(); i < n; ++i) out.push_back(out[i].with_loops(Loops::Unrolled));
   if (o.shared_dofs) {
     // Twins that do not fit the device's shared memory are not kernels to check.
-    for (const Schedule &twin : {out[0].with_dofs(Dofs::Shared), out[best > 0 ? first_tiled : 0].with_dofs(Dofs::Shared)})
+    std::vector<Schedule> twins{out[0].with_dofs(Dofs::Shared), out[best > 0 ? first_tiled : 0].with_dofs(Dofs::Shared)};
+    // With unrolled loops the shared-DOF evaluation reads each DOF once per column (its
+    // own code path): every sampled tiled schedule's unrolled shared twin too.
+    if (o.unrolled)
+      for (size_t i = first_tiled; i < first_tiled + static_cast<size_t>(o.tiled) && i < out.size(); ++i)
+        if (out[i].strategy() == Strategy::Tiled) twins.push_back(out[i].with_loops(Loops::Unrolled).with_dofs(Dofs::Shared));
+    for (const Schedule &twin : twins)
       if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
   return out;

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <regex>
 #include <set>
 
@@ -17,6 +18,7 @@
 #include "support/opencl_check.h"
 #include "tune/cost_model.h"
 #include "tune/kernel_shape.h"
+#include "tune/quantities.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -57,6 +59,10 @@ TEST_CASE("unrolled tiled kernels match the reference action in 3D", "[opencl][k
 TEST_CASE("unrolled tiled kernels with shared DOFs match the reference action", "[opencl][kernel][tiled][unrolled][shared_dofs]")
 {
   check_sample(2, Dofs::Shared);
+}
+TEST_CASE("unrolled tiled kernels with shared DOFs match the reference action in 3D", "[opencl][kernel][tiled][unrolled][shared_dofs]")
+{
+  check_sample(3, Dofs::Shared);
 }
 
 TEST_CASE("loops=unrolled is written, read back and only taken by tiled schedules", "[schedule][unrolled]")
@@ -116,6 +122,15 @@ TEST_CASE("an unrolled tiled kernel marks exactly its private-array loops", "[ke
     REQUIRE(e_read != std::string::npos);
     CHECK(unrolled.find("for (int i_row", e_read) < unrolled.find("r_out[", e_read));
     CHECK(rolled.find("r_e0") == std::string::npos);
+    // Shared DOFs: each DOF value of a column is read from the shared tile once, outside
+    // the loop over the work-item's rows, and the FMAs use that register.
+    const std::string shared = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, plain.with_loops(Loops::Unrolled).with_dofs(Dofs::Shared)));
+    const size_t dof_read = shared.find("_dof0 = s_");
+    REQUIRE(dof_read != std::string::npos);
+    CHECK(shared.find("for (int i_row", dof_read) < shared.find("r_acc_g0_t0[i_row] +=", dof_read));
+    CHECK(shared.find("* s_u_tile[") == std::string::npos);
+    CHECK(shared.find("* s_w0_tile[") == std::string::npos);
+    CHECK(unrolled_loops(shared).count("i_col") == d.ir.groups.size());
   }
 }
 
@@ -162,6 +177,47 @@ TEST_CASE("tuning times unrolled tiled candidates, including the best of the lar
   s.quad_tile_classes = 0;
   for (const TimedCandidate &c : tuning_candidates(d.ir, Q, DeviceParams{}, s, &space, &truncated))
     CHECK(c.schedule.loops() == Loops::Compiler);
+}
+
+TEST_CASE("tuning keeps the DOF tile of an unrolled candidate in shared memory when its register footprint is too large",
+          "[tune][unrolled][shared_dofs]")
+{
+  std::mt19937 rng(10);
+  ActionData d = make_action(form_cases()[1], 3, 3, 1, rng);  // Laplace 3D P3
+  const int Q = d.tab.n_points();
+  const KernelShape shape = KernelShape::from(d.ir, Q);
+  TuneSettings s;
+  s.scpwi_work_group_sizes = {};
+  size_t space = 0;
+  bool truncated = true;
+  // A threshold between the chosen candidates' smallest and largest footprints.
+  s.shared_dofs_above_words = 0;
+  std::vector<long long> words;
+  for (const TimedCandidate &c : tuning_candidates(d.ir, Q, DeviceParams{}, s, &space, &truncated))
+    words.push_back(register_words(shape, c.schedule.tiles()));
+  std::sort(words.begin(), words.end());
+  REQUIRE(words.front() < words.back());
+  s.shared_dofs_above_words = words.front();
+  int shared = 0, registers = 0;
+  for (const TimedCandidate &c : tuning_candidates(d.ir, Q, DeviceParams{}, s, &space, &truncated)) {
+    INFO(to_string(c.schedule) << ": " << register_words(shape, c.schedule.tiles()) << " words");
+    CHECK(c.schedule.loops() == Loops::Unrolled);
+    const bool above = register_words(shape, c.schedule.tiles()) > s.shared_dofs_above_words;
+    CHECK((c.schedule.dofs() == Dofs::Shared) == above);
+    if (above) CHECK(static_cast<double>(shared_memory_bytes(c.schedule, d.ir)) <= DeviceParams{}.local_max_per_group);
+    ++(above ? shared : registers);
+    // Shared DOFs hold one column's values: the footprint shrinks by the rest of the tile.
+    CHECK(register_words(shape, c.schedule.tiles(), true) <= register_words(shape, c.schedule.tiles()));
+  }
+  CHECK(shared > 0);
+  CHECK(registers > 0);
+  // Off, or with loops left to the compiler (whose shared DOFs read memory per FMA): none.
+  for (auto off : {std::function<void(TuneSettings &)>([](TuneSettings &t) { t.shared_dofs_above_words = 0; }),
+                   std::function<void(TuneSettings &)>([](TuneSettings &t) { t.tiled_loops = Loops::Compiler; })}) {
+    TuneSettings t = s;
+    off(t);
+    for (const TimedCandidate &c : tuning_candidates(d.ir, Q, DeviceParams{}, t, &space, &truncated)) CHECK(c.schedule.dofs() == Dofs::Registers);
+  }
 }
 
 TEST_CASE("the walk of the tiled space gives every T^Q its share of the budget", "[tune][search_space]")
