@@ -46,7 +46,8 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   if (set) r.precision = precisions[precision], any = PETSC_TRUE;
   PetscCall(PetscOptionsEList("-mat_fem_gpu_dofs",
                               "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
-                              "Tuning times the shared variant of its fastest spilling candidates (-mat_fem_gpu_shared_dofs_candidates)",
+                              "Tuning times the shared variant of its fastest unrolled or spilling candidates (-mat_fem_gpu_shared_dofs_candidates) and of "
+                              "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
                               "", placements, 2, placements[placement], &placement, &set));
   if (set) r.dofs = placements[placement], any = PETSC_TRUE;
   PetscInt table_place = r.tables == "constant" ? 1 : r.tables == "constant-merged" ? 2 : 0;
@@ -91,8 +92,22 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                             ctx->low_register_words, &ctx->low_register_words, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsInt("-mat_fem_gpu_shared_dofs_candidates",
-                            "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that spill registers (0: off)", "",
+                            "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that are unrolled "
+                            "tiled kernels or spill registers (0: off)", "",
                             ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_fit_register_words",
+                            "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
+                            "footprint is too large) holds at most this many words per work-item (0: off)", "",
+                            ctx->fit_register_words, &ctx->fit_register_words, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_fit_candidates", "How many register-fitting candidates tuning also times (0: off)", "", ctx->fit_candidates,
+                            &ctx->fit_candidates, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_shared_dofs_above_words",
+                            "Tuning times unrolled tiled candidates whose register footprint with the DOF tile in registers is above this many words with "
+                            "shared DOFs instead (255 registers hold 127 FP64 words; 0: off)", "",
+                            ctx->shared_dofs_above_words, &ctx->shared_dofs_above_words, &set));
   any = (PetscBool)(any || set);
   PetscInt sizes[8] = {0}, n_sizes = 8;
   for (size_t i = 0; i < ctx->scpwi_work_groups.size() && i < 8; ++i) sizes[i] = ctx->scpwi_work_groups[i];  // -help shows them

@@ -56,7 +56,10 @@ struct MatFEMGPUContext {
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
-  PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest spilling candidates (tuner.h); 0: off
+  PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest unrolled or spilling candidates (tuner.h); 0: off
+  PetscInt shared_dofs_above_words = 128;  // unrolled candidates above this register footprint get shared DOFs (tuner.h); 0: off
+  PetscInt fit_register_words = 112;       // also time the best candidates that fit the register file (tuner.h); 0: off
+  PetscInt fit_candidates = 3;
   std::vector<int> scpwi_work_groups{32, 64, 128, 256};  // SCPWI sizes timed (tuner.h)
   PetscBool scpwi_constant_tables = PETSC_TRUE;          // and their constant-table variants
   PetscBool scpwi_lanes = PETSC_TRUE;                    // and, for vector forms, their lanes=C variants

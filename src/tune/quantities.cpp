@@ -105,7 +105,7 @@ double eta_pred(const KernelShape &s, const Tiles &t)
   return static_cast<double>(ops_usable(s)) / static_cast<double>(ops_performed(s, t));
 }
 
-long long register_words(const KernelShape &s, const Tiles &t)
+long long register_words(const KernelShape &s, const Tiles &t, bool shared_dofs)
 {
   const long long items = std::max(1, t.items_per_cell);
   const long long eval_rows = (t.eval_rows + items - 1) / items, quad_rows = (t.quad_rows + items - 1) / items;
@@ -115,7 +115,8 @@ long long register_words(const KernelShape &s, const Tiles &t)
     accumulators += eval_rows * grp.n_deriv;
     const long long per_basis = grp.n > 0 ? grp.dofs / grp.n : 1;
     const long long cols = g < t.eval_cols.size() ? t.eval_cols[g] : grp.n;
-    dof_tile = std::max(dof_tile, cols * per_basis);
+    // Shared DOFs (unrolled loops): one column's values at a time.
+    dof_tile = std::max(dof_tile, (shared_dofs ? 1 : cols) * per_basis);
   }
   return std::max(accumulators + dof_tile, quad_rows * s.test_components) + s.coordinate_dofs;
 }

@@ -33,6 +33,8 @@ double eta_pred(const KernelShape &s, const Tiles &t);
 // coordinates. On the H200 a footprint past ~100 FP64 words spills and caps occupancy
 // at one work-group per multiprocessor (ncu, share/femgpu/bench/ncu/), which the
 // paper's model does not see; the tuner uses it to time low-register candidates too.
-long long register_words(const KernelShape &s, const Tiles &t);
+// shared_dofs: the DOF tile lives in shared memory and the unrolled evaluation holds
+// one column's values (Dofs::Shared with Loops::Unrolled).
+long long register_words(const KernelShape &s, const Tiles &t, bool shared_dofs = false);
 
 }  // namespace femgpu

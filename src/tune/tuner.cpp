@@ -87,6 +87,17 @@ class TileSelection {
   std::vector<Best> nwi_best_, tq_best_;
 };
 
+// The schedule tuning times for these tiles: unrolled (as set), and with shared DOFs
+// where the register footprint is above TuneSettings::shared_dofs_above_words and the
+// shared arrays still fit the device.
+Schedule timed_schedule(const ActionIR &ir, const KernelShape &shape, const Tiles &t, const DeviceParams &device, const TuneSettings &s)
+{
+  const Schedule plain = Schedule::tiled(t).with_loops(s.tiled_loops);
+  if (s.tiled_loops != Loops::Unrolled || s.shared_dofs_above_words <= 0 || register_words(shape, t) <= s.shared_dofs_above_words) return plain;
+  const Schedule shared = plain.with_dofs(Dofs::Shared);
+  return static_cast<double>(shared_memory_bytes(shared, ir)) <= device.local_max_per_group ? shared : plain;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -105,7 +116,8 @@ std::string tuning_settings_text(const TuneSettings &s)
   os << "b=" << s.candidates << " eta_alias=" << s.limits.eta_alias_min << " eta_simd=" << s.limits.eta_simd_min
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
      << " tq_classes=" << s.quad_tile_classes << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
-     << " shared_dofs=" << s.shared_dofs_candidates << " scpwi=" << list(s.scpwi_work_group_sizes)
+     << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
+     << " shared_dofs=" << s.shared_dofs_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
   return os.str();
@@ -147,22 +159,27 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   const bool low_on = s.low_register_words > 0 && s.low_register_candidates > 0;
   TileSelection all(s.candidates, s.items_per_cell_classes, tq_classes);
   TileSelection low(s.low_register_candidates, s.items_per_cell_classes, {});
+  TileSelection fit(s.fit_candidates, {}, {});
+  const bool fit_on = s.fit_register_words > 0 && s.fit_candidates > 0;
   std::size_t visited = 0;
   *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
     const double cost = t_heur(shape, t, device);
     all.offer(t, cost, visited);
     if (low_on && register_words(shape, t) <= s.low_register_words) low.offer(t, cost, visited);
+    if (fit_on && register_words(shape, t, timed_schedule(ir, shape, t, device, s).dofs() == Dofs::Shared) <= s.fit_register_words)
+      fit.offer(t, cost, visited);
     ++visited;
     return true;
   });
   *space_size = visited;
   std::vector<Tiles> chosen = all.chosen();
-  if (low_on)
-    for (const Tiles &t : low.chosen())
-      if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);
+  for (const TileSelection *more : {low_on ? &low : nullptr, fit_on ? &fit : nullptr})
+    if (more)
+      for (const Tiles &t : more->chosen())
+        if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);
   for (const Tiles &t : chosen) {
     TimedCandidate c;
-    c.schedule = Schedule::tiled(t).with_loops(s.tiled_loops);
+    c.schedule = timed_schedule(ir, shape, t, device, s);
     c.model_seconds = t_heur(shape, t, device);
     out.push_back(c);
   }
@@ -173,8 +190,8 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
 {
   std::vector<const TimedCandidate *> ran;
   for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && c.local_bytes > 0 && c.schedule.dofs() == Dofs::Registers &&
-        c.schedule.lanes() == 1)
+    if (c.error.empty() && std::isfinite(c.median_ms) && (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) &&
+        c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1)
       ran.push_back(&c);
   std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
   std::vector<TimedCandidate> twins;

@@ -59,14 +59,31 @@ struct TuneSettings {
   // among them: the paper's model does not see register spills. 0 turns this off.
   long long low_register_words = 48;
   std::size_t low_register_candidates = 3;
-  // After timing, also time the Dofs::Shared twin of this many of the fastest
-  // candidates whose kernels spill registers (a second round). Measured on the H200
-  // (bench/experiments/h200_shared_dofs_76b67e6.txt): the twin of a kernel that does
-  // not spill was never faster (its inner loop reads shared memory twice per FMA); of
-  // spilling ones it won 3 of 25, up to 1.18x (elasticity 2D P8). Spills are known
-  // from the compiler (CUDA); OpenCL reports none, so it never times twins.
+  // Also time the model's best this many candidates among those whose footprint as
+  // timed (with shared DOFs where shared_dofs_above_words sends them there) fits the
+  // register file, at most fit_register_words: the model's favourites at high order
+  // hold 160-230 words and spill whatever the DOFs do (hyperelasticity 3D P5), while
+  // the paper's winner there holds 108 and ran 2.7x faster than femgpu's earlier pick.
   // 0 turns this off.
+  long long fit_register_words = 112;
+  std::size_t fit_candidates = 3;
+  // After timing, also time the Dofs::Shared twin of this many of the fastest
+  // candidates that are unrolled tiled kernels or whose kernels spill registers (a
+  // second round). Measured on the H200 with compiler loops
+  // (bench/experiments/h200_shared_dofs_76b67e6.txt): the twin of a kernel that does
+  // not spill was never faster (its inner loop read shared memory twice per FMA); of
+  // spilling ones it won 3 of 25, up to 1.18x (elasticity 2D P8). Unrolled, the shared
+  // evaluation reads each DOF once per column and frees the register tile, so every
+  // unrolled tiled kernel gets its twin. Spills are known from the compiler (CUDA);
+  // OpenCL reports none and its tuning leaves tiled loops to the compiler, so it never
+  // times twins. 0 turns this off.
   std::size_t shared_dofs_candidates = 2;
+  // Unrolled tiled candidates whose register footprint with the DOF tile in registers
+  // (quantities.h's register_words) is above this many words are timed with
+  // Dofs::Shared instead, where that fits the shared memory: 255 registers hold 127
+  // FP64 words, so such a kernel spills (ptxas: hyperelasticity 3D P5 at the paper's
+  // tiles, 150 words, 528 B of spills; with shared DOFs 90 words, none). 0 turns this off.
+  long long shared_dofs_above_words = 128;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 

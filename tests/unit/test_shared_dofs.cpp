@@ -63,7 +63,7 @@ TEST_CASE("shared DOFs are counted in the group's shared memory", "[schedule][sh
   CHECK(allocated_local_words(shape, tiled.tiles()) * 8 == shared_memory_bytes(tiled, d.ir));
 }
 
-TEST_CASE("the tuner's second round twins the fastest spilling candidates that ran", "[tune][shared_dofs]")
+TEST_CASE("the tuner's second round twins the fastest spilling or unrolled candidates that ran", "[tune][shared_dofs]")
 {
   auto timed = [](const Schedule &s, double ms, const std::string &error = "", int spill = 64) {
     TimedCandidate c;
@@ -95,6 +95,14 @@ TEST_CASE("the tuner's second round twins the fastest spilling candidates that r
   twins = shared_dofs_twins(with_twin, 1);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(c.with_dofs(Dofs::Shared)));
+  // Unrolled tiled kernels are twinned whether they spill or not (their shared
+  // evaluation reads each DOF once per column); lanes kernels never.
+  const Schedule du = d.with_loops(Loops::Unrolled);
+  const std::vector<TimedCandidate> unrolled{timed(du, 0.21, "", 0), timed(scpwi, 0.1, "", 0),
+                                             timed(Schedule::single_cell_per_work_item(32).with_lanes(2), 0.05, "", 64)};
+  twins = shared_dofs_twins(unrolled, 3);
+  REQUIRE(twins.size() == 1);
+  CHECK(to_string(twins[0].schedule) == to_string(du.with_dofs(Dofs::Shared)));
   // The second round's fastest becomes the report's best when it beats the first's.
   TuneReport report;
   report.candidates = round1;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 
 #include "fem/quadrature.h"
 #include "form/parser.h"
@@ -35,6 +36,7 @@ TEST_CASE("tuning also times low-register candidates and times each schedule onc
   std::size_t space = 0;
   bool truncated = false;
   s.low_register_words = 0;  // off: SCPWI and the model's b best
+  s.fit_register_words = 0;
   const std::vector<TimedCandidate> plain = tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated);
   const size_t n_scpwi = s.scpwi_work_group_sizes.size();
   REQUIRE(plain.size() == n_scpwi + s.candidates);
@@ -52,6 +54,51 @@ TEST_CASE("tuning also times low-register candidates and times each schedule onc
     for (size_t j = i + 1; j < with_low.size(); ++j) CHECK_FALSE(with_low[i].schedule.tiles() == with_low[j].schedule.tiles());
 }
 
+TEST_CASE("tuning also times the model's best candidates whose kernel as timed fits the register file", "[tune][shared_dofs]")
+{
+  const ActionIR ir = elasticity_p6();
+  const int Q = 25;
+  const KernelShape shape = KernelShape::from(ir, Q);
+  TuneSettings s;
+  s.items_per_cell_classes.clear();
+  s.quad_tile_classes = 0;
+  s.low_register_words = 0;
+  s.scpwi_work_group_sizes = {};
+  std::size_t space = 0;
+  bool truncated = false;
+  // The footprint of the kernel as tuning times it: shared DOFs above the threshold.
+  auto timed_words = [&](const TimedCandidate &c) { return register_words(shape, c.schedule.tiles(), c.schedule.dofs() == Dofs::Shared); };
+  s.fit_register_words = 0;
+  const std::vector<TimedCandidate> plain = tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated);
+  REQUIRE(plain.size() == s.candidates);
+  // A bound under every footprint the model's best hold, so the fitting ones are new.
+  long long least = std::numeric_limits<long long>::max();
+  for (const TimedCandidate &c : plain) least = std::min(least, timed_words(c));
+  REQUIRE(least > 20);
+  s.fit_register_words = least - 1;
+  const std::vector<TimedCandidate> with_fit = tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated);
+  REQUIRE_FALSE(truncated);
+  // The whole space, walked here: how many fit, and the cheapest cost among them.
+  long long fitting = 0;
+  double cheapest = std::numeric_limits<double>::infinity();
+  visit_tiles(shape, SearchLimits{}, DeviceParams{}, [&](const Tiles &t) {
+    const bool shared = register_words(shape, t) > s.shared_dofs_above_words;
+    if (register_words(shape, t, shared) <= s.fit_register_words) ++fitting, cheapest = std::min(cheapest, t_heur(shape, t, DeviceParams{}));
+    return true;
+  });
+  REQUIRE(fitting > 0);
+  REQUIRE(with_fit.size() == plain.size() + std::min<size_t>(s.fit_candidates, static_cast<size_t>(fitting)));
+  for (size_t i = 0; i < plain.size(); ++i) CHECK(to_string(with_fit[i].schedule) == to_string(plain[i].schedule));
+  CHECK(with_fit[plain.size()].model_seconds == cheapest);
+  for (size_t i = plain.size(); i < with_fit.size(); ++i) {
+    INFO(to_string(with_fit[i].schedule));
+    CHECK(timed_words(with_fit[i]) <= s.fit_register_words);
+    if (i + 1 < with_fit.size()) CHECK(with_fit[i].model_seconds <= with_fit[i + 1].model_seconds);
+  }
+  s.fit_candidates = 0;
+  CHECK(tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated).size() == plain.size());
+}
+
 TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once each", "[tune]")
 {
   const ActionIR ir = elasticity_p6();
@@ -59,6 +106,7 @@ TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once 
   s.items_per_cell_classes.clear();
   s.quad_tile_classes = 0;
   s.low_register_words = 0;
+  s.fit_register_words = 0;
   s.candidates = 2;
   s.scpwi_work_group_sizes = {64, 32, 64, 512, 128};
   s.limits.wg_max = 128;
