@@ -87,15 +87,25 @@ class TileSelection {
   std::vector<Best> nwi_best_, tq_best_;
 };
 
-// The schedule tuning times for these tiles: unrolled (as set), and with shared DOFs
-// where the register footprint is above TuneSettings::shared_dofs_above_words and the
-// shared arrays still fit the device.
-Schedule timed_schedule(const ActionIR &ir, const KernelShape &shape, const Tiles &t, const DeviceParams &device, const TuneSettings &s)
+// Whether tuning times these tiles, whose register footprint with the DOF tile in
+// registers is `words`, with shared DOFs: unrolled, above TuneSettings::shared_dofs_above_words,
+// and the shared arrays still fit the device.
+bool times_shared_dofs(const ActionIR &ir, const Tiles &t, long long words, const DeviceParams &device, const TuneSettings &s)
 {
-  const Schedule plain = Schedule::tiled(t).with_loops(s.tiled_loops);
-  if (s.tiled_loops != Loops::Unrolled || s.shared_dofs_above_words <= 0 || register_words(shape, t) <= s.shared_dofs_above_words) return plain;
-  const Schedule shared = plain.with_dofs(Dofs::Shared);
-  return static_cast<double>(shared_memory_bytes(shared, ir)) <= device.local_max_per_group ? shared : plain;
+  if (s.tiled_loops != Loops::Unrolled || s.shared_dofs_above_words <= 0 || words <= s.shared_dofs_above_words) return false;
+  const Schedule shared = Schedule::tiled(t).with_loops(s.tiled_loops).with_dofs(Dofs::Shared);
+  return static_cast<double>(shared_memory_bytes(shared, ir)) <= device.local_max_per_group;
+}
+
+// Whether the kernel tuning times for these tiles holds at most TuneSettings::fit_register_words.
+// Called for every candidate of the walk: the shared arrays are sized only for the few that
+// fit with shared DOFs and not without.
+bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tiles &t, long long words, const DeviceParams &device,
+                        const TuneSettings &s)
+{
+  // Shared DOFs only shrink the footprint, so a footprint that fits in registers fits either way.
+  if (words <= s.fit_register_words) return true;
+  return register_words(shape, t, true) <= s.fit_register_words && times_shared_dofs(ir, t, words, device, s);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0)
@@ -164,10 +174,10 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   std::size_t visited = 0;
   *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
     const double cost = t_heur(shape, t, device);
+    const long long words = register_words(shape, t);
     all.offer(t, cost, visited);
-    if (low_on && register_words(shape, t) <= s.low_register_words) low.offer(t, cost, visited);
-    if (fit_on && register_words(shape, t, timed_schedule(ir, shape, t, device, s).dofs() == Dofs::Shared) <= s.fit_register_words)
-      fit.offer(t, cost, visited);
+    if (low_on && words <= s.low_register_words) low.offer(t, cost, visited);
+    if (fit_on && fits_register_file(ir, shape, t, words, device, s)) fit.offer(t, cost, visited);
     ++visited;
     return true;
   });
@@ -179,7 +189,8 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
         if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);
   for (const Tiles &t : chosen) {
     TimedCandidate c;
-    c.schedule = timed_schedule(ir, shape, t, device, s);
+    c.schedule = Schedule::tiled(t).with_loops(s.tiled_loops);
+    if (times_shared_dofs(ir, t, register_words(shape, t), device, s)) c.schedule = c.schedule.with_dofs(Dofs::Shared);
     c.model_seconds = t_heur(shape, t, device);
     out.push_back(c);
   }
