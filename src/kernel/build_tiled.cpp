@@ -42,6 +42,9 @@ Block private_loops(bool unroll, Block b)
     if (s.kind == Stmt::For) s = private_loop(unroll, std::move(s));
   return b;
 }
+// r_row: the work-item's i_row-th row of a tile (rows are dealt round-robin over N_WI).
+Stmt my_row() { return declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")); }
+
 std::string G(int g) { return "_G" + std::to_string(g); }
 std::string acc_name(int g, int t) { return "r_acc_g" + std::to_string(g) + "_t" + std::to_string(t); }
 
@@ -151,7 +154,6 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll)
                                     : tile_entry(term.function, shared, j * lit(C) + lit(term.component));
     terms.push_back(accumulate(var(acc_name(g, static_cast<int>(t)))[var("i_row")], var("r_phi" + std::to_string(term.derivative)) * dof));
   }
-  const Stmt my_row = declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item"));
   if (shared && unroll) {
     // Shared DOFs, unrolled: columns outside rows, so each of the column's DOF values is
     // read from shared memory once for all of the work-item's rows (rows inside would read
@@ -162,12 +164,12 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll)
       for (int c = 0; c < C; ++c)
         column.push_back(declare(Space::Register, Type::Real, dof_value_name(f, c), tile_entry(f, true, j * lit(C) + lit(c))));
     }
-    column.push_back(unrolled(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {my_row, if_then(row < var("r_rows"), terms)})));
+    column.push_back(unrolled(loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {my_row(), if_then(row < var("r_rows"), terms)})));
     b.push_back(unrolled(loop("i_col", lit(0), cols, {if_then(j < r_cols, column)})));
   } else {
     // Columns run to the full tile width so the register tiles are indexed by constants.
     b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
-                                          {my_row, if_then(row < var("r_rows"), {private_loop(unroll, loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)}))})})));
+                                          {my_row(), if_then(row < var("r_rows"), {private_loop(unroll, loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)}))})})));
   }
   b.push_back(barrier());
   return b;
@@ -201,7 +203,7 @@ Block pointwise_rows(const ActionIR &ir, bool unroll)
                           node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
   return {comment("pointwise maps e_j into s_e"),
           private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
-                                    {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                                    {my_row(),
                                      if_then(row < var("r_rows"), body)}))};
 }
 
@@ -254,14 +256,13 @@ Block quadrature_column_tile(const ActionIR &ir, bool unroll)
     terms.push_back(accumulate(var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(tt.component)],
                                var("r_psi" + std::to_string(tt.derivative)) * e));
   }
-  const Stmt my_row = declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item"));
   if (!unroll) {
     b.push_back(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
-                     {my_row, if_then(row < var("r_trows"), {loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), terms)})})}));
+                     {my_row(), if_then(row < var("r_trows"), {loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), terms)})})}));
   } else {
     Block point;
     for (int j = 0; j < ir.n_eval(); ++j) point.push_back(declare(Space::Register, Type::Real, "r_e" + std::to_string(j), e_entry(j)));
-    point.push_back(unrolled(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"), {my_row, if_then(row < var("r_trows"), terms)})));
+    point.push_back(unrolled(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"), {my_row(), if_then(row < var("r_trows"), terms)})));
     b.push_back(unrolled(loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), point)})));
   }
   b.push_back(barrier());
@@ -283,7 +284,7 @@ Block scatter_rows(const ActionIR &ir, bool unroll)
   }
   return {comment("scatter: other groups' cells may share DOFs"),
           private_loop(unroll, loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
-                                    {declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")),
+                                    {my_row(),
                                      if_then(var("r_active") && (row < var("r_trows")), per_component)}))};
 }
 
