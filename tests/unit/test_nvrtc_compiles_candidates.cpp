@@ -7,6 +7,7 @@
 #include "kernel/emit.h"
 #include "runtime/nvrtc_compile.h"
 #include "support/action_cases.h"
+#include "support/nvrtc_check.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
@@ -22,10 +23,7 @@ void compile_sample(int dim)
     Schedule s = candidate_schedule(c, d);
     if (c.degree == 2) s = s.with_precision(Precision::FP32);
     INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-    const std::string source = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s));
-    CompiledCubin cubin;
-    REQUIRE_NOTHROW(cubin = nvrtc_compile(source, "femgpu_action", "sm_90"));
-    CHECK(cubin.cubin.size() > 0);
+    check_nvrtc_compiles(action_cuda_source(d, s));
   }
 }
 

@@ -9,8 +9,8 @@
 
 #include "kernel/build.h"
 #include "kernel/emit.h"
-#include "runtime/nvrtc_compile.h"
 #include "support/action_cases.h"
+#include "support/nvrtc_check.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
@@ -25,11 +25,9 @@ TEST_CASE("NVRTC compiles the shared-DOF variant of every sampled candidate", "[
       Schedule s = candidate_schedule(c, d).with_dofs(Dofs::Shared);
       if (c.degree == 2) s = s.with_precision(Precision::FP32);
       INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-      const std::string source = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s));
+      const std::string source = action_cuda_source(d, s);
       CHECK(source.find("real *s_") != std::string::npos);
-      CompiledCubin cubin;
-      REQUIRE_NOTHROW(cubin = nvrtc_compile(source, "femgpu_action", "sm_90"));
-      CHECK(cubin.cubin.size() > 0);
+      check_nvrtc_compiles(source);
     }
 }
 
@@ -49,12 +47,10 @@ TEST_CASE("NVRTC compiles the constant-table variant of every sampled SCPWI kern
       if (constant_table_bytes(s, d.ir, d.tab.n_points()) > kMaxConstantTableBytes) continue;
       if (c.degree == 2) s = s.with_precision(Precision::FP32);
       INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-      const std::string source = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s));
+      const std::string source = action_cuda_source(d, s);
       CHECK(source.find("__constant__ real c_tables[") != std::string::npos);
       CHECK(source.find("g_tables[") == std::string::npos);  // only the unused argument remains
-      CompiledCubin cubin;
-      REQUIRE_NOTHROW(cubin = nvrtc_compile(source, "femgpu_action", "sm_90"));
-      CHECK(cubin.cubin.size() > 0);
+      check_nvrtc_compiles(source);
     }
 }
 
@@ -75,10 +71,7 @@ TEST_CASE("NVRTC compiles the lanes variant of every sampled vector SCPWI kernel
         if (constant_table_bytes(s, d.ir, d.tab.n_points()) > kMaxConstantTableBytes) continue;
         if (c.degree == 2) s = s.with_precision(Precision::FP32);
         INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-        const std::string source = kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s));
-        CompiledCubin cubin;
-        REQUIRE_NOTHROW(cubin = nvrtc_compile(source, "femgpu_action", "sm_90"));
-        CHECK(cubin.cubin.size() > 0);
+        check_nvrtc_compiles(action_cuda_source(d, s));
         ++compiled;
       }
     }

@@ -14,7 +14,7 @@
 
 #include "kernel/build.h"
 #include "kernel/emit.h"
-#include "runtime/nvrtc_compile.h"
+#include "support/nvrtc_check.h"
 #include "support/opencl_check.h"
 #include "tune/cost_model.h"
 #include "tune/kernel_shape.h"
@@ -144,9 +144,7 @@ TEST_CASE("NVRTC compiles the unrolled variant of every sampled tiled kernel", "
       ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
       const Schedule s = candidate_schedule(c, d).with_loops(Loops::Unrolled);
       INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-      CompiledCubin cubin;
-      REQUIRE_NOTHROW(cubin = nvrtc_compile(kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s)), "femgpu_action", "sm_90"));
-      CHECK(cubin.cubin.size() > 0);
+      check_nvrtc_compiles(action_cuda_source(d, s));
     }
 }
 
