@@ -277,4 +277,21 @@ std::string begin_scpwi_kernel(Kernel &k, const ActionIR &ir, const Tabulation &
   return "c_tables";
 }
 
+namespace {
+
+void mark_warp_atomics(Block &b)
+{
+  for (Stmt &s : b) {
+    if (s.kind == Stmt::AtomicAdd) s.warp = true;
+    mark_warp_atomics(s.body);
+  }
+}
+
+}  // namespace
+
+void apply_scatter(Kernel &k, const Schedule &schedule)
+{
+  if (schedule.scatter() == Scatter::Warp) mark_warp_atomics(k.body);
+}
+
 }  // namespace femgpu::kernel

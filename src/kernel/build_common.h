@@ -60,4 +60,8 @@ Block pointwise_at_point(const ActionIR &ir);
 // of the array the kernel reads its tables from (g_tables or c_tables).
 std::string begin_scpwi_kernel(Kernel &k, const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 
+// The schedule's Scatter: with Scatter::Warp, every atomic add of the body (an action
+// kernel's only atomics are its output scatter) becomes warp-aggregated.
+void apply_scatter(Kernel &k, const Schedule &schedule);
+
 }  // namespace femgpu::kernel

@@ -125,6 +125,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   }
   k.body.push_back(declare(Space::Register, Type::Int, "r_cell", cell));
   k.body.push_back(if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab, at)));
+  apply_scatter(k, schedule);
   return k;
 }
 

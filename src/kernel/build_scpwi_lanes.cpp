@@ -182,6 +182,7 @@ Kernel build_scpwi_lanes(const ActionIR &ir, const Tabulation &tab, const Schedu
             declare(Space::Register, Type::Int, "r_active", var("r_cell") < var("n_cells"))};
   const Block body = cell_body(ir, tab, rows, tables);
   k.body.insert(k.body.end(), body.begin(), body.end());
+  apply_scatter(k, schedule);
   return k;
 }
 

@@ -359,6 +359,7 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;
   k.body = tiled_body(ir, tab, schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled);
+  apply_scatter(k, schedule);
   return k;
 }
 

@@ -23,6 +23,10 @@ struct Dialect {
   const char *barrier;
   const char *builtins[3];  // LocalX, LocalY, GroupX
   const char *atomic_add;
+  // The warp-aggregated add (Scatter::Warp) and its definition; nullptr where the
+  // dialect has no warp match, so a kernel using it cannot be emitted.
+  const char *warp_atomic_add;
+  const char *warp_atomic_helper;
   const char *fp64_preamble;
   const char *helper_file;  // under <share>/device, "" for none
   std::map<std::string, std::string> math;  // canonical name -> dialect name, when they differ
@@ -126,7 +130,22 @@ class Printer {
         os << pad << "}\n";
         return;
       case Stmt::Barrier: os << pad << d_.barrier << ";\n"; return;
-      case Stmt::AtomicAdd: os << pad << d_.atomic_add << "(" << expr(s.target) << ", " << expr(s.value) << ");\n"; return;
+      case Stmt::AtomicAdd:
+        if (s.warp && !d_.warp_atomic_add)
+          throw std::invalid_argument(std::string("emit: scatter=warp needs a warp match (CUDA's __match_any_sync), which ") +
+                                      d_.name + " does not have; use the default scatter");
+        if (s.warp) {
+          // Matched on the 32-bit index, not the 64-bit address: the address match cost
+          // more than the atomics it saved (bench/experiments/h200_warp_scatter_p1.txt).
+          const ExprNode &a = *s.target.node;
+          if (a.kind != ExprNode::AddressOf || a.args[0].node->kind != ExprNode::Index)
+            throw std::logic_error("emit: a warp-aggregated add needs the address of an array entry");
+          const ExprNode &entry = *a.args[0].node;
+          os << pad << d_.warp_atomic_add << "(" << expr(entry.args[0]) << ", " << expr(entry.args[1]) << ", " << expr(s.value) << ");\n";
+          return;
+        }
+        os << pad << d_.atomic_add << "(" << expr(s.target) << ", " << expr(s.value) << ");\n";
+        return;
       case Stmt::Comment: os << pad << "// " << s.text << "\n"; return;
     }
   }
@@ -147,6 +166,13 @@ std::string read_helper(const std::string &share_dir, const char *file)
   return os.str();
 }
 
+bool uses_warp_atomics(const Block &b)
+{
+  for (const Stmt &s : b)
+    if ((s.kind == Stmt::AtomicAdd && s.warp) || uses_warp_atomics(s.body)) return true;
+  return false;
+}
+
 std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
 {
   const bool fp64 = k.precision == Precision::FP64;
@@ -157,6 +183,7 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   for (const auto &[name, value] : k.sizes) os << "#define " << name << " " << value << "\n";
   os << d.dynamic_shared;
   for (const auto &[name, values] : k.constant_arrays) Printer(d, k.precision).constant_array(os, name, values);
+  if (uses_warp_atomics(k.body) && d.warp_atomic_helper) os << d.warp_atomic_helper;
   os << helper << "\n" << d.kernel_qualifier << " " << k.name << "(";
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Param &p = k.params[i];
@@ -172,6 +199,29 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   return os.str();
 }
 
+// Scatter::Warp: the active work-items of the warp that add to one entry (matched on
+// its index) sum their values by shuffles; the lowest of them adds the sum. Every
+// member computes the sum (a shuffle needs all of them), in lane order.
+const char *const kCudaWarpAdd = R"(
+__device__ __forceinline__ void femgpu_warp_add(real *array, const int index, const real value)
+{
+  const unsigned active = __activemask();
+  const unsigned peers = __match_any_sync(active, index);
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  unsigned rest = peers & ~(1u << lane);
+  real sum = value;
+  while (__any_sync(active, rest != 0u)) {
+    const real other = __shfl_sync(active, value, rest ? __ffs(rest) - 1 : (int)lane);
+    if (rest) {
+      sum += other;
+      rest &= rest - 1u;
+    }
+  }
+  if (__ffs(peers) - 1 == (int)lane) atomicAdd(&array[index], sum);
+}
+)";
+
 const Dialect &cuda_dialect()
 {
   static const Dialect d{"CUDA",
@@ -183,6 +233,8 @@ const Dialect &cuda_dialect()
                          "__syncthreads()",
                          {"(int)threadIdx.x", "(int)threadIdx.y", "(int)blockIdx.x"},
                          "atomicAdd",
+                         "femgpu_warp_add",
+                         kCudaWarpAdd,
                          "",
                          "",
                          {},
@@ -201,6 +253,8 @@ const Dialect &opencl_dialect()
                          "barrier(CLK_LOCAL_MEM_FENCE)",
                          {"(int)get_local_id(0)", "(int)get_local_id(1)", "(int)get_group_id(0)"},
                          "femgpu_atomic_add",
+                         nullptr,
+                         nullptr,
                          "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                          "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n",
                          "femgpu_atomic.cl",

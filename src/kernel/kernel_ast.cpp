@@ -184,10 +184,11 @@ Stmt barrier()
   return s;
 }
 
-Stmt atomic_add(const Ex &address, const Ex &value)
+Stmt atomic_add(const Ex &address, const Ex &value, bool warp)
 {
   Stmt s;
   s.kind = Stmt::AtomicAdd;
+  s.warp = warp;
   s.target = address;
   s.value = value;
   return s;

@@ -74,6 +74,7 @@ struct Stmt {
   Ex cond;                        // If
   Ex lo, hi;                      // For: lo <= name < hi
   bool unroll = false;            // For: ask the compiler to unroll it fully (constant bounds)
+  bool warp = false;              // AtomicAdd: warp-aggregated (schedule.h's Scatter::Warp)
   std::vector<Stmt> body;         // For, If
   std::string text;               // Comment
 };
@@ -88,7 +89,9 @@ Stmt loop(const std::string &index, const Ex &lo, const Ex &hi, Block body);
 Stmt unrolled(Stmt for_loop);
 Stmt if_then(const Ex &cond, Block body);
 Stmt barrier();
-Stmt atomic_add(const Ex &address, const Ex &value);
+// *address += value, atomically; `warp`: the warp's adds to one address are summed
+// first and one atomic remains (Scatter::Warp; the CUDA dialect only).
+Stmt atomic_add(const Ex &address, const Ex &value, bool warp = false);
 Stmt comment(const std::string &text);
 
 // A kernel argument; pointers live in global memory.

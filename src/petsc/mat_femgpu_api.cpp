@@ -63,6 +63,14 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                               "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
                               "", loop_kinds, 2, loop_kinds[loop_kind], &loop_kind, &set));
   if (set) r.loops = loop_kinds[loop_kind], any = PETSC_TRUE;
+  const char *scatter_kinds[] = {"atomic", "warp"};
+  PetscInt scatter_kind = r.scatter == "warp";
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_scatter",
+                              "Forced schedules: how the kernel adds its outputs into the vector: atomic (one atomic add per entry) or warp (CUDA: a "
+                              "warp's adds to one entry are summed first, one atomic per distinct entry). Tuning times the warp variant of its "
+                              "fastest candidates (-mat_fem_gpu_warp_scatter_candidates)",
+                              "", scatter_kinds, 2, scatter_kinds[scatter_kind], &scatter_kind, &set));
+  if (set) r.scatter = scatter_kinds[scatter_kind], any = PETSC_TRUE;
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group},
                         {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes},
@@ -95,6 +103,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                             "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that are unrolled "
                             "tiled kernels or spill registers (0: off)", "",
                             ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_warp_scatter_candidates",
+                            "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)",
+                            "", ctx->warp_scatter_candidates, &ctx->warp_scatter_candidates, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsInt("-mat_fem_gpu_fit_register_words",
                             "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "

@@ -26,11 +26,13 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
 {
   const Dofs dofs = r.dofs == "shared" ? Dofs::Shared : Dofs::Registers;
   const Tables tables = r.tables == "constant" ? Tables::Constant : r.tables == "constant-merged" ? Tables::MergedConstant : Tables::Global;
+  const Scatter scatter = r.scatter == "warp" ? Scatter::Warp : Scatter::Atomic;
   if (r.strategy != "tiled")
     return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r))
         .with_lanes(static_cast<int>(r.lanes))
         .with_dofs(dofs)
-        .with_tables(tables);
+        .with_tables(tables)
+        .with_scatter(scatter);
   TileSizes t;
   t.cells_per_group = pick(r.cells_per_group, 1);
   t.items_per_cell = pick(r.items_per_cell, 32);
@@ -44,7 +46,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);
   const Loops loops = r.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
-  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_loops(loops).with_tables(tables);  // validate refuses constant tables here
+  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_loops(loops).with_tables(tables).with_scatter(scatter);  // validate refuses constant tables here
 }
 
 #ifdef FEMGPU_HAVE_CUDA

@@ -58,6 +58,13 @@ Schedule Schedule::with_loops(Loops loops) const
   return s;
 }
 
+Schedule Schedule::with_scatter(Scatter scatter) const
+{
+  Schedule s = *this;
+  s.scatter_ = scatter;
+  return s;
+}
+
 Schedule Schedule::with_lanes(int lanes_per_cell) const
 {
   Schedule s = *this;
@@ -172,6 +179,7 @@ std::string to_string(const Schedule &s)
   if (s.loops() == Loops::Unrolled) os << " loops=unrolled";
   if (s.tables() == Tables::Constant) os << " tables=constant";
   if (s.tables() == Tables::MergedConstant) os << " tables=constant-merged";
+  if (s.scatter() == Scatter::Warp) os << " scatter=warp";
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
   return os.str();
 }
@@ -216,6 +224,8 @@ Schedule parse_schedule(const std::string &text)
   const std::string &last = tokens.back();
   if (last != "fp64" && last != "fp32") unreadable(text, "it must end with fp64 or fp32");
   const Precision precision = last == "fp64" ? Precision::FP64 : Precision::FP32;
+  const bool warp_scatter = tokens.size() >= 2 && tokens[tokens.size() - 2] == "scatter=warp";
+  if (warp_scatter) tokens.erase(tokens.end() - 2);
   Tables tables = Tables::Global;
   if (tokens.size() >= 2 && (tokens[tokens.size() - 2] == "tables=constant" || tokens[tokens.size() - 2] == "tables=constant-merged")) {
     tables = tokens[tokens.size() - 2] == "tables=constant" ? Tables::Constant : Tables::MergedConstant;
@@ -240,12 +250,13 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] tqr=.. tqc=.. "
-                     "[dofs=shared] [loops=unrolled] fpXX\"");
+    unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] [scatter=warp] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] "
+                     "tqr=.. tqc=.. [dofs=shared] [loops=unrolled] [scatter=warp] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
   if (unrolled) s = s.with_loops(Loops::Unrolled);
   s = s.with_tables(tables);
+  if (warp_scatter) s = s.with_scatter(Scatter::Warp);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;
 }

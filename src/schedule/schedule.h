@@ -42,6 +42,16 @@ enum class Tables { Global, Constant, MergedConstant };
 // quadrature loop reads each e_j once per point for all of its rows. Which is faster
 // is measured.
 enum class Loops { Compiler, Unrolled };
+// How a kernel adds its outputs into the global vector. Atomic: one atomic add per
+// output entry (the paper's scatter). Warp (CUDA only): the work-items of a warp that
+// add to the same entry first sum their values (__match_any_sync groups them by
+// address, shuffles sum each group) and one atomic per distinct entry remains. At low
+// order the L2's atomic units bound a kernel (about 1.2e11 FP64 atomics/s measured on
+// the H200): with the structured meshes' numbering, warp-aggregated adds ran the P1
+// vector scatter 1.15x (2D, C=2) and 1.66x (3D, C=3) faster, and the 2D scalar one
+// 1.2x slower (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured:
+// the CUDA tuner times the Warp twin of its fastest candidates.
+enum class Scatter { Atomic, Warp };
 // SCPWI work-items per cell. 1: the paper's one cell per work-item. The number of
 // components C of a vector form's test element (lanes=C): one work-item per component
 // of each cell. It gathers, evaluates and accumulates only its component's DOFs of the
@@ -84,12 +94,14 @@ class Schedule {
   Schedule with_tables(Tables tables) const;
   Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
   Schedule with_loops(Loops loops) const;         // tiled only
+  Schedule with_scatter(Scatter scatter) const;
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
   Dofs dofs() const { return dofs_; }
   Tables tables() const { return tables_; }
   Loops loops() const { return loops_; }
+  Scatter scatter() const { return scatter_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only: cells per group
   int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
@@ -101,6 +113,7 @@ class Schedule {
   Dofs dofs_ = Dofs::Registers;
   Tables tables_ = Tables::Global;
   Loops loops_ = Loops::Compiler;
+  Scatter scatter_ = Scatter::Atomic;
   int work_group_size_ = 32;
   int lanes_ = 1;
   TileSizes tiles_;
@@ -128,7 +141,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", unrolled tiled loops "loops=unrolled", constant tables
-// "tables=constant" or "tables=constant-merged", in that order, before the precision.
+// "tables=constant" or "tables=constant-merged", the warp-aggregated scatter
+// "scatter=warp", in that order, before the precision.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.

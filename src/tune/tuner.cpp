@@ -127,7 +127,7 @@ std::string tuning_settings_text(const TuneSettings &s)
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
      << " tq_classes=" << s.quad_tile_classes << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
      << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
-     << " shared_dofs=" << s.shared_dofs_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
+     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
   return os.str();
@@ -210,6 +210,23 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
     if (twins.size() >= n) break;
     TimedCandidate twin;
     twin.schedule = c->schedule.with_dofs(Dofs::Shared);
+    twin.model_seconds = c->model_seconds;
+    if (!listed(timed, twin.schedule)) twins.push_back(twin);
+  }
+  return twins;
+}
+
+std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  std::vector<const TimedCandidate *> ran;
+  for (const TimedCandidate &c : timed)
+    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.scatter() == Scatter::Atomic) ran.push_back(&c);
+  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
+  std::vector<TimedCandidate> twins;
+  for (const TimedCandidate *c : ran) {
+    if (twins.size() >= n) break;
+    TimedCandidate twin;
+    twin.schedule = c->schedule.with_scatter(Scatter::Warp);
     twin.model_seconds = c->model_seconds;
     if (!listed(timed, twin.schedule)) twins.push_back(twin);
   }

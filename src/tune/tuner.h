@@ -84,6 +84,12 @@ struct TuneSettings {
   // FP64 words, so such a kernel spills (ptxas: hyperelasticity 3D P5 at the paper's
   // tiles, 150 words, 528 B of spills; with shared DOFs 90 words, none). 0 turns this off.
   long long shared_dofs_above_words = 128;
+  // In the second round (CUDA only), also time the Scatter::Warp twin of this many of
+  // the fastest first-round candidates. Low-order kernels are bound by the L2's atomic
+  // units; summing a warp's adds to one entry first ran the P1 vector scatter up to
+  // 1.66x faster on the H200 and the 2D scalar one 1.2x slower
+  // (bench/experiments/h200_warp_scatter_p1.txt), so it is measured. 0 turns this off.
+  std::size_t warp_scatter_candidates = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -121,6 +127,10 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
 // > 0), fastest first; those already in shared memory, and twins already in `timed`,
 // are skipped.
 std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
+
+// The Scatter::Warp twins of the n fastest candidates that ran with Scatter::Atomic,
+// fastest first; twins already in `timed` are skipped.
+std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best
 // becomes the fastest of both rounds.

@@ -40,6 +40,7 @@ struct Options {
   PetscBool compile_only = PETSC_FALSE;
   PetscBool shared_dofs = PETSC_TRUE;  // also the Dofs::Shared twins of SCPWI and the best tiled
   PetscBool unrolled = PETSC_TRUE;     // also the loops=unrolled twin of every tiled schedule
+  PetscBool warp_scatter = PETSC_TRUE; // also the scatter=warp twins (sample_schedules)
   double tolerance = 1e-12;
 };
 
@@ -85,7 +86,18 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 // seed), so the sample spans small and large tiles, each also with loops=unrolled
 // (unless -unrolled 0); with
 // -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate, and
-// (unrolled) of every sampled tiled schedule.
+// (unrolled) of every sampled tiled schedule; with -warp_scatter, the scatter=warp twins
+// of every SCPWI schedule, of the model's best tiled one and of the last schedule listed.
+std::vector<Schedule> with_warp_twins(std::vector<Schedule> out, size_t first_tiled, bool on)
+{
+  if (!on) return out;
+  const size_t n = out.size();
+  for (size_t i = 0; i < n; ++i)
+    if (out[i].strategy() == Strategy::SingleCellPerWorkItem || i == first_tiled || (i + 1 == n && i > first_tiled))
+      out.push_back(out[i].with_scatter(Scatter::Warp));
+  return out;
+}
+
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
@@ -106,7 +118,7 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
   if (space.candidates.empty()) {
     if (o.shared_dofs && shared_memory_bytes(out[0].with_dofs(Dofs::Shared), ir) <= shared_limit) out.push_back(out[0].with_dofs(Dofs::Shared));
-    return out;
+    return with_warp_twins(out, out.size(), o.warp_scatter);
   }
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled)), first_tiled = out.size();
   for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
@@ -127,7 +139,7 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     for (const Schedule &twin : twins)
       if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
-  return out;
+  return with_warp_twins(out, first_tiled, o.warp_scatter);
 }
 
 double relative_error(const std::vector<double> &a, const std::vector<double> &b)
@@ -256,6 +268,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-shared_dofs", "also check the shared-DOF twins of SCPWI and the best tiled schedule", "", o.shared_dofs,
                              &o.shared_dofs, nullptr));
   PetscCall(PetscOptionsBool("-unrolled", "also check every tiled schedule with loops=unrolled", "", o.unrolled, &o.unrolled, nullptr));
+  PetscCall(PetscOptionsBool("-warp_scatter", "also check the scatter=warp twins of SCPWI, the best tiled and the last schedule", "",
+                             o.warp_scatter, &o.warp_scatter, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {

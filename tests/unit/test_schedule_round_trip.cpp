@@ -27,6 +27,9 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       Schedule::single_cell_per_work_item(32).with_lanes(2),
       Schedule::single_cell_per_work_item(64).with_lanes(3).with_tables(Tables::Constant),
       Schedule::single_cell_per_work_item(128, Precision::FP32).with_lanes(2).with_tables(Tables::MergedConstant),
+      Schedule::single_cell_per_work_item(32).with_scatter(Scatter::Warp),
+      Schedule::single_cell_per_work_item(64).with_lanes(3).with_tables(Tables::Constant).with_scatter(Scatter::Warp),
+      Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}).with_dofs(Dofs::Shared).with_loops(Loops::Unrolled).with_scatter(Scatter::Warp),
   };
   for (const Schedule &s : cases) {
     INFO(to_string(s));
@@ -35,6 +38,8 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
     CHECK(back.precision() == s.precision());
     CHECK(back.dofs() == s.dofs());
     CHECK(back.tables() == s.tables());
+    CHECK(back.scatter() == s.scatter());
+    CHECK(back.loops() == s.loops());
     if (s.strategy() == Strategy::Tiled) {
       CHECK(back.tiles().eval_cols == s.tiles().eval_cols);
       CHECK(back.tiles().cells_per_group == s.tiles().cells_per_group);
@@ -81,6 +86,11 @@ TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][c
       "scpwi wg=32 tables=constant lanes=2 fp64",
       "scpwi wg=32 lanes=2 lanes=2 fp64",
       "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 lanes=2 fp64",
+      "scpwi wg=32 scatter=atomic fp64",                // the default, not written
+      "scpwi wg=32 scatter=warp tables=constant fp64",  // order
+      "scpwi wg=32 scatter=warp scatter=warp fp64",
+      "scpwi wg=32 scatter=shared fp64",
+      "scpwi wg=32 fp64 scatter=warp",
   };
   for (const char *text : bad) {
     INFO(text);
