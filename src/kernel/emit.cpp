@@ -131,23 +131,27 @@ class Printer {
         return;
       case Stmt::Barrier: os << pad << d_.barrier << ";\n"; return;
       case Stmt::AtomicAdd:
-        if (s.warp && !d_.warp_atomic_add)
-          throw std::invalid_argument(std::string("emit: scatter=warp needs a warp match (CUDA's __match_any_sync), which ") +
-                                      d_.name + " does not have; use the default scatter");
-        if (s.warp) {
-          // Matched on the 32-bit index, not the 64-bit address: the address match cost
-          // more than the atomics it saved (bench/experiments/h200_warp_scatter_p1.txt).
-          const ExprNode &a = *s.target.node;
-          if (a.kind != ExprNode::AddressOf || a.args[0].node->kind != ExprNode::Index)
-            throw std::logic_error("emit: a warp-aggregated add needs the address of an array entry");
-          const ExprNode &entry = *a.args[0].node;
-          os << pad << d_.warp_atomic_add << "(" << expr(entry.args[0]) << ", " << expr(entry.args[1]) << ", " << expr(s.value) << ");\n";
-          return;
-        }
-        os << pad << d_.atomic_add << "(" << expr(s.target) << ", " << expr(s.value) << ");\n";
+        if (s.warp) os << pad << warp_add(s) << ";\n";
+        else os << pad << d_.atomic_add << "(" << expr(s.target) << ", " << expr(s.value) << ");\n";
         return;
       case Stmt::Comment: os << pad << "// " << s.text << "\n"; return;
     }
+  }
+
+  // Scatter::Warp's add of value to &array[index], printed as warp_add(array, index,
+  // value): the helper matches the warp's adds on the 32-bit index, not the 64-bit
+  // address, which cost more than the atomics it saved
+  // (bench/experiments/h200_warp_scatter_p1.txt).
+  std::string warp_add(const Stmt &s) const
+  {
+    if (!d_.warp_atomic_add)
+      throw std::invalid_argument(std::string("emit: scatter=warp needs a warp match (CUDA's __match_any_sync), which ") + d_.name +
+                                  " does not have; use the default scatter");
+    const ExprNode &a = *s.target.node;
+    if (a.kind != ExprNode::AddressOf || a.args[0].node->kind != ExprNode::Index)
+      throw std::logic_error("emit: a warp-aggregated add needs the address of an array entry");
+    const ExprNode &entry = *a.args[0].node;
+    return std::string(d_.warp_atomic_add) + "(" + expr(entry.args[0]) + ", " + expr(entry.args[1]) + ", " + expr(s.value) + ")";
   }
 
   const Dialect &d_;
