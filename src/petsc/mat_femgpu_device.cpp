@@ -74,12 +74,18 @@ static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, CudaBackend *backend,
   PetscCall(get_coefficients(ctx, &coefficients));
   PetscCall(VecCUDAGetArrayRead(in, &din));
   PetscCall(VecCUDAGetArray(out, &dout));
+  PetscLogDouble t0, t1;
+  PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, in, out, 0));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), cuda::synchronize());
+  PetscCall(PetscTime(&t0));  // the kernel alone (its launch waits for it): MatView's time per apply
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
-    cuda::synchronize();
     backend->apply_device(arrays, n_out, reinterpret_cast<unsigned long long>(din), coefficients.ptrs,
                           reinterpret_cast<unsigned long long>(dout));
     cuda::synchronize();
   });
+  PetscCall(PetscTime(&t1));
+  PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
+  PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, in, out, 0));
   PetscCall(VecCUDARestoreArray(out, &dout));
   PetscCall(VecCUDARestoreArrayRead(in, &din));
   PetscCall(restore_coefficients(ctx, &coefficients));

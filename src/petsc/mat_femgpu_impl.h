@@ -146,6 +146,12 @@ PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
 
 // Inside FEMGPUSetUp: FEMGPUMaps (closure maps from the DMPlex), FEMGPUTune (first
 // MatMult's tuning, CUDA/OpenCL), FEMGPUSymmetry (the cell-matrix symmetry check).
+// FEMGPUApply covers the backend's call alone, on every path: the ghost exchanges
+// (DMGlobalToLocal, DMLocalToGlobal) show under PETSc's own events.
 extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune, FEMGPU_Maps, FEMGPU_Symmetry;
+
+// One backend call of MatMult took `seconds` (wall time): counts it for MatView's time
+// per apply and logs the action's FLOPs.
+PetscErrorCode MatFEMGPURecordApply(MatFEMGPUContext *ctx, PetscLogDouble seconds);
 
 }  // namespace femgpu
