@@ -1,5 +1,10 @@
-// Microbenchmark: P1 mass-like action scatter with plain atomics, per-slot warp
-// aggregation (__match_any_sync), and a per-block shared-memory hash table.
+// Hand-written microbenchmark behind experiments/h200_warp_scatter_p1.txt (not part of
+// the build; nvcc -O3 -arch=sm_90 -std=c++17): a P1 mass-like action on the paper's
+// structured meshes with plain atomics, warp aggregation matched on the 32-bit index
+// (k_match) or the 64-bit address (k_match64), a per-block shared-memory hash table
+// (k_hash; the first call timed it at 64-512 threads, this version no longer launches
+// it), and in 3D 16-byte vector loads of the map rows (k_plain_v4, the third call; the
+// first two calls also ran the 2D scalar case, run<2,1>(1280)).
 #include <cstdio>
 #include <vector>
 #include <algorithm>
