@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -197,40 +198,46 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   return out;
 }
 
-std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+namespace {
+
+// The twins (transform(schedule)) of the n fastest candidates that ran and satisfy
+// `eligible`, fastest first; twins already in `timed` are skipped.
+std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
+                                             const std::function<bool(const TimedCandidate &)> &eligible,
+                                             const std::function<Schedule(const Schedule &)> &transform)
 {
   std::vector<const TimedCandidate *> ran;
   for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) &&
-        c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1)
-      ran.push_back(&c);
+    if (c.error.empty() && std::isfinite(c.median_ms) && eligible(c)) ran.push_back(&c);
   std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
   std::vector<TimedCandidate> twins;
   for (const TimedCandidate *c : ran) {
     if (twins.size() >= n) break;
     TimedCandidate twin;
-    twin.schedule = c->schedule.with_dofs(Dofs::Shared);
+    twin.schedule = transform(c->schedule);
     twin.model_seconds = c->model_seconds;
     if (!listed(timed, twin.schedule)) twins.push_back(twin);
   }
   return twins;
 }
 
+}  // namespace
+
+std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  return twins_of_fastest(
+      timed, n,
+      [](const TimedCandidate &c) {
+        return (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) && c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1;
+      },
+      [](const Schedule &s) { return s.with_dofs(Dofs::Shared); });
+}
+
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
-  std::vector<const TimedCandidate *> ran;
-  for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.scatter() == Scatter::Atomic) ran.push_back(&c);
-  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
-  std::vector<TimedCandidate> twins;
-  for (const TimedCandidate *c : ran) {
-    if (twins.size() >= n) break;
-    TimedCandidate twin;
-    twin.schedule = c->schedule.with_scatter(Scatter::Warp);
-    twin.model_seconds = c->model_seconds;
-    if (!listed(timed, twin.schedule)) twins.push_back(twin);
-  }
-  return twins;
+  return twins_of_fastest(
+      timed, n, [](const TimedCandidate &c) { return c.schedule.scatter() == Scatter::Atomic; },
+      [](const Schedule &s) { return s.with_scatter(Scatter::Warp); });
 }
 
 void append_round(TuneReport *report, TuneReport &&round)
