@@ -184,11 +184,10 @@ Stmt barrier()
   return s;
 }
 
-Stmt atomic_add(const Ex &address, const Ex &value, bool warp)
+Stmt atomic_add(const Ex &address, const Ex &value)
 {
   Stmt s;
   s.kind = Stmt::AtomicAdd;
-  s.warp = warp;
   s.target = address;
   s.value = value;
   return s;

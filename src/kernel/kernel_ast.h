@@ -89,9 +89,9 @@ Stmt loop(const std::string &index, const Ex &lo, const Ex &hi, Block body);
 Stmt unrolled(Stmt for_loop);
 Stmt if_then(const Ex &cond, Block body);
 Stmt barrier();
-// *address += value, atomically; `warp`: the warp's adds to one address are summed
-// first and one atomic remains (Scatter::Warp; the CUDA dialect only).
-Stmt atomic_add(const Ex &address, const Ex &value, bool warp = false);
+// *address += value, atomically (build_common.h's apply_scatter may make it
+// warp-aggregated afterwards).
+Stmt atomic_add(const Ex &address, const Ex &value);
 Stmt comment(const std::string &text);
 
 // A kernel argument; pointers live in global memory.

@@ -1,6 +1,9 @@
 // The public C API of the fem_gpu Mat (include/femgpu.h) and its options.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "femgpu.h"
 #include "petsc/mat_femgpu_impl.h"
@@ -30,47 +33,48 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// One option choosing among `choices` (the first is the default), read into *value as
+// its text; sets *any when the option is given.
+template <class Items>
+static PetscErrorCode read_choice(Items PetscOptionsObject, const char *name, const char *help, const std::vector<const char *> &choices,
+                                  std::string *value, PetscBool *any)
+{
+  const auto at = std::find_if(choices.begin(), choices.end(), [&](const char *c) { return *value == c; });
+  PetscInt chosen = at == choices.end() ? 0 : static_cast<PetscInt>(at - choices.begin());
+  PetscBool set;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEList(name, help, "", choices.data(), static_cast<PetscInt>(choices.size()), choices[static_cast<size_t>(chosen)], &chosen, &set));
+  if (set) *value = choices[static_cast<size_t>(chosen)], *any = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // Schedule knobs: a forced strategy and tile sizes (unset ones are completed at setup).
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
 {
   ScheduleRequest &r = ctx->schedule;
-  const char *strategies[] = {"auto", "scpwi", "tiled"}, *precisions[] = {"fp64", "fp32"}, *placements[] = {"registers", "shared"}, *table_places[] = {"global", "constant", "constant-merged"};
-  PetscInt strategy = r.strategy == "scpwi" ? 1 : r.strategy == "tiled" ? 2 : 0, precision = r.precision == "fp32";
-  PetscInt placement = r.dofs == "shared";
   PetscBool set, any = PETSC_FALSE;
   PetscInt cols[16], ncols = 16;
   PetscFunctionBegin;
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item) or tiled (multi-level tiling)", "", strategies, 3, strategies[strategy], &strategy, &set));
-  if (set) r.strategy = strategies[strategy], any = PETSC_TRUE;
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_precision", "Floating-point precision of the kernel", "", precisions, 2, precisions[precision], &precision, &set));
-  if (set) r.precision = precisions[precision], any = PETSC_TRUE;
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_dofs",
-                              "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
-                              "Tuning times the shared variant of its fastest unrolled or spilling candidates (-mat_fem_gpu_shared_dofs_candidates) and of "
-                              "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
-                              "", placements, 2, placements[placement], &placement, &set));
-  if (set) r.dofs = placements[placement], any = PETSC_TRUE;
-  PetscInt table_place = r.tables == "constant" ? 1 : r.tables == "constant-merged" ? 2 : 0;
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_tables",
-                              "Forced SCPWI schedules: where the kernel reads its element tables: global (memory), constant (memory, baked into the "
-                              "source; at most 64 KiB) or constant-merged (equal tables stored once). Tuning times each where it fits",
-                              "", table_places, 3, table_places[table_place], &table_place, &set));
-  if (set) r.tables = table_places[table_place], any = PETSC_TRUE;
-  const char *loop_kinds[] = {"unrolled", "compiler"};
-  PetscInt loop_kind = r.loops == "compiler";
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_loops",
-                              "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
-                              "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
-                              "", loop_kinds, 2, loop_kinds[loop_kind], &loop_kind, &set));
-  if (set) r.loops = loop_kinds[loop_kind], any = PETSC_TRUE;
-  const char *scatter_kinds[] = {"atomic", "warp"};
-  PetscInt scatter_kind = r.scatter == "warp";
-  PetscCall(PetscOptionsEList("-mat_fem_gpu_scatter",
-                              "Forced schedules: how the kernel adds its outputs into the vector: atomic (one atomic add per entry) or warp (CUDA: a "
-                              "warp's adds to one entry are summed first, one atomic per distinct entry). Tuning times the warp variant of its "
-                              "fastest candidates (-mat_fem_gpu_warp_scatter_candidates)",
-                              "", scatter_kinds, 2, scatter_kinds[scatter_kind], &scatter_kind, &set));
-  if (set) r.scatter = scatter_kinds[scatter_kind], any = PETSC_TRUE;
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item) or tiled (multi-level tiling)", {"auto", "scpwi", "tiled"}, &r.strategy, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_dofs",
+                        "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
+                        "Tuning times the shared variant of its fastest unrolled or spilling candidates (-mat_fem_gpu_shared_dofs_candidates) and of "
+                        "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
+                        {"registers", "shared"}, &r.dofs, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_tables",
+                        "Forced SCPWI schedules: where the kernel reads its element tables: global (memory), constant (memory, baked into the "
+                        "source; at most 64 KiB) or constant-merged (equal tables stored once). Tuning times each where it fits",
+                        {"global", "constant", "constant-merged"}, &r.tables, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_loops",
+                        "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
+                        "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
+                        {"unrolled", "compiler"}, &r.loops, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_scatter",
+                        "Forced schedules: how the kernel adds its outputs into the vector: atomic (one atomic add per entry) or warp (CUDA: a "
+                        "warp's adds to one entry are summed first, one atomic per distinct entry). Tuning times the warp variant of its "
+                        "fastest candidates (-mat_fem_gpu_warp_scatter_candidates)",
+                        {"atomic", "warp"}, &r.scatter, &any));
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group},
                         {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes},

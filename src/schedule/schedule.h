@@ -44,13 +44,13 @@ enum class Tables { Global, Constant, MergedConstant };
 enum class Loops { Compiler, Unrolled };
 // How a kernel adds its outputs into the global vector. Atomic: one atomic add per
 // output entry (the paper's scatter). Warp (CUDA only): the work-items of a warp that
-// add to the same entry first sum their values (__match_any_sync groups them by
-// address, shuffles sum each group) and one atomic per distinct entry remains. At low
-// order the L2's atomic units bound a kernel (about 1.2e11 FP64 atomics/s measured on
-// the H200): with the structured meshes' numbering, warp-aggregated adds ran the P1
-// vector scatter 1.15x (2D, C=2) and 1.66x (3D, C=3) faster, and the 2D scalar one
-// 1.2x slower (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured:
-// the CUDA tuner times the Warp twin of its fastest candidates.
+// add to the same entry first sum their values (__match_any_sync groups them by the
+// entry's 32-bit index, shuffles sum each group) and one atomic per distinct entry
+// remains. At low order the L2's atomic units bound a kernel (about 1.2e11 FP64
+// atomics/s measured on the H200): on the paper's meshes the warp twin ran elasticity
+// 3D P1 1.31x and 2D P2 1.13x faster, and every scalar form 0.69-0.94x as fast
+// (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured: the CUDA tuner
+// times the Warp twin of its fastest candidates.
 enum class Scatter { Atomic, Warp };
 // SCPWI work-items per cell. 1: the paper's one cell per work-item. The number of
 // components C of a vector form's test element (lanes=C): one work-item per component

@@ -109,6 +109,27 @@ bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tile
   return register_words(shape, t, true) <= s.fit_register_words && times_shared_dofs(ir, t, words, device, s);
 }
 
+// The twins (transform(schedule)) of the n fastest candidates that ran and satisfy
+// `eligible`, fastest first; twins already in `timed` are skipped.
+std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
+                                             const std::function<bool(const TimedCandidate &)> &eligible,
+                                             const std::function<Schedule(const Schedule &)> &transform)
+{
+  std::vector<const TimedCandidate *> ran;
+  for (const TimedCandidate &c : timed)
+    if (c.error.empty() && std::isfinite(c.median_ms) && eligible(c)) ran.push_back(&c);
+  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
+  std::vector<TimedCandidate> twins;
+  for (const TimedCandidate *c : ran) {
+    if (twins.size() >= n) break;
+    TimedCandidate twin;
+    twin.schedule = transform(c->schedule);
+    twin.model_seconds = c->model_seconds;
+    if (!listed(timed, twin.schedule)) twins.push_back(twin);
+  }
+  return twins;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -197,31 +218,6 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   }
   return out;
 }
-
-namespace {
-
-// The twins (transform(schedule)) of the n fastest candidates that ran and satisfy
-// `eligible`, fastest first; twins already in `timed` are skipped.
-std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
-                                             const std::function<bool(const TimedCandidate &)> &eligible,
-                                             const std::function<Schedule(const Schedule &)> &transform)
-{
-  std::vector<const TimedCandidate *> ran;
-  for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && eligible(c)) ran.push_back(&c);
-  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
-  std::vector<TimedCandidate> twins;
-  for (const TimedCandidate *c : ran) {
-    if (twins.size() >= n) break;
-    TimedCandidate twin;
-    twin.schedule = transform(c->schedule);
-    twin.model_seconds = c->model_seconds;
-    if (!listed(timed, twin.schedule)) twins.push_back(twin);
-  }
-  return twins;
-}
-
-}  // namespace
 
 std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
