@@ -5,6 +5,8 @@
 // s_e[N_C][QUAD_TILE][N_EVAL]; then quadrature in T_q^r test rows x T_q^c points with
 // the test tables prefetched into the same s_buf (Eq. 5), and an atomic scatter. Table
 // rows and the cells' slices of s_e have odd strides (schedule.h's odd_stride).
+// Tables::Interleaved stores a tile's derivative tables side by side instead
+// ([row][column][derivative], schedule.h), for paired 16-byte shared loads.
 // Every loop bound that contains a barrier is uniform over the group; work-items of
 // cells past n_cells are predicated off but still reach every barrier.
 // Dofs::Registers: each work-item gathers the column tile's DOFs into its own register
@@ -46,6 +48,16 @@ Block private_loops(bool unroll, Block b)
 Stmt my_row() { return declare(Space::Register, Type::Int, "r_row", var("i_row") * size("N_WI") + var("r_item")); }
 
 std::string G(int g) { return "_G" + std::to_string(g); }
+
+// Entry (i, j) of derivative table d of a prefetched tile of n_tables tables with rows
+// of `stride` words: tables one after another (tile_words apart), or with
+// Tables::Interleaved a point's n_tables derivatives side by side, so the unrolled
+// loops' reads of an even number of them pair into 16-byte loads.
+Ex tile_word(bool interleaved, int n_tables, const Ex &tile_words, const Ex &stride, const Ex &i, const Ex &j, int d)
+{
+  if (interleaved) return (i * stride + j) * lit(n_tables) + lit(d);
+  return lit(d) * tile_words + i * stride + j;
+}
 std::string acc_name(int g, int t) { return "r_acc_g" + std::to_string(g) + "_t" + std::to_string(t); }
 
 void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int Q)
@@ -120,11 +132,12 @@ Block gather_shared_tile(const ActionIR &ir, int f, const Ex &first, const Ex &c
 }
 
 // One column tile of group g: gather the tile's DOFs, prefetch its tables, contract.
-Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll)
+Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll, bool interleaved)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   const Ex cols = size("EVAL_COLS" + G(g)), n = size("N_BASIS" + G(g)), col0 = var("i_col_tile") * cols;
   const Ex r_cols = var("r_cols"), stride = size("EVAL_STRIDE" + G(g)), tile_words = size("EVAL_ROWS") * stride;
+  const int nd = static_cast<int>(grp.derivatives.size());
   Block b{declare(Space::Register, Type::Int, "r_cols", min_of(cols, n - col0))};
   for (int f : grp.functions) {
     const Ex C = lit(function_components(ir, f));
@@ -135,18 +148,18 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll)
   b.push_back(comment("prefetch Phi tiles into s_buf"));
   Block pf = prefetch("PREFETCH_ROUNDS" + G(g), var("r_rows"), r_cols, [&](Ex i, Ex j) {
     Block c;
-    for (size_t d = 0; d < grp.derivatives.size(); ++d)
-      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * stride + j],
-                         var("g_tables")[group_table(g, static_cast<int>(d)) + (var("r_row0") + i) * n + col0 + j]));
+    for (int d = 0; d < nd; ++d)
+      c.push_back(assign(var("s_buf")[tile_word(interleaved, nd, tile_words, stride, i, j, d)],
+                         var("g_tables")[group_table(g, d) + (var("r_row0") + i) * n + col0 + j]));
     return c;
   });
   b.insert(b.end(), pf.begin(), pf.end());
   b.push_back(barrier());
   const Ex row = var("r_row"), j = var("i_col");
   Block terms;
-  for (size_t d = 0; d < grp.derivatives.size(); ++d)
+  for (int d = 0; d < nd; ++d)
     terms.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d),
-                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * stride + j]));
+                            var("s_buf")[tile_word(interleaved, nd, tile_words, stride, row, j, d)]));
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const EvalTerm &term = grp.terms[t];
     const int C = function_components(ir, term.function);
@@ -175,7 +188,7 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll)
   return b;
 }
 
-Block evaluate_group(const ActionIR &ir, int g, bool shared, bool unroll)
+Block evaluate_group(const ActionIR &ir, int g, bool shared, bool unroll, bool interleaved)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   Block b{comment("evaluation of group " + std::to_string(g))};
@@ -184,7 +197,7 @@ Block evaluate_group(const ActionIR &ir, int g, bool shared, bool unroll)
     b.push_back(declare_array(Space::Register, Type::Real, a, size("EVAL_ROWS_PER_ITEM")));
     b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {assign(var(a)[var("i_row")], real_lit(0.0))})));
   }
-  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g, shared, unroll)));
+  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g, shared, unroll, interleaved)));
   return b;
 }
 
@@ -207,13 +220,13 @@ Block pointwise_rows(const ActionIR &ir, bool unroll)
                                      if_then(row < var("r_rows"), body)}))};
 }
 
-Block evaluation_phase(const ActionIR &ir, bool shared, bool unroll)
+Block evaluation_phase(const ActionIR &ir, bool shared, bool unroll, bool interleaved)
 {
   const Ex first = var("i_row_tile") * size("EVAL_ROWS");
   Block tile{declare(Space::Register, Type::Int, "r_rows", min_of(size("EVAL_ROWS"), var("r_tile_len") - first)),
              declare(Space::Register, Type::Int, "r_row0", var("i_quad_tile") * size("QUAD_TILE") + first)};
   for (size_t g = 0; g < ir.groups.size(); ++g) {
-    Block e = evaluate_group(ir, static_cast<int>(g), shared, unroll);
+    Block e = evaluate_group(ir, static_cast<int>(g), shared, unroll, interleaved);
     tile.insert(tile.end(), e.begin(), e.end());
   }
   Block pw = pointwise_rows(ir, unroll);
@@ -226,9 +239,10 @@ Block evaluation_phase(const ActionIR &ir, bool shared, bool unroll)
           loop("i_row_tile", lit(0), var("r_row_tiles"), tile)};
 }
 
-Block quadrature_column_tile(const ActionIR &ir, bool unroll)
+Block quadrature_column_tile(const ActionIR &ir, bool unroll, bool interleaved)
 {
   const Ex qcols = size("QUAD_COLS"), stride = size("QUAD_STRIDE"), tile_words = size("QUAD_ROWS") * stride;
+  const int nd = static_cast<int>(ir.test_derivatives.size());
   const Ex col0 = var("i_qcol_tile") * qcols;
   const Ex trow0 = var("i_qrow_tile") * size("QUAD_ROWS");
   Block b{declare(Space::Register, Type::Int, "r_qcols", min_of(qcols, var("r_tile_len") - col0)),
@@ -236,9 +250,9 @@ Block quadrature_column_tile(const ActionIR &ir, bool unroll)
   Block pf = prefetch("PREFETCH_ROUNDS_TEST", var("r_trows"), var("r_qcols"), [&](Ex i, Ex j) {
     Block c;
     const Ex point = var("i_quad_tile") * size("QUAD_TILE") + col0 + j;
-    for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
-      c.push_back(assign(var("s_buf")[lit(static_cast<long long>(d)) * tile_words + i * stride + j],
-                         var("g_tables")[test_table(static_cast<int>(d)) + point * size("N_TEST_BASIS") + trow0 + i]));
+    for (int d = 0; d < nd; ++d)
+      c.push_back(assign(var("s_buf")[tile_word(interleaved, nd, tile_words, stride, i, j, d)],
+                         var("g_tables")[test_table(d) + point * size("N_TEST_BASIS") + trow0 + i]));
     return c;
   });
   b.insert(b.end(), pf.begin(), pf.end());
@@ -246,9 +260,9 @@ Block quadrature_column_tile(const ActionIR &ir, bool unroll)
   const Ex row = var("r_row"), jq = var("i_qcol");
   auto e_entry = [&](int j) { return var("s_e")[var("r_slot") * size("S_E_SLOT") + (col0 + jq) * size("N_EVAL") + lit(j)]; };
   Block terms;
-  for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
+  for (int d = 0; d < nd; ++d)
     terms.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),
-                            var("s_buf")[lit(static_cast<long long>(d)) * tile_words + row * stride + jq]));
+                            var("s_buf")[tile_word(interleaved, nd, tile_words, stride, row, jq, d)]));
   for (int j = 0; j < ir.n_eval(); ++j) {
     const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
     // Unrolled: e_j was read once for this point into r_e<j>, outside the row loop.
@@ -288,7 +302,7 @@ Block scatter_rows(const ActionIR &ir, bool unroll)
                                      if_then(var("r_active") && (row < var("r_trows")), per_component)}))};
 }
 
-Block quadrature_phase(const ActionIR &ir, bool unroll)
+Block quadrature_phase(const ActionIR &ir, bool unroll, bool interleaved)
 {
   const Ex out_words = size("QUAD_ROWS_PER_ITEM") * size("N_COMPONENTS");
   const Ex trow0 = var("i_qrow_tile") * size("QUAD_ROWS");
@@ -296,14 +310,14 @@ Block quadrature_phase(const ActionIR &ir, bool unroll)
                  declare_array(Space::Register, Type::Real, "r_out", out_words),
                  private_loop(unroll, loop("i_out", lit(0), out_words, {assign(var("r_out")[var("i_out")], real_lit(0.0))})),
                  declare(Space::Register, Type::Int, "r_qcol_tiles", (var("r_tile_len") + size("QUAD_COLS") - lit(1)) / size("QUAD_COLS")),
-                 loop("i_qcol_tile", lit(0), var("r_qcol_tiles"), quadrature_column_tile(ir, unroll))};
+                 loop("i_qcol_tile", lit(0), var("r_qcol_tiles"), quadrature_column_tile(ir, unroll, interleaved))};
   Block sc = scatter_rows(ir, unroll);
   row_tile.insert(row_tile.end(), sc.begin(), sc.end());
   return {comment("quadrature: r_out = Psi e over this quadrature tile"),
           loop("i_qrow_tile", lit(0), size("N_QUAD_ROW_TILES"), row_tile)};
 }
 
-Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared, bool unroll)
+Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared, bool unroll, bool interleaved)
 {
   const Ex cell = var("r_cell"), active = var("r_active");
   Block b{declare(Space::Register, Type::Int, "r_item", builtin(Builtin::LocalX)),
@@ -331,7 +345,7 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared, bool un
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0), false));
   const Ex first = var("i_quad_tile") * size("QUAD_TILE");
   Block quad_tile{declare(Space::Register, Type::Int, "r_tile_len", min_of(size("QUAD_TILE"), size("N_QUAD") - first))};
-  Block ev = evaluation_phase(ir, shared, unroll), qp = quadrature_phase(ir, unroll);
+  Block ev = evaluation_phase(ir, shared, unroll, interleaved), qp = quadrature_phase(ir, unroll, interleaved);
   quad_tile.insert(quad_tile.end(), ev.begin(), ev.end());
   quad_tile.push_back(barrier());  // s_e complete before the quadrature phase reads it
   quad_tile.insert(quad_tile.end(), qp.begin(), qp.end());
@@ -358,7 +372,8 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.block_x = t.items_per_cell;
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;
-  k.body = tiled_body(ir, tab, schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled);
+  k.body = tiled_body(ir, tab, schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled,
+                      schedule.tables() == Tables::Interleaved);
   apply_scatter(k, schedule);
   return k;
 }

@@ -242,7 +242,7 @@ const Dialect &cuda_dialect()
                          "",
                          "",
                          {},
-                         "extern __shared__ real s_dynamic[];\n"};
+                         "extern __shared__ __align__(16) real s_dynamic[];\n"};
   return d;
 }
 

@@ -63,9 +63,11 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                         "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
                         {"registers", "shared"}, &r.dofs, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_tables",
-                        "Forced SCPWI schedules: where the kernel reads its element tables: global (memory), constant (memory, baked into the "
-                        "source; at most 64 KiB) or constant-merged (equal tables stored once). Tuning times each where it fits",
-                        {"global", "constant", "constant-merged"}, &r.tables, &any));
+                        "Forced schedules: where an SCPWI kernel reads its element tables: global (memory), constant (memory, baked into the "
+                        "source; at most 64 KiB) or constant-merged (equal tables stored once); tuning times each where it fits. Tiled: global "
+                        "(the shared prefetch buffer holds one table after another) or interleaved (a point's derivative tables side by side, "
+                        "read in pairs); tuning times the interleaved variant of its fastest tiled candidates (-mat_fem_gpu_interleaved_candidates)",
+                        {"global", "constant", "constant-merged", "interleaved"}, &r.tables, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_loops",
                         "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
                         "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
@@ -111,6 +113,11 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(PetscOptionsInt("-mat_fem_gpu_warp_scatter_candidates",
                             "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)",
                             "", ctx->warp_scatter_candidates, &ctx->warp_scatter_candidates, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsInt("-mat_fem_gpu_interleaved_candidates",
+                            "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
+                            "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
+                            "", ctx->interleaved_candidates, &ctx->interleaved_candidates, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsInt("-mat_fem_gpu_fit_register_words",
                             "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "

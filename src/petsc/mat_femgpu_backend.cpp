@@ -25,7 +25,10 @@ int pick(PetscInt requested, int fallback) { return requested >= 0 ? static_cast
 Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
 {
   const Dofs dofs = r.dofs == "shared" ? Dofs::Shared : Dofs::Registers;
-  const Tables tables = r.tables == "constant" ? Tables::Constant : r.tables == "constant-merged" ? Tables::MergedConstant : Tables::Global;
+  const Tables tables = r.tables == "constant"          ? Tables::Constant
+                        : r.tables == "constant-merged" ? Tables::MergedConstant
+                        : r.tables == "interleaved"     ? Tables::Interleaved
+                                                        : Tables::Global;
   const Scatter scatter = r.scatter == "warp" ? Scatter::Warp : Scatter::Atomic;
   if (r.strategy != "tiled")
     return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r))
@@ -46,7 +49,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);
   const Loops loops = r.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
-  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_loops(loops).with_tables(tables).with_scatter(scatter);  // validate refuses constant tables here
+  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_loops(loops).with_tables(tables).with_scatter(scatter);  // validate refuses constant tables here, and interleaved ones for SCPWI
 }
 
 #ifdef FEMGPU_HAVE_CUDA

@@ -1,4 +1,5 @@
-// NVRTC: source -> cubin for one real architecture; failures keep their source on disk.
+// NVRTC: source -> cubin for one real architecture (or PTX for a virtual one); failures
+// keep their source on disk.
 #include "runtime/nvrtc_compile.h"
 
 #include <nvrtc.h>
@@ -37,30 +38,55 @@ std::string save_source(const std::string &source, const std::string &name)
 
 }  // namespace
 
+namespace {
+
+// Compiles `source` with `options` and returns the program (the caller destroys it), or
+// throws with the options, NVRTC's log and the saved source.
+nvrtcProgram compile_program(const std::string &source, const std::string &name, const std::vector<std::string> &options, std::string *log)
+{
+  nvrtcProgram prog = nullptr;
+  check(nvrtcCreateProgram(&prog, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+  std::vector<const char *> opts;
+  for (const std::string &o : options) opts.push_back(o.c_str());
+  const nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
+  *log = program_log(prog);
+  if (r != NVRTC_SUCCESS) {
+    nvrtcDestroyProgram(&prog);
+    std::string joined;
+    for (const std::string &o : options) joined += " " + o;
+    throw std::runtime_error("NVRTC compile of " + name + " failed (" + nvrtcGetErrorString(r) + "), options:" + joined +
+                             "\nsource saved to " + save_source(source, name) + "\n" + *log);
+  }
+  return prog;
+}
+
+}  // namespace
+
 CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, const std::string &arch)
 {
   CompiledCubin result;
   // A real architecture (sm_, not compute_) so that NVRTC produces SASS in a cubin.
   result.options = {"-arch=" + arch, "--std=c++17", "-default-device"};
-  nvrtcProgram prog = nullptr;
-  check(nvrtcCreateProgram(&prog, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
-  std::vector<const char *> opts;
-  for (const std::string &o : result.options) opts.push_back(o.c_str());
-  const nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(opts.size()), opts.data());
-  result.log = program_log(prog);
-  if (r != NVRTC_SUCCESS) {
-    nvrtcDestroyProgram(&prog);
-    std::string options;
-    for (const std::string &o : result.options) options += " " + o;
-    throw std::runtime_error("NVRTC compile of " + name + " failed (" + nvrtcGetErrorString(r) + "), options:" + options +
-                             "\nsource saved to " + save_source(source, name) + "\n" + result.log);
-  }
+  nvrtcProgram prog = compile_program(source, name, result.options, &result.log);
   size_t size = 0;
   check(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
   result.cubin.resize(size);
   check(nvrtcGetCUBIN(prog, result.cubin.data()), "nvrtcGetCUBIN");
   nvrtcDestroyProgram(&prog);
   return result;
+}
+
+std::string nvrtc_ptx(const std::string &source, const std::string &name, const std::string &virtual_arch)
+{
+  std::string log;
+  nvrtcProgram prog = compile_program(source, name, {"-arch=" + virtual_arch, "--std=c++17", "-default-device"}, &log);
+  size_t size = 0;
+  check(nvrtcGetPTXSize(prog, &size), "nvrtcGetPTXSize");
+  std::string ptx(size, '\0');
+  check(nvrtcGetPTX(prog, ptx.data()), "nvrtcGetPTX");
+  nvrtcDestroyProgram(&prog);
+  if (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  return ptx;
 }
 
 std::string nvrtc_version()

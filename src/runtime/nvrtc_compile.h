@@ -19,6 +19,9 @@ struct CompiledCubin {
 };
 
 CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, const std::string &arch = "sm_90");
+// The PTX for a virtual architecture (compute_90): what the instructions are before
+// ptxas, e.g. whether shared loads were paired (tests of Tables::Interleaved).
+std::string nvrtc_ptx(const std::string &source, const std::string &name, const std::string &virtual_arch = "compute_90");
 
 std::string nvrtc_version();  // "major.minor"
 

@@ -90,7 +90,7 @@ long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged)
 
 long long constant_table_bytes(const Schedule &s, const ActionIR &ir, int n_quadrature_points)
 {
-  if (s.tables() == Tables::Global) return 0;
+  if (s.tables() != Tables::Constant && s.tables() != Tables::MergedConstant) return 0;
   return table_words(ir, n_quadrature_points, s.tables() == Tables::MergedConstant) * bytes_per_real(s.precision());
 }
 
@@ -135,7 +135,10 @@ void validate_tiles(const TileSizes &t, const ActionIR &ir, int Q)
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
-  if (s.tables() != Tables::Global) {
+  if (s.tables() == Tables::Interleaved && s.strategy() != Strategy::Tiled)
+    throw std::invalid_argument("invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI "
+                                "reads its tables from global or constant memory");
+  if (s.tables() == Tables::Constant || s.tables() == Tables::MergedConstant) {
     if (s.strategy() != Strategy::SingleCellPerWorkItem)
       throw std::invalid_argument("invalid schedule: constant tables are for SCPWI; tiled kernels prefetch their tables into shared memory");
     const long long bytes = constant_table_bytes(s, ir, n_quadrature_points);
@@ -179,6 +182,7 @@ std::string to_string(const Schedule &s)
   if (s.loops() == Loops::Unrolled) os << " loops=unrolled";
   if (s.tables() == Tables::Constant) os << " tables=constant";
   if (s.tables() == Tables::MergedConstant) os << " tables=constant-merged";
+  if (s.tables() == Tables::Interleaved) os << " tables=interleaved";
   if (s.scatter() == Scatter::Warp) os << " scatter=warp";
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
   return os.str();
@@ -227,9 +231,12 @@ Schedule parse_schedule(const std::string &text)
   const bool warp_scatter = tokens.size() >= 2 && tokens[tokens.size() - 2] == "scatter=warp";
   if (warp_scatter) tokens.erase(tokens.end() - 2);
   Tables tables = Tables::Global;
-  if (tokens.size() >= 2 && (tokens[tokens.size() - 2] == "tables=constant" || tokens[tokens.size() - 2] == "tables=constant-merged")) {
-    tables = tokens[tokens.size() - 2] == "tables=constant" ? Tables::Constant : Tables::MergedConstant;
-    tokens.erase(tokens.end() - 2);
+  if (tokens.size() >= 2) {
+    const std::string &t = tokens[tokens.size() - 2];
+    if (t == "tables=constant" || t == "tables=constant-merged" || t == "tables=interleaved") {
+      tables = t == "tables=constant" ? Tables::Constant : t == "tables=constant-merged" ? Tables::MergedConstant : Tables::Interleaved;
+      tokens.erase(tokens.end() - 2);
+    }
   }
   const bool unrolled = tokens.size() >= 2 && tokens[tokens.size() - 2] == "loops=unrolled";
   if (unrolled) tokens.erase(tokens.end() - 2);
@@ -251,7 +258,7 @@ Schedule parse_schedule(const std::string &text)
     s = Schedule::tiled(t, precision);
   } else {
     unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] [scatter=warp] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] "
-                     "tqr=.. tqc=.. [dofs=shared] [loops=unrolled] [scatter=warp] fpXX\"");
+                     "tqr=.. tqc=.. [dofs=shared] [loops=unrolled] [tables=interleaved] [scatter=warp] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
   if (unrolled) s = s.with_loops(Loops::Unrolled);

@@ -32,7 +32,16 @@ enum class Dofs { Registers, Shared };
 // square form, but nvcc may keep the shared entries live between the evaluation and
 // test loops and spill; which wins is measured (both are tuning candidates). Only
 // for tables of at most kMaxConstantTableBytes.
-enum class Tables { Global, Constant, MergedConstant };
+// Interleaved (tiled only): the prefetch buffer holds a basis function's derivative
+// tables at one point side by side ([row][column][derivative]) instead of one table
+// after another, so where a group (or the test function) has an even number of them
+// the unrolled loops read two with one 16-byte shared load (ld.shared.v2.f64): half
+// the load instructions per FMA. On the H200 it ran elasticity 2D P6 and P7 1.02-1.03x
+// faster at N_WI = 2, and others slower (elasticity 2D P8 0.73x: two more registers
+// halved its groups per SM; hyperelasticity 2D P7 0.92x at N_WI = 10)
+// (bench/experiments/h200_interleaved_tables.txt), so it is measured: the CUDA tuner
+// times the Interleaved twins of its fastest tiled candidates.
+enum class Tables { Global, Constant, MergedConstant, Interleaved };
 // How a tiled kernel's loops over a work-item's private arrays (its rows of the
 // evaluation accumulators, its DOF column tile, its output rows) are compiled.
 // Compiler: left to nvcc, which keeps large ones rolled and then indexes those arrays
@@ -131,7 +140,7 @@ constexpr long long kMaxConstantTableBytes = 64 * 1024;
 // every evaluation group's and test table, or with `merged` each distinct (element
 // degree, reference derivative) table once.
 long long table_words(const ActionIR &ir, int n_quadrature_points, bool merged = false);
-// Bytes of a constant-table schedule's c_tables (0 for Tables::Global).
+// Bytes of a constant-table schedule's c_tables (0 for Tables::Global and Interleaved).
 long long constant_table_bytes(const Schedule &s, const ActionIR &ir, int n_quadrature_points);
 
 // Throws std::invalid_argument naming the parameter, its value and the limit.
@@ -142,7 +151,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", unrolled tiled loops "loops=unrolled", constant tables
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter
-// "scatter=warp", in that order, before the precision.
+// "scatter=warp", in that order, before the precision; a tiled kernel's interleaved
+// tables "tables=interleaved" where constant tables would be.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.

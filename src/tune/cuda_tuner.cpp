@@ -98,10 +98,13 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   t0 = std::chrono::steady_clock::now();
   report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
   report.timing_seconds = seconds_since(t0);
-  // Second round: the shared-DOF and warp-scatter twins of the fastest (tuner.h).
+  // Second round: the shared-DOF, warp-scatter and interleaved-table twins of the
+  // fastest (tuner.h).
   TuneReport round;
   round.candidates = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);
   for (TimedCandidate &twin : warp_scatter_twins(report.candidates, settings.warp_scatter_candidates))
+    round.candidates.push_back(std::move(twin));
+  for (TimedCandidate &twin : interleaved_twins(ir, report.candidates, settings.interleaved_candidates))
     round.candidates.push_back(std::move(twin));
   if (!round.candidates.empty()) {
     t0 = std::chrono::steady_clock::now();

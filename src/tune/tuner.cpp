@@ -149,7 +149,7 @@ std::string tuning_settings_text(const TuneSettings &s)
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
      << " tq_classes=" << s.quad_tile_classes << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
      << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
-     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
+     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
   return os.str();
@@ -227,6 +227,22 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
         return (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) && c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1;
       },
       [](const Schedule &s) { return s.with_dofs(Dofs::Shared); });
+}
+
+bool pairs_table_loads(const ActionIR &ir)
+{
+  for (const EvalGroup &g : ir.groups)
+    if (g.derivatives.size() % 2 == 0) return true;
+  return ir.test_derivatives.size() % 2 == 0;
+}
+
+std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  if (!pairs_table_loads(ir)) return {};
+  return twins_of_fastest(
+      timed, n,
+      [](const TimedCandidate &c) { return c.schedule.strategy() == Strategy::Tiled && c.schedule.tables() == Tables::Global; },
+      [](const Schedule &s) { return s.with_tables(Tables::Interleaved); });
 }
 
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)

@@ -90,6 +90,12 @@ struct TuneSettings {
   // 1.66x faster on the H200 and the 2D scalar one 1.2x slower
   // (bench/experiments/h200_warp_scatter_p1.txt), so it is measured. 0 turns this off.
   std::size_t warp_scatter_candidates = 2;
+  // In the second round (CUDA only), also time the Tables::Interleaved twin of this
+  // many of the fastest first-round tiled candidates, for forms where some group or
+  // the test function has an even number of derivative tables (pairs_table_loads): it
+  // halves their shared table loads but may cost registers (schedule.h), so it is
+  // measured. 0 turns this off.
+  std::size_t interleaved_candidates = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -131,6 +137,14 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
 // The Scatter::Warp twins of the n fastest candidates that ran with Scatter::Atomic,
 // fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
+
+// Whether some evaluation group or the test function has an even number of derivative
+// tables, which Tables::Interleaved reads in pairs.
+bool pairs_table_loads(const ActionIR &ir);
+// The Tables::Interleaved twins of the n fastest tiled candidates that ran with their
+// tables one after another, fastest first (none where !pairs_table_loads(ir)); twins
+// already in `timed` are skipped.
+std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best
 // becomes the fastest of both rounds.

@@ -41,6 +41,7 @@ struct Options {
   PetscBool shared_dofs = PETSC_TRUE;  // also the Dofs::Shared twins of SCPWI and the best tiled
   PetscBool unrolled = PETSC_TRUE;     // also the loops=unrolled twin of every tiled schedule
   PetscBool warp_scatter = PETSC_TRUE; // also the scatter=warp twins (sample_schedules)
+  PetscBool interleaved = PETSC_TRUE;  // also the tables=interleaved twin of every tiled schedule
   double tolerance = 1e-12;
 };
 
@@ -87,7 +88,16 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 // (unless -unrolled 0); with
 // -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate, and
 // (unrolled) of every sampled tiled schedule; with -warp_scatter, the scatter=warp twins
-// of every SCPWI schedule, of the model's best tiled one and of the last schedule listed.
+// of every SCPWI schedule, of the model's best tiled one and of the last schedule listed;
+// with -interleaved, before those, the tables=interleaved twin of every tiled schedule.
+std::vector<Schedule> with_interleaved_twins(std::vector<Schedule> out, size_t first_tiled, bool on)
+{
+  if (!on) return out;
+  for (size_t i = first_tiled, n = out.size(); i < n; ++i)
+    if (out[i].strategy() == Strategy::Tiled && out[i].tables() == Tables::Global) out.push_back(out[i].with_tables(Tables::Interleaved));
+  return out;
+}
+
 std::vector<Schedule> with_warp_twins(std::vector<Schedule> out, size_t first_tiled, bool on)
 {
   if (!on) return out;
@@ -139,7 +149,7 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     for (const Schedule &twin : twins)
       if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
-  return with_warp_twins(out, first_tiled, o.warp_scatter);
+  return with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter);
 }
 
 double relative_error(const std::vector<double> &a, const std::vector<double> &b)
@@ -270,6 +280,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-unrolled", "also check every tiled schedule with loops=unrolled", "", o.unrolled, &o.unrolled, nullptr));
   PetscCall(PetscOptionsBool("-warp_scatter", "also check the scatter=warp twins of SCPWI, the best tiled and the last schedule", "",
                              o.warp_scatter, &o.warp_scatter, nullptr));
+  PetscCall(PetscOptionsBool("-interleaved", "also check the tables=interleaved twin of every tiled schedule", "", o.interleaved, &o.interleaved, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {

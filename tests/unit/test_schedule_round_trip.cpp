@@ -30,6 +30,8 @@ TEST_CASE("schedules round-trip through to_string and parse_schedule", "[schedul
       Schedule::single_cell_per_work_item(32).with_scatter(Scatter::Warp),
       Schedule::single_cell_per_work_item(64).with_lanes(3).with_tables(Tables::Constant).with_scatter(Scatter::Warp),
       Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}).with_dofs(Dofs::Shared).with_loops(Loops::Unrolled).with_scatter(Scatter::Warp),
+      Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}).with_loops(Loops::Unrolled).with_tables(Tables::Interleaved),
+      Schedule::tiled({2, 4, 6, 3, {6, 2}, 6, 3}, Precision::FP32).with_dofs(Dofs::Shared).with_tables(Tables::Interleaved).with_scatter(Scatter::Warp),
   };
   for (const Schedule &s : cases) {
     INFO(to_string(s));
@@ -78,6 +80,8 @@ TEST_CASE("parse_schedule refuses text to_string would not write", "[schedule][c
       "scpwi wg=32 tables=constant dofs=shared fp64",  // order
       "scpwi wg=32 tables=global fp64",                // the default, not written
       "scpwi wg=32 tables=constant tables=constant fp64",
+      "tiled nc=4 nwi=8 tq=6 ter=6 tec=[6] tqr=6 tqc=6 tables=interleaved loops=unrolled fp64",  // order
+      "tiled nc=4 nwi=8 tq=6 ter=6 tec=[6] tqr=6 tqc=6 tables=interleaved tables=interleaved fp64",
       "scpwi wg=32 tables=merged fp64",
       "scpwi wg=32 tables=constant-merged tables=constant fp64",
       "scpwi wg=32 lanes=1 fp64",             // the default, not written

@@ -68,6 +68,14 @@ TEST_CASE("invalid schedules are rejected with the parameter, its value and the 
   CHECK(rejection(Schedule::single_cell_per_work_item(64).with_tables(Tables::Constant), ir, Q) == "accepted");
   CHECK(rejection(Schedule::tiled(good).with_tables(Tables::Constant), ir, Q) ==
         "invalid schedule: constant tables are for SCPWI; tiled kernels prefetch their tables into shared memory");
+  // Interleaved tables are a layout of the tiled kernels' shared prefetch buffer; its
+  // size does not change, and no constant memory is used.
+  CHECK(rejection(Schedule::tiled(good).with_tables(Tables::Interleaved), ir, Q) == "accepted");
+  CHECK(constant_table_bytes(Schedule::tiled(good).with_tables(Tables::Interleaved), ir, Q) == 0);
+  CHECK(shared_memory_bytes(Schedule::tiled(good).with_tables(Tables::Interleaved), ir) == shared_memory_bytes(Schedule::tiled(good), ir));
+  CHECK(rejection(Schedule::single_cell_per_work_item(64).with_tables(Tables::Interleaved), ir, Q) ==
+        "invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI reads its tables "
+        "from global or constant memory");
   const int big_q = 700;  // merged: 12 x 700 x 8 bytes = 67200 > 64 KiB
   CHECK(rejection(Schedule::single_cell_per_work_item(64).with_tables(Tables::MergedConstant), ir, big_q) ==
         "invalid schedule: constant table bytes = 67200 must be <= 65536 (constant memory)");
