@@ -238,6 +238,32 @@ EventTimer::EventTimer()
   stop_ = b;
 }
 
+EventSeries::EventSeries(int n)
+{
+  for (int i = 0; i < n; ++i) {
+    CUevent e;
+    FEMGPU_CU(use().cuEventCreate_(&e, CU_EVENT_DEFAULT));
+    events_.push_back(e);
+  }
+}
+
+EventSeries::~EventSeries()
+{
+  for (void *e : events_) use().cuEventDestroy_(static_cast<CUevent>(e));
+}
+
+void EventSeries::record(int i) { FEMGPU_CU(use().cuEventRecord_(static_cast<CUevent>(events_.at(static_cast<size_t>(i))), nullptr)); }
+
+void EventSeries::synchronize(int i) { FEMGPU_CU(use().cuEventSynchronize_(static_cast<CUevent>(events_.at(static_cast<size_t>(i))))); }
+
+double EventSeries::ms(int i) const
+{
+  float ms = 0;
+  FEMGPU_CU(use().cuEventElapsedTime_(&ms, static_cast<CUevent>(events_.at(static_cast<size_t>(i))),
+                                      static_cast<CUevent>(events_.at(static_cast<size_t>(i) + 1))));
+  return ms;
+}
+
 EventTimer::~EventTimer()
 {
   use().cuEventDestroy_(static_cast<CUevent>(start_));

@@ -107,4 +107,21 @@ class EventTimer {
   void *start_ = nullptr, *stop_ = nullptr;
 };
 
+// Events recorded between launches queued back to back: record(0), launch, record(1),
+// launch, ..., then ms(i) is the GPU time between events i and i + 1.
+class EventSeries {
+ public:
+  explicit EventSeries(int n);
+  ~EventSeries();
+  EventSeries(const EventSeries &) = delete;
+  EventSeries &operator=(const EventSeries &) = delete;
+  int size() const { return static_cast<int>(events_.size()); }
+  void record(int i);
+  void synchronize(int i);
+  double ms(int i) const;  // between events i and i + 1, both completed
+
+ private:
+  std::vector<void *> events_;
+};
+
 }  // namespace femgpu::cuda
