@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "tools/bench_case.h"
+#include "tools/bench_verify.h"
 #include "tools/femgpu_bench_study.h"
 #include "tune/cuda_tuner.h"
 #include "tune/device_cache.h"
@@ -35,6 +36,8 @@ struct Row {
   long long n_cells = 0, dofs_out = 0, space = 0, shared = 0;
   double flops_per_cell = 0, ms = 0, gflops = 0, roofline = 0, fraction = 0, gdofs = 0, paper_gdofs = NAN, tune_s = 0;
   double scpwi_ms = 0, agreement = 0;
+  int verified_cells = 0;  // cells of the mesh the fastest kernel was checked on (bench_verify.h)
+  double verify_error = NAN;
   std::string bound;
 };
 
@@ -56,10 +59,10 @@ std::map<std::string, double> paper_gdofs(const std::string &path)
 // One case: mesh, operands, tuning, measurements.
 // Times the given schedules instead of tuning (-schedule: profiling, exact re-runs,
 // side-by-side comparisons); several are separated by ';' and the fastest makes the row.
-TuneReport time_schedules(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
-                          const TuneSettings &settings, const std::string &schedules)
+CudaTuneReport time_schedules(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
+                              const TuneSettings &settings, const std::string &schedules)
 {
-  TuneReport report;
+  CudaTuneReport report;
   std::stringstream list(schedules);
   for (std::string text; std::getline(list, text, ';');) {
     const size_t first = text.find_first_not_of(" \t");
@@ -73,19 +76,20 @@ TuneReport time_schedules(const ActionIR &ir, const Tabulation &tab, const Devic
   std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, settings.compile_threads);
   report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
   if (report.best < 0) throw std::runtime_error("no given schedule ran: " + report.candidates.front().error);
+  report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }
 
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
-             const DeviceParams &params, const std::string &forced)
+             const DeviceParams &params, const std::string &forced, int verify_cells)
 {
   std::unique_ptr<BenchCase> bench = lower_case(op, dim, k);
   const ActionIR &ir = bench->ir;
   const Tabulation &tab = bench->tab;
   std::unique_ptr<BenchOperands> operands = upload_operands(*bench, N);
   const LatticeMesh &mesh = operands->mesh;
-  TuneReport report = forced.empty() ? tune_cuda(ir, tab, *operands->data, info, params, settings)
-                                      : time_schedules(ir, tab, *operands->data, info, settings, forced);
+  CudaTuneReport report = forced.empty() ? tune_cuda(ir, tab, *operands->data, info, params, settings)
+                                          : time_schedules(ir, tab, *operands->data, info, settings, forced);
   Row r;
   r.op = op, r.dim = dim, r.degree = k, r.Q = tab.n_points(), r.n_cells = mesh.n_cells;
   r.dofs_out = static_cast<long long>(mesh.n_dofs());
@@ -108,6 +112,19 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.roofline = roof.gflops, r.bound = roof.bound;
   r.fraction = r.gflops / r.roofline;
   r.gdofs = static_cast<double>(r.dofs_out) / (r.ms * 1e-3) / 1e9;
+  if (verify_cells > 0) {
+    // The reported kernel itself, on this mesh: a timed result is only kept if it is right.
+    if (!report.best_kernel) throw std::logic_error("femgpu-bench: the fastest kernel was not kept");
+    const BenchVerification v = verify_on_sample(*bench, *operands, *report.best_kernel, verify_cells, static_cast<unsigned>(1000 * dim + k));
+    r.verified_cells = v.cells, r.verify_error = v.relative_error;
+    const double tolerance = best.schedule.precision() == Precision::FP64 ? 1e-10 : 1e-4;
+    if (!(v.relative_error <= tolerance)) {
+      std::ostringstream os;
+      os << "the fastest kernel (" << r.schedule << ") differs from the CPU reference on " << v.cells << " cells of the mesh: relative error "
+         << v.relative_error << " > " << tolerance;
+      throw std::runtime_error(os.str());
+    }
+  }
   return r;
 }
 
@@ -121,7 +138,8 @@ std::string json_row(const Row &r)
      << ", \"paper_gdofs\": " << (std::isnan(r.paper_gdofs) ? std::string("null") : std::to_string(r.paper_gdofs))
      << ", \"vs_paper\": \"" << r.paper_verdict << "\", \"schedule\": \"" << r.schedule << "\", \"scpwi_time_ms\": " << r.scpwi_ms
      << ", \"registers\": " << r.registers << ", \"spill_bytes\": " << r.spills << ", \"shared_bytes\": " << r.shared << ", \"search_space\": " << r.space
-     << ", \"timed_candidates\": " << r.candidates << ", \"tune_seconds\": " << r.tune_s << ", \"device\": \"" << r.device << "\"}";
+     << ", \"timed_candidates\": " << r.candidates << ", \"tune_seconds\": " << r.tune_s << ", \"verified_cells\": " << r.verified_cells
+     << ", \"verify_rel_err\": " << (std::isnan(r.verify_error) ? std::string("null") : std::to_string(r.verify_error)) << ", \"device\": \"" << r.device << "\"}";
   return os.str();
 }
 
@@ -130,7 +148,7 @@ std::string json_row(const Row &r)
 int main(int argc, char **argv)
 {
   char ops_s[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity", json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "";
-  PetscInt n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
+  PetscInt verify_cells = 1024, n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
   char forced_s[4096] = "";
@@ -178,6 +196,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-quad_tile_classes", "also time the model's best of each of the largest this many T^Q classes (0: off)", "", tq_classes,
                             &tq_classes, nullptr));
   PetscCall(PetscOptionsBool("-lanes", "also time each SCPWI candidate of a vector form with one work-item per component", "", lanes, &lanes, nullptr));
+  PetscCall(PetscOptionsInt("-verify_cells",
+                            "check the fastest kernel of each case on this many random cells of its mesh against the FP64 CPU reference; "
+                            "a case whose kernel differs fails (0: off)",
+                            "", verify_cells, &verify_cells, nullptr));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
   PetscCall(PetscOptionsString("-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "", forced_s, forced_s, sizeof(forced_s),
@@ -239,7 +261,7 @@ int main(int argc, char **argv)
       for (int k = static_cast<int>(min_degree); k <= (dims[di] == 2 ? max2 : max3); ++k) {
         const int dim = static_cast<int>(dims[di]);
         try {
-          Row r = run_case(op, dim, k, static_cast<int>(dim == 2 ? n2 : n3), settings, info, params, forced);
+          Row r = run_case(op, dim, k, static_cast<int>(dim == 2 ? n2 : n3), settings, info, params, forced, static_cast<int>(verify_cells));
           auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
           if (it != paper.end()) {
             r.paper_gdofs = it->second;
@@ -249,6 +271,7 @@ int main(int argc, char **argv)
           at_half += r.fraction >= 0.5;
           std::printf("%-16s %3d %3d %5d %10.4f %9.0f %9.0f %6.2f %8.2f %8.2f %6s  %s\n", op.c_str(), dim, k, r.Q, r.ms, r.gflops,
                       r.roofline, r.fraction, r.gdofs, r.paper_gdofs, r.paper_verdict.c_str(), r.schedule.c_str());
+          if (r.verified_cells > 0) std::printf("    verified on %d cells of the mesh: relative error %.3g\n", r.verified_cells, r.verify_error);
           std::fflush(stdout);
           rows.push_back(r);
         } catch (const std::exception &e) {
@@ -267,11 +290,11 @@ int main(int argc, char **argv)
   }
   if (*csv) {
     std::ofstream out(csv);
-    out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,gdofs,paper_gdofs,vs_paper,schedule,registers,spill_bytes,shared_bytes,tune_seconds,device\n";
+    out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,gdofs,paper_gdofs,vs_paper,schedule,registers,spill_bytes,shared_bytes,tune_seconds,verified_cells,verify_rel_err,device\n";
     for (const Row &r : rows)
       out << r.op << "," << r.dim << "," << r.degree << "," << r.Q << "," << r.ms << "," << r.gflops << "," << r.roofline << ","
           << r.fraction << "," << r.gdofs << "," << r.paper_gdofs << "," << r.paper_verdict << "," << r.schedule << "," << r.registers << "," << r.spills << "," << r.shared << "," << r.tune_s
-          << "," << r.device << "\n";
+          << "," << r.verified_cells << "," << r.verify_error << "," << r.device << "\n";
   }
   PetscCall(PetscFinalize());
   return failed ? 1 : 0;
