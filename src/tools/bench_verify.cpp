@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "kernel/kernel_abi.h"
 #include "reference/reference_action.h"
@@ -67,7 +69,9 @@ BenchVerification verify_on_sample(const BenchCase &c, const BenchOperands &o, c
     err = std::max(err, std::isfinite(got[i]) ? std::fabs(got[i] - want[i]) : INFINITY);
     scale = std::max(scale, std::fabs(want[i]));
   }
-  v.relative_error = scale > 0 ? err / scale : err;
+  // A zero reference would make any kernel that writes nothing pass.
+  if (!(scale > 0)) throw std::runtime_error("verification: the reference action on the " + std::to_string(v.cells) + " sampled cells is zero");
+  v.relative_error = err / scale;
   return v;
 }
 
