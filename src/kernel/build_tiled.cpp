@@ -49,6 +49,13 @@ Stmt my_row() { return declare(Space::Register, Type::Int, "r_row", var("i_row")
 
 std::string G(int g) { return "_G" + std::to_string(g); }
 
+// The schedule's choices that change the tiled kernel's code (not its sizes).
+struct Variant {
+  bool shared = false;       // Dofs::Shared
+  bool unroll = false;       // Loops::Unrolled
+  bool interleaved = false;  // Tables::Interleaved
+};
+
 // Entry (i, j) of derivative table d of a prefetched tile of n_tables tables with rows
 // of `stride` words: tables one after another (tile_words apart), or with
 // Tables::Interleaved a point's n_tables derivatives side by side, so the unrolled
@@ -132,7 +139,7 @@ Block gather_shared_tile(const ActionIR &ir, int f, const Ex &first, const Ex &c
 }
 
 // One column tile of group g: gather the tile's DOFs, prefetch its tables, contract.
-Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll, bool interleaved)
+Block eval_column_tile(const ActionIR &ir, int g, const Variant &v)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   const Ex cols = size("EVAL_COLS" + G(g)), n = size("N_BASIS" + G(g)), col0 = var("i_col_tile") * cols;
@@ -141,15 +148,15 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll, bool
   Block b{declare(Space::Register, Type::Int, "r_cols", min_of(cols, n - col0))};
   for (int f : grp.functions) {
     const Ex C = lit(function_components(ir, f));
-    Block gb = shared ? gather_shared_tile(ir, f, col0 * C, cols * C, r_cols * C)
-                      : private_loops(unroll, gather(ir, f, tile_name(f, false), var("r_cell"), var("r_active"), col0 * C, cols * C, r_cols * C));
+    Block gb = v.shared ? gather_shared_tile(ir, f, col0 * C, cols * C, r_cols * C)
+                        : private_loops(v.unroll, gather(ir, f, tile_name(f, false), var("r_cell"), var("r_active"), col0 * C, cols * C, r_cols * C));
     b.insert(b.end(), gb.begin(), gb.end());
   }
   b.push_back(comment("prefetch Phi tiles into s_buf"));
   Block pf = prefetch("PREFETCH_ROUNDS" + G(g), var("r_rows"), r_cols, [&](Ex i, Ex j) {
     Block c;
     for (int d = 0; d < nd; ++d)
-      c.push_back(assign(var("s_buf")[tile_word(interleaved, nd, tile_words, stride, i, j, d)],
+      c.push_back(assign(var("s_buf")[tile_word(v.interleaved, nd, tile_words, stride, i, j, d)],
                          var("g_tables")[group_table(g, d) + (var("r_row0") + i) * n + col0 + j]));
     return c;
   });
@@ -159,15 +166,15 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll, bool
   Block terms;
   for (int d = 0; d < nd; ++d)
     terms.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d),
-                            var("s_buf")[tile_word(interleaved, nd, tile_words, stride, row, j, d)]));
+                            var("s_buf")[tile_word(v.interleaved, nd, tile_words, stride, row, j, d)]));
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const EvalTerm &term = grp.terms[t];
     const int C = function_components(ir, term.function);
-    const Ex dof = shared && unroll ? var(dof_value_name(term.function, term.component))
-                                    : tile_entry(term.function, shared, j * lit(C) + lit(term.component));
+    const Ex dof = v.shared && v.unroll ? var(dof_value_name(term.function, term.component))
+                                        : tile_entry(term.function, v.shared, j * lit(C) + lit(term.component));
     terms.push_back(accumulate(var(acc_name(g, static_cast<int>(t)))[var("i_row")], var("r_phi" + std::to_string(term.derivative)) * dof));
   }
-  if (shared && unroll) {
+  if (v.shared && v.unroll) {
     // Shared DOFs, unrolled: columns outside rows, so each of the column's DOF values is
     // read from shared memory once for all of the work-item's rows (rows inside would read
     // it once per row and FMA), and held in one register, not a whole tile of them.
@@ -181,23 +188,23 @@ Block eval_column_tile(const ActionIR &ir, int g, bool shared, bool unroll, bool
     b.push_back(unrolled(loop("i_col", lit(0), cols, {if_then(j < r_cols, column)})));
   } else {
     // Columns run to the full tile width so the register tiles are indexed by constants.
-    b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
-                                          {my_row(), if_then(row < var("r_rows"), {private_loop(unroll, loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)}))})})));
+    b.push_back(private_loop(v.unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"),
+                                            {my_row(), if_then(row < var("r_rows"), {private_loop(v.unroll, loop("i_col", lit(0), cols, {if_then(j < r_cols, terms)}))})})));
   }
   b.push_back(barrier());
   return b;
 }
 
-Block evaluate_group(const ActionIR &ir, int g, bool shared, bool unroll, bool interleaved)
+Block evaluate_group(const ActionIR &ir, int g, const Variant &v)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   Block b{comment("evaluation of group " + std::to_string(g))};
   for (size_t t = 0; t < grp.terms.size(); ++t) {
     const std::string a = acc_name(g, static_cast<int>(t));
     b.push_back(declare_array(Space::Register, Type::Real, a, size("EVAL_ROWS_PER_ITEM")));
-    b.push_back(private_loop(unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {assign(var(a)[var("i_row")], real_lit(0.0))})));
+    b.push_back(private_loop(v.unroll, loop("i_row", lit(0), size("EVAL_ROWS_PER_ITEM"), {assign(var(a)[var("i_row")], real_lit(0.0))})));
   }
-  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g, shared, unroll, interleaved)));
+  b.push_back(loop("i_col_tile", lit(0), size("N_EVAL_COL_TILES" + G(g)), eval_column_tile(ir, g, v)));
   return b;
 }
 
@@ -220,16 +227,16 @@ Block pointwise_rows(const ActionIR &ir, bool unroll)
                                      if_then(row < var("r_rows"), body)}))};
 }
 
-Block evaluation_phase(const ActionIR &ir, bool shared, bool unroll, bool interleaved)
+Block evaluation_phase(const ActionIR &ir, const Variant &v)
 {
   const Ex first = var("i_row_tile") * size("EVAL_ROWS");
   Block tile{declare(Space::Register, Type::Int, "r_rows", min_of(size("EVAL_ROWS"), var("r_tile_len") - first)),
              declare(Space::Register, Type::Int, "r_row0", var("i_quad_tile") * size("QUAD_TILE") + first)};
   for (size_t g = 0; g < ir.groups.size(); ++g) {
-    Block e = evaluate_group(ir, static_cast<int>(g), shared, unroll, interleaved);
+    Block e = evaluate_group(ir, static_cast<int>(g), v);
     tile.insert(tile.end(), e.begin(), e.end());
   }
-  Block pw = pointwise_rows(ir, unroll);
+  Block pw = pointwise_rows(ir, v.unroll);
   tile.insert(tile.end(), pw.begin(), pw.end());
   // A trip count uniform over the group instead of an `if` around barriers: PoCL
   // mis-compiles barriers under conditionals inside loops, and no barrier sits under a
@@ -239,7 +246,7 @@ Block evaluation_phase(const ActionIR &ir, bool shared, bool unroll, bool interl
           loop("i_row_tile", lit(0), var("r_row_tiles"), tile)};
 }
 
-Block quadrature_column_tile(const ActionIR &ir, bool unroll, bool interleaved)
+Block quadrature_column_tile(const ActionIR &ir, const Variant &v)
 {
   const Ex qcols = size("QUAD_COLS"), stride = size("QUAD_STRIDE"), tile_words = size("QUAD_ROWS") * stride;
   const int nd = static_cast<int>(ir.test_derivatives.size());
@@ -251,7 +258,7 @@ Block quadrature_column_tile(const ActionIR &ir, bool unroll, bool interleaved)
     Block c;
     const Ex point = var("i_quad_tile") * size("QUAD_TILE") + col0 + j;
     for (int d = 0; d < nd; ++d)
-      c.push_back(assign(var("s_buf")[tile_word(interleaved, nd, tile_words, stride, i, j, d)],
+      c.push_back(assign(var("s_buf")[tile_word(v.interleaved, nd, tile_words, stride, i, j, d)],
                          var("g_tables")[test_table(d) + point * size("N_TEST_BASIS") + trow0 + i]));
     return c;
   });
@@ -262,15 +269,15 @@ Block quadrature_column_tile(const ActionIR &ir, bool unroll, bool interleaved)
   Block terms;
   for (int d = 0; d < nd; ++d)
     terms.push_back(declare(Space::Register, Type::Real, "r_psi" + std::to_string(d),
-                            var("s_buf")[tile_word(interleaved, nd, tile_words, stride, row, jq, d)]));
+                            var("s_buf")[tile_word(v.interleaved, nd, tile_words, stride, row, jq, d)]));
   for (int j = 0; j < ir.n_eval(); ++j) {
     const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
     // Unrolled: e_j was read once for this point into r_e<j>, outside the row loop.
-    const Ex e = unroll ? var("r_e" + std::to_string(j)) : e_entry(j);
+    const Ex e = v.unroll ? var("r_e" + std::to_string(j)) : e_entry(j);
     terms.push_back(accumulate(var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(tt.component)],
                                var("r_psi" + std::to_string(tt.derivative)) * e));
   }
-  if (!unroll) {
+  if (!v.unroll) {
     b.push_back(loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
                      {my_row(), if_then(row < var("r_trows"), {loop("i_qcol", lit(0), qcols, {if_then(jq < var("r_qcols"), terms)})})}));
   } else {
@@ -302,22 +309,22 @@ Block scatter_rows(const ActionIR &ir, bool unroll)
                                      if_then(var("r_active") && (row < var("r_trows")), per_component)}))};
 }
 
-Block quadrature_phase(const ActionIR &ir, bool unroll, bool interleaved)
+Block quadrature_phase(const ActionIR &ir, const Variant &v)
 {
   const Ex out_words = size("QUAD_ROWS_PER_ITEM") * size("N_COMPONENTS");
   const Ex trow0 = var("i_qrow_tile") * size("QUAD_ROWS");
   Block row_tile{declare(Space::Register, Type::Int, "r_trows", min_of(size("QUAD_ROWS"), size("N_TEST_BASIS") - trow0)),
                  declare_array(Space::Register, Type::Real, "r_out", out_words),
-                 private_loop(unroll, loop("i_out", lit(0), out_words, {assign(var("r_out")[var("i_out")], real_lit(0.0))})),
+                 private_loop(v.unroll, loop("i_out", lit(0), out_words, {assign(var("r_out")[var("i_out")], real_lit(0.0))})),
                  declare(Space::Register, Type::Int, "r_qcol_tiles", (var("r_tile_len") + size("QUAD_COLS") - lit(1)) / size("QUAD_COLS")),
-                 loop("i_qcol_tile", lit(0), var("r_qcol_tiles"), quadrature_column_tile(ir, unroll, interleaved))};
-  Block sc = scatter_rows(ir, unroll);
+                 loop("i_qcol_tile", lit(0), var("r_qcol_tiles"), quadrature_column_tile(ir, v))};
+  Block sc = scatter_rows(ir, v.unroll);
   row_tile.insert(row_tile.end(), sc.begin(), sc.end());
   return {comment("quadrature: r_out = Psi e over this quadrature tile"),
           loop("i_qrow_tile", lit(0), size("N_QUAD_ROW_TILES"), row_tile)};
 }
 
-Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared, bool unroll, bool interleaved)
+Block tiled_body(const ActionIR &ir, const Tabulation &tab, const Variant &v)
 {
   const Ex cell = var("r_cell"), active = var("r_active");
   Block b{declare(Space::Register, Type::Int, "r_item", builtin(Builtin::LocalX)),
@@ -327,7 +334,7 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared, bool un
           declare(Space::Register, Type::Int, "r_active", cell < var("n_cells")),
           declare_array(Space::Shared, Type::Real, "s_buf", size("S_BUF_WORDS")),
           declare_array(Space::Shared, Type::Real, "s_e", size("S_E_WORDS"))};
-  if (shared)
+  if (v.shared)
     for (const EvalGroup &grp : ir.groups)
       for (int f : grp.functions)
         b.push_back(declare_array(Space::Shared, Type::Real, tile_name(f, true), size("N_C") * size("DOF_STRIDE_" + upper(function_stem(f)))));
@@ -345,7 +352,7 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab, bool shared, bool un
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0), false));
   const Ex first = var("i_quad_tile") * size("QUAD_TILE");
   Block quad_tile{declare(Space::Register, Type::Int, "r_tile_len", min_of(size("QUAD_TILE"), size("N_QUAD") - first))};
-  Block ev = evaluation_phase(ir, shared, unroll, interleaved), qp = quadrature_phase(ir, unroll, interleaved);
+  Block ev = evaluation_phase(ir, v), qp = quadrature_phase(ir, v);
   quad_tile.insert(quad_tile.end(), ev.begin(), ev.end());
   quad_tile.push_back(barrier());  // s_e complete before the quadrature phase reads it
   quad_tile.insert(quad_tile.end(), qp.begin(), qp.end());
@@ -372,8 +379,7 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.block_x = t.items_per_cell;
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;
-  k.body = tiled_body(ir, tab, schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled,
-                      schedule.tables() == Tables::Interleaved);
+  k.body = tiled_body(ir, tab, {schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled, schedule.tables() == Tables::Interleaved});
   apply_scatter(k, schedule);
   return k;
 }

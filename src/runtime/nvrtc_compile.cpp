@@ -40,6 +40,9 @@ std::string save_source(const std::string &source, const std::string &name)
 
 namespace {
 
+// femgpu's NVRTC options for an architecture (sm_ for a cubin, compute_ for PTX).
+std::vector<std::string> options_for(const std::string &arch) { return {"-arch=" + arch, "--std=c++17", "-default-device"}; }
+
 // Compiles `source` with `options` and returns the program (the caller destroys it), or
 // throws with the options, NVRTC's log and the saved source.
 nvrtcProgram compile_program(const std::string &source, const std::string &name, const std::vector<std::string> &options, std::string *log)
@@ -66,7 +69,7 @@ CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, 
 {
   CompiledCubin result;
   // A real architecture (sm_, not compute_) so that NVRTC produces SASS in a cubin.
-  result.options = {"-arch=" + arch, "--std=c++17", "-default-device"};
+  result.options = options_for(arch);
   nvrtcProgram prog = compile_program(source, name, result.options, &result.log);
   size_t size = 0;
   check(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
@@ -79,7 +82,7 @@ CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, 
 std::string nvrtc_ptx(const std::string &source, const std::string &name, const std::string &virtual_arch)
 {
   std::string log;
-  nvrtcProgram prog = compile_program(source, name, {"-arch=" + virtual_arch, "--std=c++17", "-default-device"}, &log);
+  nvrtcProgram prog = compile_program(source, name, options_for(virtual_arch), &log);
   size_t size = 0;
   check(nvrtcGetPTXSize(prog, &size), "nvrtcGetPTXSize");
   std::string ptx(size, '\0');

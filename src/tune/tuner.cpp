@@ -231,9 +231,10 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
 
 bool pairs_table_loads(const ActionIR &ir)
 {
+  auto even = [](std::size_t n_tables) { return n_tables > 0 && n_tables % 2 == 0; };
   for (const EvalGroup &g : ir.groups)
-    if (g.derivatives.size() % 2 == 0) return true;
-  return ir.test_derivatives.size() % 2 == 0;
+    if (even(g.derivatives.size())) return true;
+  return even(ir.test_derivatives.size());
 }
 
 std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n)

@@ -6,11 +6,10 @@
 // some group or the test function only. test_nvrtc_interleaved_tables.cpp compiles it.
 #include <catch2/catch.hpp>
 
-#include <limits>
-
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "support/opencl_check.h"
+#include "support/timed_candidates.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -59,14 +58,7 @@ TEST_CASE("forms whose groups or test function have an even number of tables pai
 
 TEST_CASE("the tuner's second round twins the fastest tiled candidates with interleaved tables", "[tune][interleaved]")
 {
-  auto timed = [](const Schedule &s, double ms, const std::string &error = "") {
-    TimedCandidate c;
-    c.schedule = s;
-    c.median_ms = error.empty() ? ms : std::numeric_limits<double>::infinity();
-    c.error = error;
-    c.model_seconds = ms * 1e-9;
-    return c;
-  };
+  const auto timed = [](const Schedule &s, double ms, const std::string &error = "") { return timed_candidate(s, ms, error); };
   std::mt19937 rng(53);
   const std::vector<FormCase> forms = form_cases();
   ActionData laplace2 = make_action(forms[1], 2, 2, 1, rng), laplace3 = make_action(forms[1], 3, 2, 1, rng);

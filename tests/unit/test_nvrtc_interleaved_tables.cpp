@@ -13,17 +13,6 @@
 using namespace femgpu;
 using namespace femgpu::test;
 
-namespace {
-
-size_t count(const std::string &text, const std::string &what)
-{
-  size_t n = 0;
-  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
-  return n;
-}
-
-}  // namespace
-
 TEST_CASE("NVRTC compiles every sampled interleaved-table kernel; paired tables load as 16-byte pairs", "[nvrtc][kernel][tiled][interleaved]")
 {
   std::mt19937 rng(43);
@@ -42,9 +31,9 @@ TEST_CASE("NVRTC compiles every sampled interleaved-table kernel; paired tables 
       // from shared memory; interleaved, it does.
       const std::string ptx_planar = nvrtc_ptx(action_cuda_source(d, planar), "femgpu_action");
       const std::string ptx = nvrtc_ptx(action_cuda_source(d, s), "femgpu_action");
-      CHECK(count(ptx_planar, "ld.shared.v2.f64") == 0);
-      CHECK(count(ptx, "ld.shared.v2.f64") > 0);
-      CHECK(count(ptx, "ld.shared.f64") < count(ptx_planar, "ld.shared.f64"));
+      CHECK(count_of(ptx_planar, "ld.shared.v2.f64") == 0);
+      CHECK(count_of(ptx, "ld.shared.v2.f64") > 0);
+      CHECK(count_of(ptx, "ld.shared.f64") < count_of(ptx_planar, "ld.shared.f64"));
       ++paired;
     }
   CHECK(paired >= 3);

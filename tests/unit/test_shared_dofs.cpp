@@ -5,12 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <limits>
 
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "runtime/opencl_runtime.h"
 #include "support/opencl_check.h"
+#include "support/timed_candidates.h"
 #include "tune/quantities.h"
 #include "tune/tuner.h"
 
@@ -65,15 +65,8 @@ TEST_CASE("shared DOFs are counted in the group's shared memory", "[schedule][sh
 
 TEST_CASE("the tuner's second round twins the fastest spilling or unrolled candidates that ran", "[tune][shared_dofs]")
 {
-  auto timed = [](const Schedule &s, double ms, const std::string &error = "", int spill = 64) {
-    TimedCandidate c;
-    c.schedule = s;
-    c.local_bytes = spill;
-    c.median_ms = error.empty() ? ms : std::numeric_limits<double>::infinity();
-    c.error = error;
-    c.model_seconds = ms * 1e-9;
-    return c;
-  };
+  // Candidates spill 64 bytes unless told otherwise.
+  const auto timed = [](const Schedule &s, double ms, const std::string &error = "", int spill = 64) { return timed_candidate(s, ms, error, spill); };
   const Schedule scpwi = Schedule::single_cell_per_work_item();
   const Schedule a = Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}), b = Schedule::tiled({2, 16, 6, 6, {3}, 6, 6});
   const Schedule c = Schedule::tiled({8, 4, 6, 3, {6}, 3, 6});

@@ -5,13 +5,14 @@
 // warp match; test_nvrtc_warp_scatter.cpp compiles it.
 #include <catch2/catch.hpp>
 
-#include <limits>
 #include <stdexcept>
 
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "support/action_cases.h"
 #include "support/opencl_check.h"
+#include "support/source_text.h"
+#include "support/timed_candidates.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -40,15 +41,6 @@ std::string as_plain_atomics(std::string source)
   return source;
 }
 
-std::string cuda_source(const ActionData &d, const Schedule &s) { return kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s)); }
-
-size_t count(const std::string &text, const std::string &what)
-{
-  size_t n = 0;
-  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("scatter=warp changes only the kernel's output adds", "[kernel][warp_scatter]")
@@ -65,13 +57,13 @@ TEST_CASE("scatter=warp changes only the kernel's output adds", "[kernel][warp_s
       for (const Schedule &s : schedules) {
         const Schedule w = s.with_scatter(Scatter::Warp);
         INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(w));
-        const std::string plain = cuda_source(d, s), warp = cuda_source(d, w);
-        CHECK(count(plain, "atomicAdd(&g_out[") > 0);
-        CHECK(count(plain, "femgpu_warp_add") == 0);
+        const std::string plain = action_cuda_source(d, s), warp = action_cuda_source(d, w);
+        CHECK(count_of(plain, "atomicAdd(&g_out[") > 0);
+        CHECK(count_of(plain, "femgpu_warp_add") == 0);
         // Every output add is warp-aggregated; the helper's own atomicAdd is the only one left.
-        CHECK(count(warp, "femgpu_warp_add(g_out, ") == count(plain, "atomicAdd(&g_out["));
-        CHECK(count(warp, "atomicAdd(") == 1);
-        CHECK(count(warp, "__match_any_sync") == 1);
+        CHECK(count_of(warp, "femgpu_warp_add(g_out, ") == count_of(plain, "atomicAdd(&g_out["));
+        CHECK(count_of(warp, "atomicAdd(") == 1);
+        CHECK(count_of(warp, "__match_any_sync") == 1);
         CHECK(as_plain_atomics(warp) == as_plain_atomics(plain));
       }
     }
@@ -95,14 +87,7 @@ TEST_CASE("OpenCL refuses a scatter=warp kernel, naming it", "[kernel][warp_scat
 
 TEST_CASE("the tuner's second round twins the fastest candidates with scatter=warp", "[tune][warp_scatter]")
 {
-  auto timed = [](const Schedule &s, double ms, const std::string &error = "") {
-    TimedCandidate c;
-    c.schedule = s;
-    c.median_ms = error.empty() ? ms : std::numeric_limits<double>::infinity();
-    c.error = error;
-    c.model_seconds = ms * 1e-9;
-    return c;
-  };
+  const auto timed = [](const Schedule &s, double ms, const std::string &error = "") { return timed_candidate(s, ms, error); };
   const Schedule s32 = Schedule::single_cell_per_work_item(32), s64 = Schedule::single_cell_per_work_item(64);
   const Schedule lanes = s32.with_lanes(2), tiled = Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}).with_loops(Loops::Unrolled);
   const std::vector<TimedCandidate> round1{timed(s32, 0.30), timed(tiled, 0.10, "too many resources requested"), timed(lanes, 0.20),

@@ -10,10 +10,9 @@
 #include "kernel/emit.h"
 #include "runtime/nvrtc_compile.h"
 #include "action_cases.h"
+#include "source_text.h"
 
 namespace femgpu::test {
-
-inline std::string action_cuda_source(const ActionData &d, const Schedule &s) { return kernel::emit_cuda(kernel::build_kernel(d.ir, d.tab, s)); }
 
 inline void check_nvrtc_compiles(const std::string &source)
 {
