@@ -93,45 +93,41 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   }
   PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
   PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", "", ctx->tune_candidates, &ctx->tune_candidates, &set));
-  any = (PetscBool)(any || set);
   PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_alias_min", "Search space: least aliasing efficiency", "", ctx->eta_alias_min, &ctx->eta_alias_min, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_simd_min", "Search space: least SIMD efficiency", "", ctx->eta_simd_min, &ctx->eta_simd_min, &set));
   any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_wg_max", "Search space: most work-items per group (N_c N_WI)", "", ctx->wg_max, &ctx->wg_max, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_low_register_words",
-                            "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)", "",
-                            ctx->low_register_words, &ctx->low_register_words, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_shared_dofs_candidates",
-                            "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that are unrolled "
-                            "tiled kernels or spill registers (0: off)", "",
-                            ctx->shared_dofs_candidates, &ctx->shared_dofs_candidates, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_warp_scatter_candidates",
-                            "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)",
-                            "", ctx->warp_scatter_candidates, &ctx->warp_scatter_candidates, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_interleaved_candidates",
-                            "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
-                            "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
-                            "", ctx->interleaved_candidates, &ctx->interleaved_candidates, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_fit_register_words",
-                            "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
-                            "footprint is too large) holds at most this many words per work-item (0: off)", "",
-                            ctx->fit_register_words, &ctx->fit_register_words, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_fit_candidates", "How many register-fitting candidates tuning also times (0: off)", "", ctx->fit_candidates,
-                            &ctx->fit_candidates, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsInt("-mat_fem_gpu_shared_dofs_above_words",
-                            "Tuning times unrolled tiled candidates whose register footprint with the DOF tile in registers is above this many words with "
-                            "shared DOFs instead (255 registers hold 127 FP64 words; 0: off)", "",
-                            ctx->shared_dofs_above_words, &ctx->shared_dofs_above_words, &set));
-  any = (PetscBool)(any || set);
+  // Tuning's integer knobs (tuner.h's TuneSettings), each part of the tuning cache's key.
+  const Knob tuning[] = {
+      {"-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", &ctx->tune_candidates},
+      {"-mat_fem_gpu_wg_max", "Search space: most work-items per group (N_c N_WI)", &ctx->wg_max},
+      {"-mat_fem_gpu_low_register_words",
+       "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)",
+       &ctx->low_register_words},
+      {"-mat_fem_gpu_shared_dofs_candidates",
+       "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that are unrolled "
+       "tiled kernels or spill registers (0: off)",
+       &ctx->shared_dofs_candidates},
+      {"-mat_fem_gpu_warp_scatter_candidates",
+       "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)",
+       &ctx->warp_scatter_candidates},
+      {"-mat_fem_gpu_interleaved_candidates",
+       "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
+       "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
+       &ctx->interleaved_candidates},
+      {"-mat_fem_gpu_fit_register_words",
+       "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
+       "footprint is too large) holds at most this many words per work-item (0: off)",
+       &ctx->fit_register_words},
+      {"-mat_fem_gpu_fit_candidates", "How many register-fitting candidates tuning also times (0: off)", &ctx->fit_candidates},
+      {"-mat_fem_gpu_shared_dofs_above_words",
+       "Tuning times unrolled tiled candidates whose register footprint with the DOF tile in registers is above this many words with "
+       "shared DOFs instead (255 registers hold 127 FP64 words; 0: off)",
+       &ctx->shared_dofs_above_words}};
+  for (const Knob &k : tuning) {
+    PetscCall(PetscOptionsInt(k.name, k.help, "", *k.value, k.value, &set));
+    if (set) any = PETSC_TRUE;
+  }
   PetscInt sizes[8] = {0}, n_sizes = 8;
   for (size_t i = 0; i < ctx->scpwi_work_groups.size() && i < 8; ++i) sizes[i] = ctx->scpwi_work_groups[i];  // -help shows them
   PetscCall(PetscOptionsIntArray("-mat_fem_gpu_scpwi_work_groups",
