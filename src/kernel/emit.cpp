@@ -33,6 +33,9 @@ struct Dialect {
   // CUDA: shared arrays are slices of one dynamically sized buffer (launch-time size),
   // because static __shared__ arrays are capped at 48 KiB.
   const char *dynamic_shared;  // the buffer's declaration, "" to declare arrays statically
+  // Whether the dialect can bound a kernel's registers (Kernel::groups_per_sm) with
+  // __launch_bounds__; where not (OpenCL), the bound is printed as a comment only.
+  bool launch_bounds;
 };
 
 class Printer {
@@ -188,7 +191,13 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   os << d.dynamic_shared;
   for (const auto &[name, values] : k.constant_arrays) Printer(d, k.precision).constant_array(os, name, values);
   if (uses_warp_atomics(k.body) && d.warp_atomic_helper) os << d.warp_atomic_helper;
-  os << helper << "\n" << d.kernel_qualifier << " " << k.name << "(";
+  os << helper << "\n";
+  if (k.groups_per_sm > 0 && !d.launch_bounds)
+    os << "// groups_per_sm=" << k.groups_per_sm << ": a CUDA register bound; " << d.name << " has none\n";
+  os << d.kernel_qualifier << " ";
+  if (k.groups_per_sm > 0 && d.launch_bounds)
+    os << "__launch_bounds__(" << k.block_x * k.block_y << ", " << k.groups_per_sm << ") ";
+  os << k.name << "(";
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Param &p = k.params[i];
     os << (i ? ",\n    " : "\n    ");
@@ -242,7 +251,8 @@ const Dialect &cuda_dialect()
                          "",
                          "",
                          {},
-                         "extern __shared__ __align__(16) real s_dynamic[];\n"};
+                         "extern __shared__ __align__(16) real s_dynamic[];\n",
+                         true};
   return d;
 }
 
@@ -263,7 +273,8 @@ const Dialect &opencl_dialect()
                          "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n",
                          "femgpu_atomic.cl",
                          {},
-                         ""};
+                         "",
+                         false};
   return d;
 }
 

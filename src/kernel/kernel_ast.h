@@ -113,6 +113,8 @@ struct Kernel {
   Block body;
   int block_x = 1, block_y = 1;  // work-items per group: (LocalX, LocalY) extents
   int cells_per_group = 1;
+  // CUDA: at least this many groups resident per SM (__launch_bounds__), 0: no bound.
+  int groups_per_sm = 0;
 };
 
 }  // namespace femgpu::kernel

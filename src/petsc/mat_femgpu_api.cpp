@@ -86,6 +86,11 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                         {"-mat_fem_gpu_ter", "Tiled: evaluation row tile T_e^r", &r.eval_rows},
                         {"-mat_fem_gpu_tqr", "Tiled: quadrature row tile T_q^r", &r.quad_rows},
                         {"-mat_fem_gpu_tqc", "Tiled: quadrature column tile T_q^c", &r.quad_cols},
+                        {"-mat_fem_gpu_groups_per_sm",
+                         "Forced schedules, CUDA: bound the kernel's registers so that this many groups fit on one SM (__launch_bounds__; "
+                         "0: no bound). Tuning times the bounded variant of its fastest register-limited candidates "
+                         "(-mat_fem_gpu_register_bound_candidates)",
+                         &r.groups_per_sm},
                         {"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device}};
   for (const Knob &k : knobs) {
     PetscCall(PetscOptionsInt(k.name, k.help, "", *k.value, k.value, &set));
@@ -115,6 +120,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
        "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
        "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
        &ctx->interleaved_candidates},
+      {"-mat_fem_gpu_register_bound_candidates",
+       "CUDA tuning also times the register-bound variant (-mat_fem_gpu_groups_per_sm) of this many of the fastest candidates whose "
+       "registers alone limit their groups per SM, one group more; a variant that spills more is not timed (0: off)",
+       &ctx->register_bound_candidates},
       {"-mat_fem_gpu_fit_register_words",
        "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
        "footprint is too large) holds at most this many words per work-item (0: off)",

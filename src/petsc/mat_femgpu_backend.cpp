@@ -35,7 +35,8 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
         .with_lanes(static_cast<int>(r.lanes))
         .with_dofs(dofs)
         .with_tables(tables)
-        .with_scatter(scatter);
+        .with_scatter(scatter)
+        .with_groups_per_sm(static_cast<int>(r.groups_per_sm));
   TileSizes t;
   t.cells_per_group = pick(r.cells_per_group, 1);
   t.items_per_cell = pick(r.items_per_cell, 32);
@@ -49,7 +50,12 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);
   const Loops loops = r.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
-  return Schedule::tiled(t, precision_of(r)).with_dofs(dofs).with_loops(loops).with_tables(tables).with_scatter(scatter);  // validate refuses constant tables here, and interleaved ones for SCPWI
+  return Schedule::tiled(t, precision_of(r))
+      .with_dofs(dofs)
+      .with_loops(loops)
+      .with_tables(tables)
+      .with_scatter(scatter)
+      .with_groups_per_sm(static_cast<int>(r.groups_per_sm));  // validate refuses constant tables here, and interleaved ones for SCPWI
 }
 
 #ifdef FEMGPU_HAVE_CUDA

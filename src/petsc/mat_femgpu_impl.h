@@ -38,6 +38,7 @@ struct ScheduleRequest {
   std::string tables = "global";   // global | constant | constant-merged (schedule.h's Tables; SCPWI only)
   std::string loops = "unrolled";  // unrolled | compiler (schedule.h's Loops; tiled only, forced and tuned)
   std::string scatter = "atomic";  // atomic | warp (schedule.h's Scatter; warp: CUDA only)
+  PetscInt groups_per_sm = 0;  // CUDA register bound (schedule.h); 0: none
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
 
@@ -59,6 +60,7 @@ struct MatFEMGPUContext {
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
   PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest unrolled or spilling candidates (tuner.h); 0: off
   PetscInt warp_scatter_candidates = 2;  // warp-scatter twins of the fastest candidates (tuner.h, CUDA); 0: off
+  PetscInt register_bound_candidates = 2;  // register-bound twins of the fastest (tuner.h, CUDA); 0: off
   PetscInt interleaved_candidates = 2;   // interleaved-table twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
   PetscInt shared_dofs_above_words = 128;  // unrolled candidates above this register footprint get shared DOFs (tuner.h); 0: off
   PetscInt fit_register_words = 112;       // also time the best candidates that fit the register file (tuner.h); 0: off

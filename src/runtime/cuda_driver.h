@@ -32,6 +32,8 @@ struct DeviceInfo {
   int shared_per_multiprocessor = 0;
   int max_groups_per_multiprocessor = 0;
   int max_threads_per_multiprocessor = 0;
+  int registers_per_multiprocessor = 0;
+  int reserved_shared_per_group = 0;  // the driver's own shared memory in each group
   double memory_clock_khz = 0, bus_width_bits = 0;
   std::size_t total_memory = 0;
   std::string arch() const { return "sm_" + std::to_string(major) + std::to_string(minor); }

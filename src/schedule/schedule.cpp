@@ -65,6 +65,13 @@ Schedule Schedule::with_scatter(Scatter scatter) const
   return s;
 }
 
+Schedule Schedule::with_groups_per_sm(int groups) const
+{
+  Schedule s = *this;
+  s.groups_per_sm_ = groups;
+  return s;
+}
+
 Schedule Schedule::with_lanes(int lanes_per_cell) const
 {
   Schedule s = *this;
@@ -144,6 +151,12 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
     const long long bytes = constant_table_bytes(s, ir, n_quadrature_points);
     require(bytes <= kMaxConstantTableBytes, "constant table bytes", bytes, "<=", kMaxConstantTableBytes, "constant memory");
   }
+  if (s.groups_per_sm() > 0) {
+    require(s.groups_per_sm() <= kMaxGroupsPerSM, "groups_per_sm", s.groups_per_sm(), "<=", kMaxGroupsPerSM, "groups one SM holds at once");
+    const long long resident = static_cast<long long>(s.groups_per_sm()) * threads_per_group(s);
+    require(resident <= kMaxThreadsPerSM, "groups_per_sm*threads per group", resident, "<=", kMaxThreadsPerSM,
+            "threads one SM holds at once");
+  }
   if (s.loops() != Loops::Compiler && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already");
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
@@ -184,6 +197,7 @@ std::string to_string(const Schedule &s)
   if (s.tables() == Tables::MergedConstant) os << " tables=constant-merged";
   if (s.tables() == Tables::Interleaved) os << " tables=interleaved";
   if (s.scatter() == Scatter::Warp) os << " scatter=warp";
+  if (s.groups_per_sm() > 0) os << " groups_per_sm=" << s.groups_per_sm();
   os << (s.precision() == Precision::FP64 ? " fp64" : " fp32");
   return os.str();
 }
@@ -228,6 +242,11 @@ Schedule parse_schedule(const std::string &text)
   const std::string &last = tokens.back();
   if (last != "fp64" && last != "fp32") unreadable(text, "it must end with fp64 or fp32");
   const Precision precision = last == "fp64" ? Precision::FP64 : Precision::FP32;
+  int groups_per_sm = 0;
+  if (tokens.size() >= 2 && tokens[tokens.size() - 2].rfind("groups_per_sm=", 0) == 0) {
+    groups_per_sm = read_size(text, tokens[tokens.size() - 2], "groups_per_sm");
+    tokens.erase(tokens.end() - 2);
+  }
   const bool warp_scatter = tokens.size() >= 2 && tokens[tokens.size() - 2] == "scatter=warp";
   if (warp_scatter) tokens.erase(tokens.end() - 2);
   Tables tables = Tables::Global;
@@ -257,13 +276,14 @@ Schedule parse_schedule(const std::string &text)
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
   } else {
-    unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] [scatter=warp] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. tec=[..] "
-                     "tqr=.. tqc=.. [dofs=shared] [loops=unrolled] [tables=interleaved] [scatter=warp] fpXX\"");
+    unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] [scatter=warp] [groups_per_sm=K] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. "
+                     "tec=[..] tqr=.. tqc=.. [dofs=shared] [loops=unrolled] [tables=interleaved] [scatter=warp] [groups_per_sm=K] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
   if (unrolled) s = s.with_loops(Loops::Unrolled);
   s = s.with_tables(tables);
   if (warp_scatter) s = s.with_scatter(Scatter::Warp);
+  s = s.with_groups_per_sm(groups_per_sm);
   if (to_string(s) != text) unreadable(text, "not in the canonical form \"" + to_string(s) + "\"");
   return s;
 }

@@ -61,6 +61,17 @@ enum class Loops { Compiler, Unrolled };
 // (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured: the CUDA tuner
 // times the Warp twin of its fastest candidates.
 enum class Scatter { Atomic, Warp };
+// A CUDA kernel's register budget, as the number of its groups that must fit on one SM
+// at once (groups_per_sm=K: __launch_bounds__(threads, K), so ptxas keeps each thread at
+// or below 65536 / (K * threads) registers and spills the rest to local memory). 0: no
+// bound, ptxas takes what it needs (up to 255 per thread). The vector forms at high
+// order take 240-255 registers, one or two groups per SM and 8 warps (ncu, elasticity
+// 2D P7: 12.5% of warps active, 37% of stalls waiting on global loads); a bound trades
+// spills for warps. Measured on the H200, every bound that made ptxas spill was slower
+// (26 of 26, 1.06-8.9x) and one it met without spilling ran 1.18x faster
+// (bench/experiments/h200_register_bounds.txt): the CUDA tuner times the bounded twins
+// of its fastest register-limited candidates that spill no more than they did. OpenCL has no such bound; its kernels carry
+// the knob as a comment and run the same.
 // SCPWI work-items per cell. 1: the paper's one cell per work-item. The number of
 // components C of a vector form's test element (lanes=C): one work-item per component
 // of each cell. It gathers, evaluates and accumulates only its component's DOFs of the
@@ -104,6 +115,7 @@ class Schedule {
   Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
   Schedule with_loops(Loops loops) const;         // tiled only
   Schedule with_scatter(Scatter scatter) const;
+  Schedule with_groups_per_sm(int groups) const;  // 0: no bound
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
@@ -113,6 +125,7 @@ class Schedule {
   Scatter scatter() const { return scatter_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only: cells per group
   int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
+  int groups_per_sm() const { return groups_per_sm_; }      // CUDA register bound, 0: none
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
 
  private:
@@ -125,10 +138,16 @@ class Schedule {
   Scatter scatter_ = Scatter::Atomic;
   int work_group_size_ = 32;
   int lanes_ = 1;
+  int groups_per_sm_ = 0;
   TileSizes tiles_;
 };
 
 constexpr int kMaxThreadsPerGroup = 1024;
+// Threads one SM holds at once (2048 on every CUDA GPU from sm_50 to sm_90): a
+// register bound asking for more resident threads than this cannot be met.
+constexpr int kMaxThreadsPerSM = 2048;
+// Groups one SM holds at once (32 on sm_80 to sm_90).
+constexpr int kMaxGroupsPerSM = 32;
 // Statically declared shared memory per group: CUDA's limit without the dynamic
 // opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), which the kernels do not use.
 constexpr long long kMaxStaticSharedBytes = 48 * 1024;
@@ -151,8 +170,9 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", unrolled tiled loops "loops=unrolled", constant tables
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter
-// "scatter=warp", in that order, before the precision; a tiled kernel's interleaved
-// tables "tables=interleaved" where constant tables would be.
+// "scatter=warp", a register bound "groups_per_sm=K", in that order, before the
+// precision; a tiled kernel's interleaved tables "tables=interleaved" where constant
+// tables would be.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.

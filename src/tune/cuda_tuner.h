@@ -25,6 +25,10 @@ struct CudaTuneReport : TuneReport {
   std::unique_ptr<CudaKernel> best_kernel;
 };
 
+// The SM limits of occupancy.h as the driver reports them for `info`'s device
+// (occupancy.h's defaults where it reports nothing).
+SmLimits sm_limits(const cuda::DeviceInfo &info);
+
 // Times one loaded kernel on `data`: median and mean milliseconds per launch.
 TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s);
 

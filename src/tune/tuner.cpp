@@ -113,7 +113,7 @@ bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tile
 // `eligible`, fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
                                              const std::function<bool(const TimedCandidate &)> &eligible,
-                                             const std::function<Schedule(const Schedule &)> &transform)
+                                             const std::function<Schedule(const TimedCandidate &)> &transform)
 {
   std::vector<const TimedCandidate *> ran;
   for (const TimedCandidate &c : timed)
@@ -123,7 +123,7 @@ std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &
   for (const TimedCandidate *c : ran) {
     if (twins.size() >= n) break;
     TimedCandidate twin;
-    twin.schedule = transform(c->schedule);
+    twin.schedule = transform(*c);
     twin.model_seconds = c->model_seconds;
     if (!listed(timed, twin.schedule)) twins.push_back(twin);
   }
@@ -149,7 +149,7 @@ std::string tuning_settings_text(const TuneSettings &s)
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
      << " tq_classes=" << s.quad_tile_classes << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
      << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
-     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
+     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
   return os.str();
@@ -226,7 +226,7 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
       [](const TimedCandidate &c) {
         return (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) && c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1;
       },
-      [](const Schedule &s) { return s.with_dofs(Dofs::Shared); });
+      [](const TimedCandidate &c) { return c.schedule.with_dofs(Dofs::Shared); });
 }
 
 bool pairs_table_loads(const ActionIR &ir)
@@ -243,14 +243,32 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
   return twins_of_fastest(
       timed, n,
       [](const TimedCandidate &c) { return c.schedule.strategy() == Strategy::Tiled && c.schedule.tables() == Tables::Global; },
-      [](const Schedule &s) { return s.with_tables(Tables::Interleaved); });
+      [](const TimedCandidate &c) { return c.schedule.with_tables(Tables::Interleaved); });
 }
 
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
   return twins_of_fastest(
       timed, n, [](const TimedCandidate &c) { return c.schedule.scatter() == Scatter::Atomic; },
-      [](const Schedule &s) { return s.with_scatter(Scatter::Warp); });
+      [](const TimedCandidate &c) { return c.schedule.with_scatter(Scatter::Warp); });
+}
+
+std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm)
+{
+  auto groups = [&sm](const TimedCandidate &c) {
+    return c.registers > 0 ? register_bound_groups(sm, threads_per_group(c.schedule), c.registers, c.shared_bytes) : 0;
+  };
+  return twins_of_fastest(
+      timed, n, [&](const TimedCandidate &c) { return c.schedule.groups_per_sm() == 0 && groups(c) > 0; },
+      [&](const TimedCandidate &c) { return c.schedule.with_groups_per_sm(groups(c)); });
+}
+
+const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &timed, const Schedule &twin)
+{
+  const std::string original = to_string(twin.with_groups_per_sm(0));
+  for (const TimedCandidate &c : timed)
+    if (to_string(c.schedule) == original) return &c;
+  return nullptr;
 }
 
 void append_round(TuneReport *report, TuneReport &&round)

@@ -17,6 +17,7 @@
 
 #include "schedule/schedule.h"
 #include "tune/cost_model.h"
+#include "tune/occupancy.h"
 
 namespace femgpu {
 
@@ -96,6 +97,15 @@ struct TuneSettings {
   // halves their shared table loads but may cost registers (schedule.h), so it is
   // measured. 0 turns this off.
   std::size_t interleaved_candidates = 2;
+  // In a third round (CUDA only), also time the register-bound twin (schedule.h's
+  // groups_per_sm) of this many of the fastest candidates of both rounds whose
+  // registers, not shared memory or threads, hold their groups per SM lowest: the twin
+  // asks ptxas for one group more (occupancy.h). A twin whose kernel spills more than
+  // its original is compiled but not timed: on the H200 each of 26 such twins ran
+  // 1.06-8.9x slower, while the one bound that ptxas met without spilling (Helmholtz 2D
+  // P8, 137 -> 126 registers, 3 -> 4 groups) ran 1.18x faster
+  // (bench/experiments/h200_register_bounds.txt). 0 turns this off.
+  std::size_t register_bound_candidates = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -137,6 +147,13 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
 // The Scatter::Warp twins of the n fastest candidates that ran with Scatter::Atomic,
 // fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
+
+// The register-bound twins (groups_per_sm = register_bound_groups) of the n fastest
+// candidates that ran unbounded with their registers known (CUDA) and registers alone
+// limiting their groups per SM, fastest first; twins already in `timed` are skipped.
+std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm);
+// The candidate of `timed` that is `twin` without its register bound, or nullptr.
+const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &timed, const Schedule &twin);
 
 // Whether some evaluation group or the test function has an even number of derivative
 // tables, which Tables::Interleaved reads in pairs.

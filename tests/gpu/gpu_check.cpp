@@ -42,6 +42,7 @@ struct Options {
   PetscBool unrolled = PETSC_TRUE;     // also the loops=unrolled twin of every tiled schedule
   PetscBool warp_scatter = PETSC_TRUE; // also the scatter=warp twins (sample_schedules)
   PetscBool interleaved = PETSC_TRUE;  // also the tables=interleaved twin of every tiled schedule
+  PetscBool register_bound = PETSC_TRUE;  // also the tightest groups_per_sm twins (register_bound_twins)
   double tolerance = 1e-12;
 };
 
@@ -89,12 +90,28 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
 // -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate, and
 // (unrolled) of every sampled tiled schedule; with -warp_scatter, the scatter=warp twins
 // of every SCPWI schedule, of the model's best tiled one and of the last schedule listed;
-// with -interleaved, before those, the tables=interleaved twin of every tiled schedule.
+// with -interleaved, before those, the tables=interleaved twin of every tiled schedule;
+// with -register_bound, after all, the register-bound twins of three.
 std::vector<Schedule> with_interleaved_twins(std::vector<Schedule> out, size_t first_tiled, bool on)
 {
   if (!on) return out;
   for (size_t i = first_tiled, n = out.size(); i < n; ++i)
     if (out[i].strategy() == Strategy::Tiled && out[i].tables() == Tables::Global) out.push_back(out[i].with_tables(Tables::Interleaved));
+  return out;
+}
+
+// With -register_bound, the twins of the first SCPWI schedule, of the model's best tiled
+// one and of the last schedule listed at the tightest register bound the SM allows
+// (the most groups per SM: the fewest registers, the most spill code).
+std::vector<Schedule> with_register_bound_twins(std::vector<Schedule> out, size_t first_tiled, bool on)
+{
+  if (!on) return out;
+  const size_t n = out.size();
+  for (size_t i = 0; i < n; ++i)
+    if (i == 0 || i == first_tiled || i + 1 == n) {
+      const int groups = std::min(kMaxGroupsPerSM, kMaxThreadsPerSM / threads_per_group(out[i]));
+      out.push_back(out[i].with_groups_per_sm(groups));
+    }
   return out;
 }
 
@@ -128,7 +145,7 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
   if (space.candidates.empty()) {
     if (o.shared_dofs && shared_memory_bytes(out[0].with_dofs(Dofs::Shared), ir) <= shared_limit) out.push_back(out[0].with_dofs(Dofs::Shared));
-    return with_warp_twins(out, out.size(), o.warp_scatter);
+    return with_register_bound_twins(with_warp_twins(out, out.size(), o.warp_scatter), out.size(), o.register_bound);
   }
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled)), first_tiled = out.size();
   for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
@@ -149,7 +166,8 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     for (const Schedule &twin : twins)
       if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
-  return with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter);
+  return with_register_bound_twins(with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter),
+                                   first_tiled, o.register_bound);
 }
 
 double relative_error(const std::vector<double> &a, const std::vector<double> &b)
@@ -280,6 +298,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-unrolled", "also check every tiled schedule with loops=unrolled", "", o.unrolled, &o.unrolled, nullptr));
   PetscCall(PetscOptionsBool("-warp_scatter", "also check the scatter=warp twins of SCPWI, the best tiled and the last schedule", "",
                              o.warp_scatter, &o.warp_scatter, nullptr));
+  PetscCall(PetscOptionsBool("-register_bound", "also check the tightest groups_per_sm twins of the first SCPWI, the best tiled and the last schedule",
+                             "", o.register_bound, &o.register_bound, nullptr));
   PetscCall(PetscOptionsBool("-interleaved", "also check the tables=interleaved twin of every tiled schedule", "", o.interleaved, &o.interleaved, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();

@@ -1,0 +1,41 @@
+// How many groups of one kernel an SM holds at once, by the CUDA occupancy rules, and
+// the register bound (Schedule::groups_per_sm) that would let it hold one more.
+//
+// Takes: the SM's limits (from the driver, or the defaults of sm_80 to sm_90) and a
+// compiled kernel's threads per group, registers per thread and shared bytes per group.
+// Does not: know the device or launch anything (the CUDA tuner fills SmLimits).
+#pragma once
+
+namespace femgpu {
+
+struct SmLimits {
+  int registers = 65536;        // per SM
+  int sub_partitions = 4;       // each holds registers / sub_partitions; a warp lives in one
+  int register_granule = 256;   // a warp's registers are allocated in blocks of this many
+  int max_registers_per_thread = 255;
+  long long shared_bytes = 233472;           // per SM, groups' dynamic + static shared memory
+  long long shared_reserved_per_group = 1024;  // the driver's own shared memory per group
+  int max_groups = 32;
+  int max_threads = 2048;
+};
+
+// Groups per SM as each resource alone allows it; groups() is what the SM holds.
+struct Residency {
+  int by_registers = 0, by_shared = 0, by_threads = 0;
+  int groups() const;
+  bool register_limited() const;  // registers, and nothing else, hold it lowest
+};
+
+Residency residency(const SmLimits &sm, int threads, int registers, long long shared_bytes);
+
+// The groups_per_sm of the twin that holds more groups per SM than this kernel (at least
+// one more, and as many as the bound for one more leaves room for), when registers alone
+// limit it and shared memory and threads allow one more; 0 otherwise. ptxas then keeps
+// the twin at registers_for(sm, threads, K) per thread.
+int register_bound_groups(const SmLimits &sm, int threads, int registers, long long shared_bytes);
+
+// The most registers per thread with which K groups of `threads` fit the register file
+// (a multiple of 8, as ptxas bounds it).
+int registers_for(const SmLimits &sm, int threads, int groups);
+
+}  // namespace femgpu

@@ -1,0 +1,170 @@
+// Register bounds (schedule.h's groups_per_sm): the occupancy arithmetic that picks
+// them (occupancy.h) on hand-checked kernels, the schedule text, what CUDA and OpenCL
+// emit, that NVRTC passes the bound to ptxas (PTX .maxntid/.minnctapersm), that a
+// bounded kernel adds the same action as the reference on the OpenCL device, and the
+// tuner's third round, which twins its fastest register-limited candidates.
+#include <catch2/catch.hpp>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "runtime/nvrtc_compile.h"
+#include "support/nvrtc_check.h"
+#include "support/opencl_check.h"
+#include "support/source_text.h"
+#include "support/timed_candidates.h"
+#include "tune/occupancy.h"
+#include "tune/tuner.h"
+
+using namespace femgpu;
+using namespace femgpu::test;
+
+TEST_CASE("resident groups per SM follow CUDA's register, shared-memory and thread rules", "[tune][occupancy]")
+{
+  const SmLimits sm;  // sm_90: 64 Ki registers, 228 KiB shared, 1 KiB reserved per group
+  // The paper's Helmholtz 2D P8 tiles with shared DOFs as ptxas built them on the H200:
+  // 128 threads, 137 registers (4384 per warp, allocated as 4608), 54176 B shared.
+  Residency r = residency(sm, 128, 137, 54176);
+  CHECK(r.by_registers == 3);  // 65536 / (4 warps * 4608)
+  CHECK(r.by_shared == 4);     // 233472 / (54176 + 1024)
+  CHECK(r.by_threads == 16);
+  CHECK(r.groups() == 3);
+  CHECK(r.register_limited());
+  CHECK(register_bound_groups(sm, 128, 137, 54176) == 4);
+  CHECK(registers_for(sm, 128, 4) == 128);  // ptxas built it at 126, no spill
+  // Elasticity 3D P3's winner: 256 threads, 254 registers, 106920 B: one group by
+  // registers, two by shared memory, so the twin asks for two (128 registers).
+  CHECK(register_bound_groups(sm, 256, 254, 106920) == 2);
+  CHECK(registers_for(sm, 256, 2) == 128);
+  // Mass 3D P6's: 210 registers but 142752 B of shared memory, one group either way.
+  r = residency(sm, 256, 210, 142752);
+  CHECK(r.by_registers == 1);
+  CHECK(r.by_shared == 1);
+  CHECK_FALSE(r.register_limited());
+  CHECK(register_bound_groups(sm, 256, 210, 142752) == 0);
+  // SCPWI, one warp per group at 255 registers: 8192 registers per warp, two warps per
+  // sub-partition of 16384, 8 groups; no shared memory. The bound for 9 groups needs
+  // three warps per sub-partition, 168 registers each (ptxas on the H200: 168), which
+  // hold 12 groups: the twin is named for 12.
+  r = residency(sm, 32, 255, 0);
+  CHECK(r.by_registers == 8);
+  CHECK(r.by_shared == 32);
+  CHECK(r.by_threads == 32);
+  CHECK(registers_for(sm, 32, 9) == 168);
+  CHECK(registers_for(sm, 32, 12) == 168);
+  CHECK(register_bound_groups(sm, 32, 255, 0) == 12);
+  // Elasticity 3D P2's SCPWI winner, 146 registers (4864 per warp): three warps per
+  // sub-partition, 12 groups; bounded for 14, ptxas gave 128 registers, which hold 16.
+  CHECK(residency(sm, 32, 146, 0).by_registers == 12);
+  CHECK(registers_for(sm, 32, 14) == 128);
+  CHECK(register_bound_groups(sm, 32, 146, 0) == 16);
+  // Threads hold it: 1024 threads at 64 registers fill the register file and the SM's
+  // 2048 threads at two groups; at 32 registers threads still allow only two.
+  CHECK(residency(sm, 1024, 32, 0).groups() == 2);
+  CHECK_FALSE(residency(sm, 1024, 32, 0).register_limited());
+  CHECK(register_bound_groups(sm, 1024, 32, 0) == 0);
+  // 1024 threads at 40 registers: one group by registers, two by threads; the twin's
+  // bound leaves 32 registers per thread (the least any bound within the SM's 2048
+  // threads can).
+  CHECK(register_bound_groups(sm, 1024, 40, 0) == 2);
+  CHECK(registers_for(sm, 1024, 2) == 32);
+  // 21 warps: three groups by threads (2016 of 2048), one by registers at 64.
+  CHECK(residency(sm, 672, 64, 0).by_threads == 3);
+  CHECK(register_bound_groups(sm, 672, 64, 0) == 2);
+  CHECK(registers_for(sm, 672, 2) == 40);  // 42 warps, 11 per sub-partition: 16384 / 11 = 1489, 1280 in granules
+}
+
+TEST_CASE("groups_per_sm is part of the schedule text and validated", "[schedule][occupancy]")
+{
+  const Schedule scpwi = Schedule::single_cell_per_work_item(32).with_tables(Tables::Constant).with_scatter(Scatter::Warp).with_groups_per_sm(9);
+  CHECK(to_string(scpwi) == "scpwi wg=32 tables=constant scatter=warp groups_per_sm=9 fp64");
+  CHECK(to_string(parse_schedule(to_string(scpwi))) == to_string(scpwi));
+  const std::string tiled = "tiled nc=64 nwi=2 tq=28 ter=28 tec=[8] tqr=45 tqc=5 dofs=shared loops=unrolled groups_per_sm=4 fp64";
+  CHECK(parse_schedule(tiled).groups_per_sm() == 4);
+  CHECK(to_string(parse_schedule(tiled)) == tiled);
+  CHECK(parse_schedule("scpwi wg=32 fp64").groups_per_sm() == 0);
+  CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 groups_per_sm=0 fp64"), Catch::Contains("groups_per_sm must be a positive integer"));
+  CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 groups_per_sm=2 scatter=warp fp64"), Catch::Contains("cannot read the schedule"));
+
+  std::mt19937 rng(61);
+  const std::vector<FormCase> forms = form_cases();
+  ActionData d = make_action(forms[1], 2, 2, 1, rng);
+  const int Q = d.tab.n_points();
+  CHECK_NOTHROW(validate(Schedule::single_cell_per_work_item(64).with_groups_per_sm(32), d.ir, Q));
+  CHECK_THROWS_WITH(validate(Schedule::single_cell_per_work_item(32).with_groups_per_sm(33), d.ir, Q),
+                    Catch::Contains("groups_per_sm = 33 must be <= 32"));
+  CHECK_THROWS_WITH(validate(Schedule::single_cell_per_work_item(128).with_groups_per_sm(17), d.ir, Q),
+                    Catch::Contains("groups_per_sm*threads per group = 2176 must be <= 2048"));
+}
+
+TEST_CASE("CUDA kernels carry the bound as __launch_bounds__, OpenCL ones as a comment; NVRTC passes it to ptxas",
+          "[nvrtc][kernel][occupancy]")
+{
+  std::mt19937 rng(67);
+  const std::vector<FormCase> forms = form_cases();
+  ActionData d = make_action(forms[3], 2, 2, 1, rng);  // elasticity
+  const Schedule tiled = Schedule::tiled({4, 8, d.tab.n_points(), d.tab.n_points(), {d.ir.groups[0].n_basis}, d.ir.n_test_basis, 1})
+                             .with_loops(Loops::Unrolled);
+  for (const Schedule &s : {Schedule::single_cell_per_work_item(64), tiled}) {
+    const Schedule bounded = s.with_groups_per_sm(3);
+    INFO(to_string(bounded));
+    const std::string cuda = action_cuda_source(d, bounded);
+    const std::string threads = std::to_string(threads_per_group(s));
+    CHECK(count_of(cuda, "__launch_bounds__(" + threads + ", 3) femgpu_action(") == 1);
+    CHECK(count_of(action_cuda_source(d, s), "__launch_bounds__") == 0);
+    const std::string opencl = kernel::emit_opencl(kernel::build_kernel(d.ir, d.tab, bounded), default_share_dir());
+    CHECK(count_of(opencl, "__launch_bounds__") == 0);
+    CHECK(count_of(opencl, "// groups_per_sm=3: a CUDA register bound") == 1);
+    check_nvrtc_compiles(cuda);
+    const std::string ptx = nvrtc_ptx(cuda, "femgpu_action");
+    CHECK(count_of(ptx, ".minnctapersm 3") == 1);
+    CHECK(count_of(ptx, ".maxntid " + threads + ", 1, 1") == 1);
+    CHECK(count_of(nvrtc_ptx(action_cuda_source(d, s), "femgpu_action"), ".minnctapersm") == 0);
+  }
+}
+
+TEST_CASE("register-bound kernels match the reference action", "[opencl][kernel][occupancy]")
+{
+  const int checked = check_sample_kernels(
+      2, 71u, [](const Candidate &c) { return c.degree <= 2; }, [](const Schedule &s) { return s.with_groups_per_sm(2); },
+      [](const std::string &source) { CHECK(source.find("groups_per_sm=2") != std::string::npos); });
+  CHECK(checked >= 5);
+}
+
+TEST_CASE("the tuner's third round twins its fastest register-limited candidates", "[tune][occupancy]")
+{
+  const SmLimits sm;
+  const auto timed = [](const Schedule &s, double ms, int registers, long long shared, int spill = 0) {
+    TimedCandidate c = timed_candidate(s, ms, "", spill);
+    c.registers = registers;
+    c.shared_bytes = shared;
+    return c;
+  };
+  const Schedule scpwi = Schedule::single_cell_per_work_item(32);
+  const Schedule a = Schedule::tiled({64, 2, 28, 28, {8}, 45, 5}).with_loops(Loops::Unrolled).with_dofs(Dofs::Shared);
+  const Schedule b = Schedule::tiled({128, 2, 55, 55, {1}, 45, 1}).with_loops(Loops::Unrolled);
+  const Schedule c = Schedule::tiled({64, 4, 55, 28, {15}, 45, 11}).with_loops(Loops::Unrolled);
+  std::vector<TimedCandidate> round{timed(scpwi, 16.2, 254, 0),       // 8 groups by registers: twin at 12
+                                    timed(a, 12.5, 137, 54176),       // 3 by registers, 4 by shared: twin at 4
+                                    timed(b, 17.7, 252, 170280),      // shared memory holds it at one group
+                                    timed(c, 15.4, 128, 96360)};      // 2 by registers and 2 by shared
+  round.push_back(timed_candidate(a.with_tables(Tables::Interleaved), 1.0, "not compiled"));  // failed: skipped
+  std::vector<TimedCandidate> twins = register_bound_twins(round, 2, sm);
+  REQUIRE(twins.size() == 2);
+  CHECK(to_string(twins[0].schedule) == to_string(a.with_groups_per_sm(4)));  // fastest first
+  CHECK(to_string(twins[1].schedule) == to_string(scpwi.with_groups_per_sm(12)));
+  CHECK(register_bound_twins(round, 10, sm).size() == 2);  // b and c are not register-limited
+  CHECK(register_bound_twins(round, 0, sm).empty());
+  // Registers unknown (an OpenCL timing): no twin.
+  std::vector<TimedCandidate> unknown{timed_candidate(a, 12.5)};
+  CHECK(register_bound_twins(unknown, 2, sm).empty());
+  // A twin already timed is not timed again, nor a bounded candidate bounded further.
+  round.push_back(timed(a.with_groups_per_sm(4), 10.6, 126, 54176));
+  twins = register_bound_twins(round, 1, sm);
+  REQUIRE(twins.size() == 1);
+  CHECK(to_string(twins[0].schedule) == to_string(scpwi.with_groups_per_sm(12)));
+  // The twin's original, whose spill bounds what the twin may spill to be timed.
+  const TimedCandidate *original = unbounded_original(round, a.with_groups_per_sm(4));
+  REQUIRE(original != nullptr);
+  CHECK(original->registers == 137);
+  CHECK(unbounded_original(round, b.with_dofs(Dofs::Shared).with_groups_per_sm(2)) == nullptr);
+}
