@@ -142,28 +142,32 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(&report, std::move(round));
   }
-  // Third round: the register-bound twins of the fastest of both rounds (tuner.h). Each
-  // is loaded first; one that spills more than its original is not timed.
-  TuneReport bound;
-  bound.candidates = register_bound_twins(report.candidates, settings.register_bound_candidates, sm_limits(info));
-  if (!bound.candidates.empty()) {
+  // Third round: the half-group and register-bound twins of the fastest of both rounds
+  // (tuner.h). Each bound twin is loaded first; one that spills more than its original
+  // is not timed.
+  TuneReport third;
+  third.candidates = half_group_twins(report.candidates, settings.half_group_candidates);
+  for (TimedCandidate &twin : register_bound_twins(report.candidates, settings.register_bound_candidates, sm_limits(info)))
+    third.candidates.push_back(std::move(twin));
+  if (!third.candidates.empty()) {
     t0 = std::chrono::steady_clock::now();
-    std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, bound.candidates, info, settings.compile_threads);
-    bound.compile_seconds = seconds_since(t0);
+    std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, third.candidates, info, settings.compile_threads);
+    third.compile_seconds = seconds_since(t0);
     for (size_t i = 0; i < more.size(); ++i) {
-      const TimedCandidate *original = unbounded_original(report.candidates, bound.candidates[i].schedule);
+      if (third.candidates[i].schedule.groups_per_sm() == 0) continue;  // a half-group twin
+      const TimedCandidate *original = unbounded_original(report.candidates, third.candidates[i].schedule);
       if (!more[i] || !original) continue;
       more[i]->load();
       const int spill = more[i]->resources().local_bytes;
       if (spill > original->local_bytes)
-        bound.candidates[i].error = "not timed: bounded to " + std::to_string(more[i]->resources().registers) + " registers, it uses " +
+        third.candidates[i].error = "not timed: bounded to " + std::to_string(more[i]->resources().registers) + " registers, it uses " +
                                     std::to_string(spill) + " B of local memory (its original " + std::to_string(original->local_bytes) + " B)";
     }
     t0 = std::chrono::steady_clock::now();
-    bound.best = time_compiled_candidates(bound.candidates, more, data, settings);
-    bound.timing_seconds = seconds_since(t0);
+    third.best = time_compiled_candidates(third.candidates, more, data, settings);
+    third.timing_seconds = seconds_since(t0);
     for (auto &k : more) kernels.push_back(std::move(k));
-    append_round(&report, std::move(bound));
+    append_round(&report, std::move(third));
   }
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;

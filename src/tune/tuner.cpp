@@ -149,7 +149,7 @@ std::string tuning_settings_text(const TuneSettings &s)
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
      << " tq_classes=" << s.quad_tile_classes << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
      << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
-     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
+     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " half_group=" << s.half_group_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
   return os.str();
@@ -261,6 +261,16 @@ std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidat
   return twins_of_fastest(
       timed, n, [&](const TimedCandidate &c) { return c.schedule.groups_per_sm() == 0 && groups(c) > 0; },
       [&](const TimedCandidate &c) { return c.schedule.with_groups_per_sm(groups(c)); });
+}
+
+std::vector<TimedCandidate> half_group_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  return twins_of_fastest(
+      timed, n,
+      [](const TimedCandidate &c) {
+        return c.schedule.strategy() == Strategy::Tiled && c.schedule.tiles().cells_per_group >= 2 && c.schedule.groups_per_sm() == 0;
+      },
+      [](const TimedCandidate &c) { return c.schedule.with_cells_per_group((c.schedule.tiles().cells_per_group + 1) / 2); });
 }
 
 const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &timed, const Schedule &twin)

@@ -106,6 +106,17 @@ struct TuneSettings {
   // P8, 137 -> 126 registers, 3 -> 4 groups) ran 1.18x faster
   // (bench/experiments/h200_register_bounds.txt). 0 turns this off.
   std::size_t register_bound_candidates = 2;
+  // In the third round (CUDA only), also time the twin with half the cells per group
+  // (N_c -> ceil(N_c / 2), the other tiles kept) of this many of the fastest tiled
+  // candidates of both rounds. The model prefers large groups (the table prefetch is
+  // shared by N_c cells), but a group of 240-255 registers and 107-143 KB of shared
+  // memory is alone on its SM and waits on its gathers and prefetches behind barriers;
+  // two groups of half the size, in the same registers and shared memory, overlap them.
+  // Measured on the H200: elasticity 2D P7 1.19x (7.13 -> 5.97 ms), 3D P3 1.15x, 3D P5
+  // 1.07x, hyperelasticity 3D P4 and 2D P7 1.03-1.04x; mass 3D P6 and four others that
+  // were not alone on their SM, or became register-bound, 0.91-0.95x
+  // (bench/experiments/h200_half_groups.txt). 0 turns this off.
+  std::size_t half_group_candidates = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -152,6 +163,9 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
 // candidates that ran unbounded with their registers known (CUDA) and registers alone
 // limiting their groups per SM, fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm);
+// The twins with ceil(N_c / 2) cells per group of the n fastest tiled candidates that ran
+// with N_c >= 2 and no register bound, fastest first; twins already in `timed` are skipped.
+std::vector<TimedCandidate> half_group_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 // The candidate of `timed` that is `twin` without its register bound, or nullptr.
 const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &timed, const Schedule &twin);
 

@@ -168,3 +168,30 @@ TEST_CASE("the tuner's third round twins its fastest register-limited candidates
   CHECK(original->registers == 137);
   CHECK(unbounded_original(round, b.with_dofs(Dofs::Shared).with_groups_per_sm(2)) == nullptr);
 }
+
+TEST_CASE("the tuner's third round also twins its fastest tiled candidates with half the cells per group", "[tune][occupancy]")
+{
+  const Schedule scpwi = Schedule::single_cell_per_work_item(32);
+  const Schedule a = Schedule::tiled({128, 2, 33, 33, {12}, 36, 11}).with_loops(Loops::Unrolled).with_tables(Tables::Interleaved);
+  const Schedule b = Schedule::tiled({25, 10, 112, 38, {2}, 36, 2}).with_loops(Loops::Unrolled).with_dofs(Dofs::Shared).with_scatter(Scatter::Warp);
+  const Schedule one = Schedule::tiled({1, 32, 6, 6, {6}, 6, 6});
+  std::vector<TimedCandidate> round{timed_candidate(scpwi, 1.0),   // SCPWI has no N_c to halve
+                                    timed_candidate(a, 7.1),       // N_c 128 -> 64
+                                    timed_candidate(one, 7.5),     // one cell per group: nothing to halve
+                                    timed_candidate(b, 43.6),      // N_c 25 -> 13, every other knob kept
+                                    timed_candidate(a.with_groups_per_sm(2), 2.0),  // bounded: not twinned
+                                    timed_candidate(a.with_cells_per_group(32), 0.5, "not compiled")};
+  std::vector<TimedCandidate> twins = half_group_twins(round, 2);
+  REQUIRE(twins.size() == 2);
+  CHECK(to_string(twins[0].schedule) == "tiled nc=64 nwi=2 tq=33 ter=33 tec=[12] tqr=36 tqc=11 loops=unrolled tables=interleaved fp64");
+  CHECK(to_string(twins[1].schedule) == "tiled nc=13 nwi=10 tq=112 ter=38 tec=[2] tqr=36 tqc=2 dofs=shared loops=unrolled scatter=warp fp64");
+  CHECK(twins[0].model_seconds == round[1].model_seconds);
+  CHECK(half_group_twins(round, 0).empty());
+  // A twin already listed is not timed again: a's (nc=64, now timed and the fastest) and
+  // nc=64's own (nc=32, which failed); b's comes next.
+  round.push_back(timed_candidate(a.with_cells_per_group(64), 6.0));
+  twins = half_group_twins(round, 1);
+  REQUIRE(twins.size() == 1);
+  CHECK(to_string(twins[0].schedule) == "tiled nc=13 nwi=10 tq=112 ter=38 tec=[2] tqr=36 tqc=2 dofs=shared loops=unrolled scatter=warp fp64");
+  CHECK_THROWS_AS(scpwi.with_cells_per_group(2), std::logic_error);
+}
