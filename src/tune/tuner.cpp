@@ -263,14 +263,22 @@ std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidat
       [&](const TimedCandidate &c) { return c.schedule.with_groups_per_sm(groups(c)); });
 }
 
+int half_group_cells(const TileSizes &t)
+{
+  const int warps = (t.cells_per_group * t.items_per_cell + 31) / 32;
+  const int cells = (warps + 1) / 2 * 32 / std::max(1, t.items_per_cell);
+  return std::max(1, std::min(cells, t.cells_per_group - 1));
+}
+
 std::vector<TimedCandidate> half_group_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
   return twins_of_fastest(
       timed, n,
       [](const TimedCandidate &c) {
-        return c.schedule.strategy() == Strategy::Tiled && c.schedule.tiles().cells_per_group >= 2 && c.schedule.groups_per_sm() == 0;
+        return c.schedule.strategy() == Strategy::Tiled && c.schedule.tiles().cells_per_group >= 2 && c.schedule.groups_per_sm() == 0 &&
+               half_group_cells(c.schedule.tiles()) < c.schedule.tiles().cells_per_group;
       },
-      [](const TimedCandidate &c) { return c.schedule.with_cells_per_group((c.schedule.tiles().cells_per_group + 1) / 2); });
+      [](const TimedCandidate &c) { return c.schedule.with_cells_per_group(half_group_cells(c.schedule.tiles())); });
 }
 
 const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &timed, const Schedule &twin)

@@ -107,7 +107,7 @@ struct TuneSettings {
   // (bench/experiments/h200_register_bounds.txt). 0 turns this off.
   std::size_t register_bound_candidates = 2;
   // In the third round (CUDA only), also time the twin with half the cells per group
-  // (N_c -> ceil(N_c / 2), the other tiles kept) of this many of the fastest tiled
+  // (half_group_cells: half the warps, the other tiles kept) of this many of the fastest tiled
   // candidates of both rounds. The model prefers large groups (the table prefetch is
   // shared by N_c cells), but a group of 240-255 registers and 107-143 KB of shared
   // memory is alone on its SM and waits on its gathers and prefetches behind barriers;
@@ -163,8 +163,13 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
 // candidates that ran unbounded with their registers known (CUDA) and registers alone
 // limiting their groups per SM, fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm);
-// The twins with ceil(N_c / 2) cells per group of the n fastest tiled candidates that ran
-// with N_c >= 2 and no register bound, fastest first; twins already in `timed` are skipped.
+// The cells per group of a half group: as many as fill half the group's warps (rounded
+// up), so that no warp of the twin is left nearly empty (N_c 25 x N_WI 10, 8 warps:
+// 12 cells in 4 warps, where 13 would take a fifth for 10 threads and ran 1.17x slower on
+// the H200); at least 1 and fewer than N_c.
+int half_group_cells(const TileSizes &t);
+// The twins with half_group_cells of the n fastest tiled candidates that ran with N_c >= 2
+// and no register bound, fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> half_group_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 // The candidate of `timed` that is `twin` without its register bound, or nullptr.
 const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &timed, const Schedule &twin);

@@ -178,13 +178,13 @@ TEST_CASE("the tuner's third round also twins its fastest tiled candidates with 
   std::vector<TimedCandidate> round{timed_candidate(scpwi, 1.0),   // SCPWI has no N_c to halve
                                     timed_candidate(a, 7.1),       // N_c 128 -> 64
                                     timed_candidate(one, 7.5),     // one cell per group: nothing to halve
-                                    timed_candidate(b, 43.6),      // N_c 25 -> 13, every other knob kept
+                                    timed_candidate(b, 43.6),      // N_c 25 -> 12 (4 of 8 warps), every other knob kept
                                     timed_candidate(a.with_groups_per_sm(2), 2.0),  // bounded: not twinned
                                     timed_candidate(a.with_cells_per_group(32), 0.5, "not compiled")};
   std::vector<TimedCandidate> twins = half_group_twins(round, 2);
   REQUIRE(twins.size() == 2);
   CHECK(to_string(twins[0].schedule) == "tiled nc=64 nwi=2 tq=33 ter=33 tec=[12] tqr=36 tqc=11 loops=unrolled tables=interleaved fp64");
-  CHECK(to_string(twins[1].schedule) == "tiled nc=13 nwi=10 tq=112 ter=38 tec=[2] tqr=36 tqc=2 dofs=shared loops=unrolled scatter=warp fp64");
+  CHECK(to_string(twins[1].schedule) == "tiled nc=12 nwi=10 tq=112 ter=38 tec=[2] tqr=36 tqc=2 dofs=shared loops=unrolled scatter=warp fp64");
   CHECK(twins[0].model_seconds == round[1].model_seconds);
   CHECK(half_group_twins(round, 0).empty());
   // A twin already listed is not timed again: a's (nc=64, now timed and the fastest) and
@@ -192,6 +192,15 @@ TEST_CASE("the tuner's third round also twins its fastest tiled candidates with 
   round.push_back(timed_candidate(a.with_cells_per_group(64), 6.0));
   twins = half_group_twins(round, 1);
   REQUIRE(twins.size() == 1);
-  CHECK(to_string(twins[0].schedule) == "tiled nc=13 nwi=10 tq=112 ter=38 tec=[2] tqr=36 tqc=2 dofs=shared loops=unrolled scatter=warp fp64");
+  CHECK(to_string(twins[0].schedule) == "tiled nc=12 nwi=10 tq=112 ter=38 tec=[2] tqr=36 tqc=2 dofs=shared loops=unrolled scatter=warp fp64");
   CHECK_THROWS_AS(scpwi.with_cells_per_group(2), std::logic_error);
+  // Half the warps, whole cells: 128 x 2 (8 warps) -> 64; 42 x 6 (8 warps) -> 21; 36 x 7
+  // -> 18; 3 x 32 (3 warps) -> 2 warps, 2 cells; 2 x 8 (1 warp) -> 1 cell; 1 cell: none.
+  auto half = [](int nc, int nwi) { return half_group_cells(TileSizes{nc, nwi, 1, 1, {1}, 1, 1}); };
+  CHECK(half(128, 2) == 64);
+  CHECK(half(42, 6) == 21);
+  CHECK(half(36, 7) == 18);
+  CHECK(half(3, 32) == 2);
+  CHECK(half(2, 8) == 1);
+  CHECK(half(1, 32) == 1);
 }
