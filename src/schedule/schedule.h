@@ -68,7 +68,7 @@ enum class Scatter { Atomic, Warp };
 // order take 240-255 registers, one or two groups per SM and 8 warps (ncu, elasticity
 // 2D P7: 12.5% of warps active, 37% of stalls waiting on global loads); a bound trades
 // spills for warps. Measured on the H200, every bound that made ptxas spill was slower
-// (26 of 26, 1.06-8.9x) and one it met without spilling ran 1.18x faster
+// (26 of 26, 1.06-8.9x) and the 5 it met without spilling ran 1.18-1.29x faster
 // (bench/experiments/h200_register_bounds.txt): the CUDA tuner times the bounded twins
 // of its fastest register-limited candidates that spill no more than they did. OpenCL has no such bound; its kernels carry
 // the knob as a comment and run the same.

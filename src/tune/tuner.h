@@ -102,8 +102,8 @@ struct TuneSettings {
   // registers, not shared memory or threads, hold their groups per SM lowest: the twin
   // asks ptxas for one group more (occupancy.h). A twin whose kernel spills more than
   // its original is compiled but not timed: on the H200 each of 26 such twins ran
-  // 1.06-8.9x slower, while the one bound that ptxas met without spilling (Helmholtz 2D
-  // P8, 137 -> 126 registers, 3 -> 4 groups) ran 1.18x faster
+  // 1.06-8.9x slower, while the 5 bounds that ptxas met without spilling ran 1.18-1.29x
+  // faster (Laplace 2D P8 130-138 -> 128 registers, 1 -> 2 groups, won its case)
   // (bench/experiments/h200_register_bounds.txt). 0 turns this off.
   std::size_t register_bound_candidates = 2;
   // In the third round (CUDA only), also time the twin with half the cells per group
