@@ -157,7 +157,13 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
       if (third.candidates[i].schedule.groups_per_sm() == 0) continue;  // a half-group twin
       const TimedCandidate *original = unbounded_original(report.candidates, third.candidates[i].schedule);
       if (!more[i] || !original) continue;
-      more[i]->load();
+      try {
+        more[i]->load();
+      } catch (const std::exception &e) {  // as timing treats it: out of memory ends tuning, else the candidate
+        if (dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr) throw;
+        third.candidates[i].error = e.what();
+        continue;
+      }
       const int spill = more[i]->resources().local_bytes;
       if (spill > original->local_bytes)
         third.candidates[i].error = "not timed: bounded to " + std::to_string(more[i]->resources().registers) + " registers, it uses " +
