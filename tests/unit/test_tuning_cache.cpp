@@ -270,6 +270,8 @@ TEST_CASE("Tuning cache: the key's tuning settings follow the options that choos
       [](TuneSettings &s) { s.shared_dofs_candidates = 0; },
       [](TuneSettings &s) { s.warp_scatter_candidates = 0; },
       [](TuneSettings &s) { s.interleaved_candidates = 0; },
+      [](TuneSettings &s) { s.register_bound_candidates = 0; },
+      [](TuneSettings &s) { s.half_group_candidates = 0; },
       [](TuneSettings &s) { s.shared_dofs_above_words = 0; },
       [](TuneSettings &s) { s.fit_register_words = 0; },
       [](TuneSettings &s) { s.fit_candidates = 1; },
