@@ -8,6 +8,10 @@
 #include "ir/lower.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#ifdef FEMGPU_HAVE_CUDA
+  #include "runtime/cuda_backend.h"
+  #include "tune/cuda_tuner.h"  // sm_limits
+#endif
 
 namespace femgpu {
 
@@ -157,6 +161,13 @@ static std::string describe(const MatFEMGPUContext *ctx)
     for (std::string line; std::getline(summary, line);) os << "  " << line << "\n";
   }
   os << "  cells: " << ctx->maps.n_cells << " on this rank; backend: " << ctx->backend->name() << ", " << ctx->backend->schedule() << "\n";
+#ifdef FEMGPU_HAVE_CUDA
+  // Why a CUDA kernel runs as fast as it does starts with how many of its groups share an SM.
+  if (const auto *cuda = dynamic_cast<const CudaBackend *>(ctx->backend.get()))
+    os << "  occupancy: " << describe_residency(sm_limits(cuda->device()), threads_per_group(cuda->kernel_schedule()), cuda->resources().registers,
+                                                cuda->shared_bytes())
+       << "\n";
+#endif
   return os.str();
 }
 

@@ -38,6 +38,8 @@ class CudaBackend : public ActionBackend {
 
   const cuda::KernelResources &resources() const { return kernel_->resources(); }
   const cuda::DeviceInfo &device() const { return info_; }
+  const Schedule &kernel_schedule() const { return kernel_->schedule(); }
+  long long shared_bytes() const { return kernel_->shared_bytes(); }
 
  private:
   void ensure_data(const ActionArrays &arrays, std::size_t n_out);

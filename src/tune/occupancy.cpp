@@ -8,6 +8,7 @@
 #include "tune/occupancy.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace femgpu {
 
@@ -33,6 +34,17 @@ Residency residency(const SmLimits &sm, int threads, int registers, long long sh
   r.by_registers = static_cast<int>(warps_per_partition * sm.sub_partitions / warps);
   r.by_shared = shared_bytes > 0 ? static_cast<int>(sm.shared_bytes / (shared_bytes + sm.shared_reserved_per_group)) : sm.max_groups;
   return r;
+}
+
+std::string describe_residency(const SmLimits &sm, int threads, int registers, long long shared_bytes)
+{
+  const Residency r = residency(sm, threads, registers, shared_bytes);
+  const int warps = warps_of(threads);
+  std::ostringstream os;
+  os << r.groups() << (r.groups() == 1 ? " group" : " groups") << " of " << threads << " threads per SM (" << r.groups() * warps << " of "
+     << sm.max_threads / 32 << " warps); registers allow " << r.by_registers << ", shared memory " << r.by_shared << ", threads "
+     << r.by_threads;
+  return os.str();
 }
 
 int registers_for(const SmLimits &sm, int threads, int groups)

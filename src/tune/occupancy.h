@@ -6,6 +6,8 @@
 // Does not: know the device or launch anything (the CUDA tuner fills SmLimits).
 #pragma once
 
+#include <string>
+
 namespace femgpu {
 
 struct SmLimits {
@@ -33,6 +35,11 @@ Residency residency(const SmLimits &sm, int threads, int registers, long long sh
 // limit it and shared memory and threads allow one more; 0 otherwise. ptxas then keeps
 // the twin at registers_for(sm, threads, K) per thread.
 int register_bound_groups(const SmLimits &sm, int threads, int registers, long long shared_bytes);
+
+// One line for MatView: the groups of `threads` one SM holds and what holds them, e.g.
+// "2 groups of 256 threads per SM (16 of 64 warps); registers allow 2, shared memory 2,
+// threads 8".
+std::string describe_residency(const SmLimits &sm, int threads, int registers, long long shared_bytes);
 
 // The most registers per thread with which K groups of `threads` fit the register file
 // (a multiple of 8, as ptxas bounds it).

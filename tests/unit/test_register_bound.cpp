@@ -204,3 +204,13 @@ TEST_CASE("the tuner's third round also twins its fastest tiled candidates with 
   CHECK(half(2, 8) == 1);
   CHECK(half(1, 32) == 1);
 }
+
+TEST_CASE("MatView's occupancy line says how many groups an SM holds and what holds them", "[tune][occupancy]")
+{
+  const SmLimits sm;
+  CHECK(describe_residency(sm, 256, 134, 92080) ==
+        "1 group of 256 threads per SM (8 of 64 warps); registers allow 1, shared memory 2, threads 8");
+  CHECK(describe_residency(sm, 256, 128, 92080) ==
+        "2 groups of 256 threads per SM (16 of 64 warps); registers allow 2, shared memory 2, threads 8");
+  CHECK(describe_residency(sm, 32, 40, 0) == "32 groups of 32 threads per SM (32 of 64 warps); registers allow 48, shared memory 32, threads 32");
+}
