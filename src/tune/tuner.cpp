@@ -109,7 +109,7 @@ bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tile
   return register_words(shape, t, true) <= s.fit_register_words && times_shared_dofs(ir, t, words, device, s);
 }
 
-// The twins (transform(schedule)) of the n fastest candidates that ran and satisfy
+// The twins (transform(candidate)) of the n fastest candidates that ran and satisfy
 // `eligible`, fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
                                              const std::function<bool(const TimedCandidate &)> &eligible,
