@@ -272,7 +272,6 @@ std::string begin_scpwi_kernel(Kernel &k, const ActionIR &ir, const Tabulation &
   k.params = action_params(ir);
   k.block_x = schedule.work_group_size() * schedule.lanes();
   k.cells_per_group = schedule.work_group_size();
-  k.groups_per_sm = schedule.groups_per_sm();
   if (schedule.tables() == Tables::Global) return "g_tables";
   k.constant_arrays.push_back({"c_tables", pack_tables(ir, tab, merge).data});
   return "c_tables";

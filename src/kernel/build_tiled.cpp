@@ -379,7 +379,6 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.block_x = t.items_per_cell;
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;
-  k.groups_per_sm = schedule.groups_per_sm();
   k.body = tiled_body(ir, tab, {schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled, schedule.tables() == Tables::Interleaved});
   apply_scatter(k, schedule);
   return k;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <future>
 #include <limits>
 #include <sstream>
@@ -17,6 +18,30 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Loads each register-bound twin in `round` and marks it not to be timed where its kernel
+// uses more local memory (spills) than its unbounded original in `timed` did; a load
+// that fails is that twin's error, except out of memory, which ends tuning as in timing.
+void skip_spilling_bounds(const std::vector<TimedCandidate> &timed, std::vector<TimedCandidate> &round,
+                          std::vector<std::unique_ptr<CudaKernel>> &kernels)
+{
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    TimedCandidate &twin = round[i];
+    const TimedCandidate *original = twin.schedule.groups_per_sm() > 0 ? unbounded_original(timed, twin.schedule) : nullptr;
+    if (!kernels[i] || !original) continue;
+    try {
+      kernels[i]->load();
+    } catch (const std::exception &e) {
+      if (dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr) throw;
+      twin.error = e.what();
+      continue;
+    }
+    const cuda::KernelResources &r = kernels[i]->resources();
+    if (r.local_bytes > original->local_bytes)
+      twin.error = "not timed: bounded to " + std::to_string(r.registers) + " registers, it uses " + std::to_string(r.local_bytes) +
+                   " B of local memory (its original " + std::to_string(original->local_bytes) + " B)";
+  }
 }
 
 }  // namespace
@@ -124,57 +149,37 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   t0 = std::chrono::steady_clock::now();
   report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
   report.timing_seconds = seconds_since(t0);
-  // Second round: the shared-DOF, warp-scatter and interleaved-table twins of the
-  // fastest (tuner.h).
-  TuneReport round;
-  round.candidates = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);
-  for (TimedCandidate &twin : warp_scatter_twins(report.candidates, settings.warp_scatter_candidates))
-    round.candidates.push_back(std::move(twin));
-  for (TimedCandidate &twin : interleaved_twins(ir, report.candidates, settings.interleaved_candidates))
-    round.candidates.push_back(std::move(twin));
-  if (!round.candidates.empty()) {
-    t0 = std::chrono::steady_clock::now();
+  // A later round: compile `twins`, let `screen` mark those not to time, time the rest,
+  // and append them (and their kernels) to the report.
+  using Screen = std::function<void(std::vector<TimedCandidate> &, std::vector<std::unique_ptr<CudaKernel>> &)>;
+  auto time_round = [&](std::vector<TimedCandidate> twins, const Screen &screen) {
+    if (twins.empty()) return;
+    TuneReport round;
+    round.candidates = std::move(twins);
+    auto t1 = std::chrono::steady_clock::now();
     std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
-    round.compile_seconds = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    round.compile_seconds = seconds_since(t1);
+    if (screen) screen(round.candidates, more);
+    t1 = std::chrono::steady_clock::now();
     round.best = time_compiled_candidates(round.candidates, more, data, settings);
-    round.timing_seconds = seconds_since(t0);
+    round.timing_seconds = seconds_since(t1);
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(&report, std::move(round));
-  }
+  };
+  // Second round: the shared-DOF, warp-scatter and interleaved-table twins of the
+  // fastest (tuner.h).
+  std::vector<TimedCandidate> twins = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);
+  for (TimedCandidate &twin : warp_scatter_twins(report.candidates, settings.warp_scatter_candidates)) twins.push_back(std::move(twin));
+  for (TimedCandidate &twin : interleaved_twins(ir, report.candidates, settings.interleaved_candidates)) twins.push_back(std::move(twin));
+  time_round(std::move(twins), nullptr);
   // Third round: the half-group and register-bound twins of the fastest of both rounds
-  // (tuner.h). Each bound twin is loaded first; one that spills more than its original
-  // is not timed.
-  TuneReport third;
-  third.candidates = half_group_twins(report.candidates, settings.half_group_candidates);
+  // (tuner.h); a bound twin that spills more than its original is not timed.
+  twins = half_group_twins(report.candidates, settings.half_group_candidates);
   for (TimedCandidate &twin : register_bound_twins(report.candidates, settings.register_bound_candidates, sm_limits(info)))
-    third.candidates.push_back(std::move(twin));
-  if (!third.candidates.empty()) {
-    t0 = std::chrono::steady_clock::now();
-    std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, third.candidates, info, settings.compile_threads);
-    third.compile_seconds = seconds_since(t0);
-    for (size_t i = 0; i < more.size(); ++i) {
-      if (third.candidates[i].schedule.groups_per_sm() == 0) continue;  // a half-group twin
-      const TimedCandidate *original = unbounded_original(report.candidates, third.candidates[i].schedule);
-      if (!more[i] || !original) continue;
-      try {
-        more[i]->load();
-      } catch (const std::exception &e) {  // as timing treats it: out of memory ends tuning, else the candidate
-        if (dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr) throw;
-        third.candidates[i].error = e.what();
-        continue;
-      }
-      const int spill = more[i]->resources().local_bytes;
-      if (spill > original->local_bytes)
-        third.candidates[i].error = "not timed: bounded to " + std::to_string(more[i]->resources().registers) + " registers, it uses " +
-                                    std::to_string(spill) + " B of local memory (its original " + std::to_string(original->local_bytes) + " B)";
-    }
-    t0 = std::chrono::steady_clock::now();
-    third.best = time_compiled_candidates(third.candidates, more, data, settings);
-    third.timing_seconds = seconds_since(t0);
-    for (auto &k : more) kernels.push_back(std::move(k));
-    append_round(&report, std::move(third));
-  }
+    twins.push_back(std::move(twin));
+  time_round(std::move(twins), [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
+    skip_spilling_bounds(report.candidates, round, more);
+  });
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }
