@@ -105,6 +105,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   // Tuning's integer knobs (tuner.h's TuneSettings), each part of the tuning cache's key.
   const Knob tuning[] = {
       {"-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", &ctx->tune_candidates},
+      {"-mat_fem_gpu_tune_per_tiling",
+       "Tuning's selections of tiled candidates take at most this many that differ only in their quadrature tile T_q^r x T_q^c "
+       "(0: no cap, the paper's top b)",
+       &ctx->per_evaluation_tiling},
       {"-mat_fem_gpu_wg_max", "Search space: most work-items per group (N_c N_WI)", &ctx->wg_max},
       {"-mat_fem_gpu_low_register_words",
        "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)",

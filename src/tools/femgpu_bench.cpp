@@ -152,7 +152,7 @@ int main(int argc, char **argv)
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
   char forced_s[4096] = "";
-  PetscInt tq_classes = 6;
+  PetscInt tq_classes = 6, per_tiling = 2;
   PetscBool unrolled = PETSC_TRUE;
   PetscInt warmups = 5, low_words = 48, shared_twins = 2, warp_twins = 2, interleaved_twins = 2, bound_twins = 2, half_twins = 2, shared_above = 128, fit_words = 112, fit_count = 3;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
@@ -200,6 +200,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-unrolled", "time tiled candidates with their private-array loops unrolled (loops=unrolled)", "", unrolled, &unrolled, nullptr));
   PetscCall(PetscOptionsInt("-quad_tile_classes", "also time the model's best of each of the largest this many T^Q classes (0: off)", "", tq_classes,
                             &tq_classes, nullptr));
+  PetscCall(PetscOptionsInt("-per_tiling", "the selections take at most this many candidates that differ only in their quadrature tile (0: no cap)", "",
+                            per_tiling, &per_tiling, nullptr));
   PetscCall(PetscOptionsBool("-lanes", "also time each SCPWI candidate of a vector form with one work-item per component", "", lanes, &lanes, nullptr));
   PetscCall(PetscOptionsInt("-verify_cells",
                             "check the fastest kernel of each case on this many random cells of its mesh against the FP64 CPU reference; "
@@ -256,6 +258,7 @@ int main(int argc, char **argv)
   settings.scpwi_lanes = lanes == PETSC_TRUE;
   settings.tiled_loops = unrolled ? Loops::Unrolled : Loops::Compiler;
   settings.quad_tile_classes = static_cast<int>(std::max<PetscInt>(0, tq_classes));
+  settings.per_evaluation_tiling = static_cast<size_t>(std::max<PetscInt>(0, per_tiling));
   if (scpwi_set) settings.scpwi_work_group_sizes.assign(scpwi_sizes, scpwi_sizes + n_scpwi);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
   std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");

@@ -20,25 +20,52 @@ bool listed(const std::vector<TimedCandidate> &list, const Schedule &s)
   return std::any_of(list.begin(), list.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == to_string(s); });
 }
 
+// Tiles that differ at most in their quadrature-stage register tile (T_q^r x T_q^c):
+// the same evaluation tiling (N_c, N_WI, T^Q, T_e^r, T_e^c).
+bool same_evaluation_tiling(const Tiles &a, const Tiles &b)
+{
+  return a.cells_per_group == b.cells_per_group && a.items_per_cell == b.items_per_cell && a.quad_tile == b.quad_tile &&
+         a.eval_rows == b.eval_rows && a.eval_cols == b.eval_cols;
+}
+
 // The cost model's choice from a stream of tiled candidates, without storing the
-// stream: the b cheapest, then the cheapest of each N_WI class and of each T^Q class
-// that those lack. Ties keep the earlier candidate (enumeration order), as rank_tiles.
-// The N_WI classes: the paper's model (SG_sat = 1 on the H200) ranks one-item-per-cell
-// tiles first, so timing also a few warp-per-cell ones keeps tuning from missing them.
+// stream: the b cheapest, taking at most `per_tiling` of each evaluation tiling (see
+// TuneSettings::per_evaluation_tiling; 0: no cap), then the cheapest of each N_WI class
+// and of each T^Q class that those lack. Ties keep the earlier candidate (enumeration
+// order), as rank_tiles. The N_WI classes: the paper's model (SG_sat = 1 on the H200)
+// ranks one-item-per-cell tiles first, so timing also a few warp-per-cell ones keeps
+// tuning from missing them.
 class TileSelection {
  public:
-  TileSelection(std::size_t b, std::vector<int> nwi_classes, std::vector<int> tq_classes)
-      : b_(b), nwi_(std::move(nwi_classes)), tq_(std::move(tq_classes)), nwi_best_(nwi_.size()), tq_best_(tq_.size())
+  TileSelection(std::size_t b, std::size_t per_tiling, std::vector<int> nwi_classes, std::vector<int> tq_classes)
+      : b_(b), per_tiling_(per_tiling), nwi_(std::move(nwi_classes)), tq_(std::move(tq_classes)), nwi_best_(nwi_.size()), tq_best_(tq_.size())
   {
   }
 
   // Called for every candidate of the walk (millions): the tiles are copied only when kept.
+  // The kept list is exactly the b cheapest of the stream once each evaluation tiling is
+  // cut to its per_tiling cheapest: a candidate displaced from a full tiling is worse
+  // than per_tiling of its own, and one pushed off the end is worse than b kept ones
+  // that can only be replaced by cheaper ones of their own tiling.
   void offer(const Tiles &t, double cost, std::size_t order)
   {
-    if (top_.size() < b_ || (b_ > 0 && before(cost, order, top_.back()))) {
+    if (b_ > 0 && (top_.size() < b_ || before(cost, order, top_.back()))) {
       const Entry e{cost, order, t};
-      top_.insert(std::upper_bound(top_.begin(), top_.end(), e), e);
-      if (top_.size() > b_) top_.pop_back();
+      auto worst_same = top_.end();
+      std::size_t same = 0;
+      if (per_tiling_ > 0)
+        for (auto it = top_.begin(); it != top_.end(); ++it)
+          if (same_evaluation_tiling(it->tiles, t)) {
+            ++same;
+            worst_same = it;  // top_ is sorted, so the last one seen is the worst
+          }
+      if (same < per_tiling_ || per_tiling_ == 0) {
+        top_.insert(std::upper_bound(top_.begin(), top_.end(), e), e);
+        if (top_.size() > b_) top_.pop_back();
+      } else if (before(cost, order, *worst_same)) {
+        top_.erase(worst_same);
+        top_.insert(std::upper_bound(top_.begin(), top_.end(), e), e);
+      }
     }
     for (size_t i = 0; i < nwi_.size(); ++i)
       if (t.items_per_cell == nwi_[i]) keep_better(nwi_best_[i], t, cost, order);
@@ -82,7 +109,7 @@ class TileSelection {
     }
   }
 
-  std::size_t b_;
+  std::size_t b_, per_tiling_;
   std::vector<int> nwi_, tq_;
   std::vector<Entry> top_;
   std::vector<Best> nwi_best_, tq_best_;
@@ -107,6 +134,14 @@ bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tile
   // Shared DOFs only shrink the footprint, so a footprint that fits in registers fits either way.
   if (words <= s.fit_register_words) return true;
   return register_words(shape, t, true) <= s.fit_register_words && times_shared_dofs(ir, t, words, device, s);
+}
+
+// Whether an SM would hold at least two groups of these tiles, by their estimated
+// registers and the shared memory the kernel allocates (FP64, registers DOFs).
+bool two_groups_fit(const KernelShape &shape, const Tiles &t, long long words, const SmLimits &sm)
+{
+  const long long shared = allocated_local_words(shape, t) * static_cast<long long>(sizeof(double));
+  return residency(sm, t.cells_per_group * t.items_per_cell, estimated_registers(words, sm), shared).groups() >= 2;
 }
 
 // The twins (transform(candidate)) of the n fastest candidates that ran and satisfy
@@ -137,6 +172,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
 
 }  // namespace
 
+int estimated_registers(long long words, const SmLimits &sm)
+{
+  // 2.4 per word plus 10, rounded up.
+  return static_cast<int>(std::min<long long>(sm.max_registers_per_thread, (24 * words + 9) / 10 + 10));
+}
+
 std::string tuning_settings_text(const TuneSettings &s)
 {
   auto list = [](const std::vector<int> &v) {
@@ -147,8 +188,8 @@ std::string tuning_settings_text(const TuneSettings &s)
   std::ostringstream os;
   os << "b=" << s.candidates << " eta_alias=" << s.limits.eta_alias_min << " eta_simd=" << s.limits.eta_simd_min
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
-     << " tq_classes=" << s.quad_tile_classes << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
-     << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
+     << " tq_classes=" << s.quad_tile_classes << " per_tiling=" << s.per_evaluation_tiling << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
+     << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates << " two_group=" << s.two_group_candidates
      << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " half_group=" << s.half_group_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
@@ -189,10 +230,15 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   const size_t n_tq_classes = std::min(quad_tiles.size(), static_cast<size_t>(std::max(0, s.quad_tile_classes)));
   const std::vector<int> tq_classes(quad_tiles.begin(), quad_tiles.begin() + static_cast<long>(n_tq_classes));
   const bool low_on = s.low_register_words > 0 && s.low_register_candidates > 0;
-  TileSelection all(s.candidates, s.items_per_cell_classes, tq_classes);
-  TileSelection low(s.low_register_candidates, s.items_per_cell_classes, {});
-  TileSelection fit(s.fit_candidates, {}, {});
+  TileSelection all(s.candidates, s.per_evaluation_tiling, s.items_per_cell_classes, tq_classes);
+  TileSelection low(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {});
+  TileSelection fit(s.fit_candidates, s.per_evaluation_tiling, {}, {});
   const bool fit_on = s.fit_register_words > 0 && s.fit_candidates > 0;
+  TileSelection two(s.two_group_candidates, s.per_evaluation_tiling, {}, {});
+  const bool two_on = s.two_group_candidates > 0;
+  SmLimits sm;  // the register file of sm_80 to sm_90; shared memory and groups as probed
+  sm.shared_bytes = static_cast<long long>(device.local_max_bytes);
+  sm.max_groups = device.groups_max;
   std::size_t visited = 0;
   *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
     const double cost = t_heur(shape, t, device);
@@ -200,12 +246,13 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     all.offer(t, cost, visited);
     if (low_on && words <= s.low_register_words) low.offer(t, cost, visited);
     if (fit_on && fits_register_file(ir, shape, t, words, device, s)) fit.offer(t, cost, visited);
+    if (two_on && two_groups_fit(shape, t, words, sm)) two.offer(t, cost, visited);
     ++visited;
     return true;
   });
   *space_size = visited;
   std::vector<Tiles> chosen = all.chosen();
-  for (const TileSelection *more : {low_on ? &low : nullptr, fit_on ? &fit : nullptr})
+  for (const TileSelection *more : {low_on ? &low : nullptr, fit_on ? &fit : nullptr, two_on ? &two : nullptr})
     if (more)
       for (const Tiles &t : more->chosen())
         if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);

@@ -24,6 +24,16 @@ namespace femgpu {
 struct TuneSettings {
   SearchLimits limits;
   std::size_t candidates = 9;  // b
+  // Each selection of tiled candidates below (the b cheapest, the low-register and the
+  // fit-register ones) takes at most this many of one evaluation tiling (N_c, N_WI, T^Q,
+  // T_e^r, T_e^c), i.e. of candidates that differ only in the quadrature-stage tile
+  // T_q^r x T_q^c. The model ranks those within a fraction of a percent of each other,
+  // so without a cap all 9 of Helmholtz 3D P5's b slots went to one tiling (10.8-13.3 ms
+  // on the H200) and its earlier winner, another tiling at 8.8 ms, was not timed. In the
+  // 26 tuned cases of runs/ whose tiled timings were recorded, the fastest of each
+  // tiling was always among its 2 cheapest by the model (1: 3 cases lost up to 4.4%)
+  // (bench/experiments/model_per_tiling_offline.txt). 0: no cap (the paper's top b).
+  std::size_t per_evaluation_tiling = 2;
   int warmups = 5;
   int min_runs = 15;
   double min_seconds = 0.2;
@@ -68,6 +78,16 @@ struct TuneSettings {
   // 0 turns this off.
   long long fit_register_words = 112;
   std::size_t fit_candidates = 3;
+  // Also time the model's best this many candidates of which an SM would hold two groups
+  // or more, by their estimated registers (about 2.4 per register_words word plus 10) and
+  // the shared memory they allocate. The model's favourites at high order take 107-155 KB
+  // or 250 registers and are alone on their SM, where they wait on their gathers behind
+  // barriers; the low-register ones above may still be alone by shared memory. Helmholtz
+  // 3D P5's fastest kernel measured on the H200 (128 registers, 109 KB, two groups:
+  // 8.8 ms) ranked 13028th and was timed by neither, while its one-group favourites ran
+  // 10.8-13.3 ms (bench/runs/h200_unrolled_tq_classes_b75cb47.txt). The register file is
+  // sm_80-sm_90's; the OpenCL tuner turns this off (no registers to share). 0 turns it off.
+  std::size_t two_group_candidates = 3;
   // After timing, also time the Dofs::Shared twin of this many of the fastest
   // candidates that are unrolled tiled kernels or whose kernels spill registers (a
   // second round). Measured on the H200 with compiler loops
@@ -138,14 +158,20 @@ struct TuneReport {
   double compile_seconds = 0, timing_seconds = 0;
 };
 
+// Registers per thread that ptxas gives an unrolled tiled kernel whose footprint is
+// `words` (quantities.h's register_words), at most sm's per-thread cap: about 2.4 per
+// word plus 10, as fitted to 1163 kernels built for the H200
+// (bench/experiments/model_registers_whole_groups_offline.txt). For ranking only.
+int estimated_registers(long long words, const SmLimits &sm);
+
 // The settings that choose which candidates are timed, as one line of text
 // ("b=9 eta_alias=0.8 ... loops=unrolled"): part of the tuning cache's key. The timing
 // protocol (warm-ups, runs) and the monitor are left out: they do not change the list.
 std::string tuning_settings_text(const TuneSettings &s);
 
 // The schedules to time: SCPWI at each work-group size, then the cost model's best b
-// tiled candidates, the best of each N_WI class and T^Q class, and the low-register
-// ones. *space_size is the number of tiled candidates the walk visited, *truncated
+// tiled candidates, the best of each N_WI class and T^Q class, and the low-register,
+// register-fitting and two-group ones. *space_size is the number of tiled candidates the walk visited, *truncated
 // whether it left some out (see quad_tile_classes).
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);

@@ -36,6 +36,7 @@ TEST_CASE("tuning also times low-register candidates and times each schedule onc
   std::size_t space = 0;
   bool truncated = false;
   s.low_register_words = 0;  // off: SCPWI and the model's b best
+  s.two_group_candidates = 0;
   s.fit_register_words = 0;
   const std::vector<TimedCandidate> plain = tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated);
   const size_t n_scpwi = s.scpwi_work_group_sizes.size();
@@ -63,6 +64,7 @@ TEST_CASE("tuning also times the model's best candidates whose kernel as timed f
   s.items_per_cell_classes.clear();
   s.quad_tile_classes = 0;
   s.low_register_words = 0;
+  s.two_group_candidates = 0;
   s.scpwi_work_group_sizes = {};
   std::size_t space = 0;
   bool truncated = false;
@@ -106,6 +108,7 @@ TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once 
   s.items_per_cell_classes.clear();
   s.quad_tile_classes = 0;
   s.low_register_words = 0;
+  s.two_group_candidates = 0;
   s.fit_register_words = 0;
   s.candidates = 2;
   s.scpwi_work_group_sizes = {64, 32, 64, 512, 128};

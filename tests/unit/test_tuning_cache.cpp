@@ -272,6 +272,8 @@ TEST_CASE("Tuning cache: the key's tuning settings follow the options that choos
       [](TuneSettings &s) { s.interleaved_candidates = 0; },
       [](TuneSettings &s) { s.register_bound_candidates = 0; },
       [](TuneSettings &s) { s.half_group_candidates = 0; },
+      [](TuneSettings &s) { s.two_group_candidates = 0; },
+      [](TuneSettings &s) { s.per_evaluation_tiling = 0; },
       [](TuneSettings &s) { s.shared_dofs_above_words = 0; },
       [](TuneSettings &s) { s.fit_register_words = 0; },
       [](TuneSettings &s) { s.fit_candidates = 1; },
