@@ -102,6 +102,13 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_simd_min", "Search space: least SIMD efficiency", "", ctx->eta_simd_min, &ctx->eta_simd_min, &set));
   any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsReal("-mat_fem_gpu_model_barrier_ns",
+                             "Cost model: what one work-group barrier costs its group, in ns, added to the paper's t_heur as N_sync barriers "
+                             "(fitted on the H200; 0: rank by the paper's model alone)",
+                             "", ctx->model_barrier_ns, &ctx->model_barrier_ns, &set));
+  PetscCheck(ctx->model_barrier_ns >= 0 && ctx->model_barrier_ns <= 1e6, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-mat_fem_gpu_model_barrier_ns is %g; it is a time in ns, 0 to 1e6", (double)ctx->model_barrier_ns);
+  any = (PetscBool)(any || set);
   // Tuning's integer knobs (tuner.h's TuneSettings), each part of the tuning cache's key.
   const Knob tuning[] = {
       {"-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", &ctx->tune_candidates},

@@ -40,6 +40,7 @@ struct StudyOptions {
   double max_seconds = 0;
   int warmups = 3, runs = 10, sample = 20, top = 70, seed = 1;
   bool plan_only = false;
+  double barrier_seconds = kModelBarrierSeconds;  // the ranked model's t_sync (0: the paper's t_heur)
 };
 
 std::vector<std::string> split(const std::string &s, char sep)
@@ -55,7 +56,7 @@ PetscErrorCode read_options(const std::string &which, StudyOptions &o)
 {
   char cases[1024] = "", json[PETSC_MAX_PATH_LEN] = "", params[PETSC_MAX_PATH_LEN] = "";
   PetscInt degrees[16], n_degrees = 16, warmups = o.warmups, runs = o.runs, sample = o.sample, top = o.top, seed = o.seed;
-  PetscReal max_seconds = o.max_seconds;
+  PetscReal max_seconds = o.max_seconds, barrier_ns = o.barrier_seconds * 1e9;
   PetscBool plan_only = PETSC_FALSE, degrees_set = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench -study options (docs/studies.md)", "");
@@ -74,6 +75,8 @@ PetscErrorCode read_options(const std::string &which, StudyOptions &o)
   PetscCall(PetscOptionsBool("-study_plan_only", "print the plan (kernels to time) and stop; needs no GPU", "", plan_only, &plan_only, nullptr));
   PetscCall(PetscOptionsString("-study_device_params", "cost-model parameters (probe cache JSON) for -study_plan_only", "", params, params,
                                sizeof(params), nullptr));
+  PetscCall(PetscOptionsReal("-study_model_barrier_ns", "the ranked model's cost of one work-group barrier, ns (0: the paper's t_heur alone)", "",
+                             barrier_ns, &barrier_ns, nullptr));
   PetscOptionsEnd();
   for (const std::string &s : split(which, ',')) {
     if (s == "all") o.studies = {"ablation", "spearman", "topk", "sensitivity"};
@@ -83,6 +86,7 @@ PetscErrorCode read_options(const std::string &which, StudyOptions &o)
   o.cases = cases, o.json = json, o.device_params = params;
   if (degrees_set) o.degrees.assign(degrees, degrees + n_degrees);
   o.max_seconds = max_seconds, o.warmups = static_cast<int>(warmups), o.runs = static_cast<int>(runs);
+  o.barrier_seconds = std::max<double>(0, barrier_ns * 1e-9);
   o.sample = static_cast<int>(sample), o.top = static_cast<int>(top), o.seed = static_cast<int>(seed), o.plan_only = plan_only;
   PetscFunctionReturn(0);
 }
@@ -220,7 +224,9 @@ int run_study(const std::string &which, const BenchOptions &b)
       info = cuda::open_device(0);
       params = load_or_probe(0, "", false);
       params.local_max_per_group = info.shared_per_group_optin;
+      params.multiprocessors = info.multiprocessors;
     }
+    params.barrier_seconds = o.barrier_seconds;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "femgpu-bench -study: %s\n", e.what());
     return 2;

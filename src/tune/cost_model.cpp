@@ -74,13 +74,22 @@ double resident_subgroups(const KernelShape &s, const Tiles &t, const DevicePara
   return static_cast<double>(ceil_div(static_cast<long long>(t.cells_per_group) * t.items_per_cell, 32)) * groups;
 }
 
+double t_sync(const KernelShape &s, const Tiles &t, const DeviceParams &d)
+{
+  if (d.barrier_seconds <= 0) return 0;
+  const double L = static_cast<double>(local_memory_words(s, t)) * s.word_bytes;
+  const double groups = std::max(1.0, std::min(std::floor(d.local_max_bytes / L), static_cast<double>(d.groups_max)));
+  const double concurrent_cells = static_cast<double>(t.cells_per_group) * std::max(1, d.multiprocessors) * groups;
+  return static_cast<double>(n_sync(s, t)) * d.barrier_seconds / concurrent_cells;
+}
+
 double t_heur(const KernelShape &s, const Tiles &t, const DeviceParams &d)
 {
   const double reside = eta_pred(s, t) * eta_simd(t) * resident_subgroups(s, t, d);
   const double bw_global = std::min(d.beta_global, d.beta_global / d.sg_sat_global * reside);
   const double bw_local = std::min(d.beta_local, d.beta_local / d.sg_sat_local * reside);
   MemoryCounts m = memory_counts(s, t);
-  return m.global_words * s.word_bytes / bw_global + m.local_words * s.word_bytes / bw_local;
+  return m.global_words * s.word_bytes / bw_global + m.local_words * s.word_bytes / bw_local + t_sync(s, t, d);
 }
 
 std::vector<int> tile_sizes(int n)

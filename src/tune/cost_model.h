@@ -14,6 +14,13 @@
 
 namespace femgpu {
 
+// What one work-group barrier costs its group in femgpu's cost model (t_sync below),
+// fitted on the H200: re-ranking the 1163 unrolled tiled kernels timed there in 39
+// cases, t_heur + t_sync with 0.1-0.35 us per barrier put a kernel within 1.03-1.04x
+// of each case's fastest in its top 5 (geometric mean), against 1.27x for the paper's
+// t_heur alone; 0.15 us was best (bench/experiments/model_barriers_offline.txt).
+constexpr double kModelBarrierSeconds = 0.15e-6;
+
 struct DeviceParams {
   std::string name = "NVIDIA H200 (paper defaults)";
   double beta_global = 4.8e12;   // B/s
@@ -26,6 +33,10 @@ struct DeviceParams {
   int threads_max = 1024;        // per work-group
   double sg_sat_global = 1;
   double sg_sat_local = 1;
+  // For t_sync (not measured by the probe): the multiprocessors whose groups wait at
+  // barriers side by side, and one barrier's cost (0: the paper's t_heur exactly).
+  int multiprocessors = 132;
+  double barrier_seconds = kModelBarrierSeconds;
 };
 
 // Per cell. Local accesses count each distinct table entry once per cell (the kernels
@@ -37,7 +48,15 @@ struct MemoryCounts {
 
 MemoryCounts memory_counts(const KernelShape &s, const Tiles &t);
 double resident_subgroups(const KernelShape &s, const Tiles &t, const DeviceParams &d);  // N_reside
+// The paper's Eq. (14) (memory traffic over the modelled bandwidths), plus t_sync.
 double t_heur(const KernelShape &s, const Tiles &t, const DeviceParams &d);
+// Per cell, what the N_sync barriers of a group cost when the device holds
+// multiprocessors x G groups at once, G = min(floor(L_max / L), W_max) (at least 1):
+// N_sync * barrier_seconds / (N_c * multiprocessors * G). The paper's t_heur counts
+// only memory traffic, so a tile with one column per DOF tile (T_e^c = 1, 2 barriers for
+// each of n column tiles, each prefetching a few words) ranks with its neighbours; on
+// the H200 such tiles ran 1.5-2x slower (Helmholtz 3D P5). 0 when barrier_seconds is 0.
+double t_sync(const KernelShape &s, const Tiles &t, const DeviceParams &d);
 
 struct SearchLimits {
   double eta_alias_min = 0.8;

@@ -139,7 +139,9 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
                          const DeviceParams &device, const TuneSettings &settings)
 {
   CudaTuneReport report;
-  report.candidates = tuning_candidates(ir, tab.n_points(), device, settings, &report.space_size, &report.space_truncated);
+  DeviceParams ranked = device;  // t_sync counts the groups waiting side by side on this device's SMs
+  if (info.multiprocessors > 0) ranked.multiprocessors = info.multiprocessors;
+  report.candidates = tuning_candidates(ir, tab.n_points(), ranked, settings, &report.space_size, &report.space_truncated);
   const Precision p = data.precision();
   for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(p);
   // Compile in parallel: NVRTC needs no device; loading happens below, in this thread.

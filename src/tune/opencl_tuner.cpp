@@ -11,10 +11,7 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
                              const std::string &share_dir)
 {
   OpenCLTuneReport report;
-  // The two-group selection counts a GPU's register file; PoCL's work-items hold none.
-  TuneSettings opencl_settings = settings;
-  opencl_settings.two_group_candidates = 0;
-  report.candidates = tuning_candidates(ir, tab.n_points(), device, opencl_settings, &report.space_size, &report.space_truncated);
+  report.candidates = tuning_candidates(ir, tab.n_points(), device, settings, &report.space_size, &report.space_truncated);
   for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(precision);
   std::vector<std::unique_ptr<ActionBackend>> backends(report.candidates.size());
   std::vector<double> out(n_out);

@@ -136,14 +136,6 @@ bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tile
   return register_words(shape, t, true) <= s.fit_register_words && times_shared_dofs(ir, t, words, device, s);
 }
 
-// Whether an SM would hold at least two groups of these tiles, by their estimated
-// registers and the shared memory the kernel allocates (FP64, registers DOFs).
-bool two_groups_fit(const KernelShape &shape, const Tiles &t, long long words, const SmLimits &sm)
-{
-  const long long shared = allocated_local_words(shape, t) * static_cast<long long>(sizeof(double));
-  return residency(sm, t.cells_per_group * t.items_per_cell, estimated_registers(words, sm), shared).groups() >= 2;
-}
-
 // The twins (transform(candidate)) of the n fastest candidates that ran and satisfy
 // `eligible`, fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
@@ -172,12 +164,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
 
 }  // namespace
 
-int estimated_registers(long long words, const SmLimits &sm)
-{
-  // 2.4 per word plus 10, rounded up.
-  return static_cast<int>(std::min<long long>(sm.max_registers_per_thread, (24 * words + 9) / 10 + 10));
-}
-
 std::string tuning_settings_text(const TuneSettings &s)
 {
   auto list = [](const std::vector<int> &v) {
@@ -188,17 +174,19 @@ std::string tuning_settings_text(const TuneSettings &s)
   std::ostringstream os;
   os << "b=" << s.candidates << " eta_alias=" << s.limits.eta_alias_min << " eta_simd=" << s.limits.eta_simd_min
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
-     << " tq_classes=" << s.quad_tile_classes << " per_tiling=" << s.per_evaluation_tiling << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
-     << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates << " two_group=" << s.two_group_candidates
+     << " tq_classes=" << s.quad_tile_classes << " per_tiling=" << s.per_evaluation_tiling << " barrier_s=" << s.model_barrier_seconds << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
+     << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
      << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " half_group=" << s.half_group_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
   return os.str();
 }
 
-std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
+std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &probed, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated)
 {
+  DeviceParams device = probed;
+  device.barrier_seconds = s.model_barrier_seconds;
   std::vector<TimedCandidate> out;
   // In FP64, the larger case: an FP32 tuning of the same list fits too.
   auto fits = [&](const Schedule &schedule) { return constant_table_bytes(schedule, ir, Q) <= kMaxConstantTableBytes; };
@@ -234,11 +222,6 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   TileSelection low(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {});
   TileSelection fit(s.fit_candidates, s.per_evaluation_tiling, {}, {});
   const bool fit_on = s.fit_register_words > 0 && s.fit_candidates > 0;
-  TileSelection two(s.two_group_candidates, s.per_evaluation_tiling, {}, {});
-  const bool two_on = s.two_group_candidates > 0;
-  SmLimits sm;  // the register file of sm_80 to sm_90; shared memory and groups as probed
-  sm.shared_bytes = static_cast<long long>(device.local_max_bytes);
-  sm.max_groups = device.groups_max;
   std::size_t visited = 0;
   *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
     const double cost = t_heur(shape, t, device);
@@ -246,13 +229,12 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     all.offer(t, cost, visited);
     if (low_on && words <= s.low_register_words) low.offer(t, cost, visited);
     if (fit_on && fits_register_file(ir, shape, t, words, device, s)) fit.offer(t, cost, visited);
-    if (two_on && two_groups_fit(shape, t, words, sm)) two.offer(t, cost, visited);
     ++visited;
     return true;
   });
   *space_size = visited;
   std::vector<Tiles> chosen = all.chosen();
-  for (const TileSelection *more : {low_on ? &low : nullptr, fit_on ? &fit : nullptr, two_on ? &two : nullptr})
+  for (const TileSelection *more : {low_on ? &low : nullptr, fit_on ? &fit : nullptr})
     if (more)
       for (const Tiles &t : more->chosen())
         if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);

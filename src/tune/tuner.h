@@ -34,6 +34,9 @@ struct TuneSettings {
   // tiling was always among its 2 cheapest by the model (1: 3 cases lost up to 4.4%)
   // (bench/experiments/model_per_tiling_offline.txt). 0: no cap (the paper's top b).
   std::size_t per_evaluation_tiling = 2;
+  // The cost model's barrier cost (cost_model.h's t_sync) used to rank, in place of the
+  // device's DeviceParams::barrier_seconds; 0 ranks by the paper's t_heur alone.
+  double model_barrier_seconds = kModelBarrierSeconds;
   int warmups = 5;
   int min_runs = 15;
   double min_seconds = 0.2;
@@ -78,16 +81,6 @@ struct TuneSettings {
   // 0 turns this off.
   long long fit_register_words = 112;
   std::size_t fit_candidates = 3;
-  // Also time the model's best this many candidates of which an SM would hold two groups
-  // or more, by their estimated registers (about 2.4 per register_words word plus 10) and
-  // the shared memory they allocate. The model's favourites at high order take 107-155 KB
-  // or 250 registers and are alone on their SM, where they wait on their gathers behind
-  // barriers; the low-register ones above may still be alone by shared memory. Helmholtz
-  // 3D P5's fastest kernel measured on the H200 (128 registers, 109 KB, two groups:
-  // 8.8 ms) ranked 13028th and was timed by neither, while its one-group favourites ran
-  // 10.8-13.3 ms (bench/runs/h200_unrolled_tq_classes_b75cb47.txt). The register file is
-  // sm_80-sm_90's; the OpenCL tuner turns this off (no registers to share). 0 turns it off.
-  std::size_t two_group_candidates = 3;
   // After timing, also time the Dofs::Shared twin of this many of the fastest
   // candidates that are unrolled tiled kernels or whose kernels spill registers (a
   // second round). Measured on the H200 with compiler loops
@@ -158,12 +151,6 @@ struct TuneReport {
   double compile_seconds = 0, timing_seconds = 0;
 };
 
-// Registers per thread that ptxas gives an unrolled tiled kernel whose footprint is
-// `words` (quantities.h's register_words), at most sm's per-thread cap: about 2.4 per
-// word plus 10, as fitted to 1163 kernels built for the H200
-// (bench/experiments/model_registers_whole_groups_offline.txt). For ranking only.
-int estimated_registers(long long words, const SmLimits &sm);
-
 // The settings that choose which candidates are timed, as one line of text
 // ("b=9 eta_alias=0.8 ... loops=unrolled"): part of the tuning cache's key. The timing
 // protocol (warm-ups, runs) and the monitor are left out: they do not change the list.
@@ -171,7 +158,7 @@ std::string tuning_settings_text(const TuneSettings &s);
 
 // The schedules to time: SCPWI at each work-group size, then the cost model's best b
 // tiled candidates, the best of each N_WI class and T^Q class, and the low-register,
-// register-fitting and two-group ones. *space_size is the number of tiled candidates the walk visited, *truncated
+// and register-fitting ones. *space_size is the number of tiled candidates the walk visited, *truncated
 // whether it left some out (see quad_tile_classes).
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);

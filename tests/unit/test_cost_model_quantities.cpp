@@ -139,3 +139,29 @@ TEST_CASE("the register footprint of a tiled candidate matches a hand count", "[
   // One item per cell: the output rows dominate only when the evaluation is small.
   CHECK(register_words(s, tiles(32, 1, 1, 1, 1, 36, 1)) == 36 * 2 + 6);
 }
+
+TEST_CASE("t_sync: the barriers of a group spread over the groups the device holds at once", "[tune][t_sync]")
+{
+  KernelShape s = test::mass_p3_shape();
+  Tiles t = tiles(4, 8, 12, 6, 5, 5, 6);  // N_sync = 18, L = 78 words (above)
+  DeviceParams d;
+  d.multiprocessors = 100;
+  d.barrier_seconds = 2e-7;
+  d.local_max_bytes = 78 * 8 * 10 + 100;  // 10 groups by shared memory (floored)
+  d.groups_max = 32;
+  CHECK(t_sync(s, t, d) == Approx(18 * 2e-7 / (4.0 * 100 * 10)));
+  d.groups_max = 3;  // W_max caps it
+  CHECK(t_sync(s, t, d) == Approx(18 * 2e-7 / (4.0 * 100 * 3)));
+  d.local_max_bytes = 100;  // a group that does not fit still counts as one
+  CHECK(t_sync(s, t, d) == Approx(18 * 2e-7 / (4.0 * 100 * 1)));
+  // t_heur adds it to the paper's memory term, which barrier_seconds = 0 leaves alone.
+  const double with = t_heur(s, t, d);
+  d.barrier_seconds = 0;
+  CHECK(t_sync(s, t, d) == 0);
+  CHECK(with - t_heur(s, t, d) == Approx(18 * 2e-7 / 400.0));
+  // Fewer barriers, same memory traffic: one column tile per DOF tile halves the evaluation's.
+  d.barrier_seconds = 2e-7;
+  Tiles u = tiles(4, 8, 12, 6, 10, 5, 6);
+  CHECK(n_sync(s, u) < n_sync(s, t));
+  CHECK(t_sync(s, u, d) < t_sync(s, t, d));
+}

@@ -36,7 +36,6 @@ TEST_CASE("tuning also times low-register candidates and times each schedule onc
   std::size_t space = 0;
   bool truncated = false;
   s.low_register_words = 0;  // off: SCPWI and the model's b best
-  s.two_group_candidates = 0;
   s.fit_register_words = 0;
   const std::vector<TimedCandidate> plain = tuning_candidates(ir, Q, DeviceParams{}, s, &space, &truncated);
   const size_t n_scpwi = s.scpwi_work_group_sizes.size();
@@ -64,7 +63,6 @@ TEST_CASE("tuning also times the model's best candidates whose kernel as timed f
   s.items_per_cell_classes.clear();
   s.quad_tile_classes = 0;
   s.low_register_words = 0;
-  s.two_group_candidates = 0;
   s.scpwi_work_group_sizes = {};
   std::size_t space = 0;
   bool truncated = false;
@@ -84,7 +82,10 @@ TEST_CASE("tuning also times the model's best candidates whose kernel as timed f
   long long fitting = 0;
   double cheapest = std::numeric_limits<double>::infinity();
   visit_tiles(shape, SearchLimits{}, DeviceParams{}, [&](const Tiles &t) {
-    const bool shared = register_words(shape, t) > s.shared_dofs_above_words;
+    // Timed with shared DOFs above the threshold where those fit the device, else with registers.
+    const Schedule shared_dofs = Schedule::tiled(t).with_loops(Loops::Unrolled).with_dofs(Dofs::Shared);
+    const bool shared = register_words(shape, t) > s.shared_dofs_above_words &&
+                        static_cast<double>(shared_memory_bytes(shared_dofs, ir)) <= DeviceParams{}.local_max_per_group;
     if (register_words(shape, t, shared) <= s.fit_register_words) ++fitting, cheapest = std::min(cheapest, t_heur(shape, t, DeviceParams{}));
     return true;
   });
@@ -108,7 +109,6 @@ TEST_CASE("tuning times SCPWI at each listed work-group size up to WG_max, once 
   s.items_per_cell_classes.clear();
   s.quad_tile_classes = 0;
   s.low_register_words = 0;
-  s.two_group_candidates = 0;
   s.fit_register_words = 0;
   s.candidates = 2;
   s.scpwi_work_group_sizes = {64, 32, 64, 512, 128};

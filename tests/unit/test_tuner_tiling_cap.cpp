@@ -1,6 +1,5 @@
-// The tuner's selections against a brute-force ranking of the whole space: the b
-// cheapest with at most per_evaluation_tiling of one evaluation tiling, and the
-// two-group selection (tuner.h).
+// The tuner's selection against a brute-force ranking of the whole space: the b
+// cheapest with at most per_evaluation_tiling of one evaluation tiling (tuner.h).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,7 +9,6 @@
 #include "fem/quadrature.h"
 #include "form/parser.h"
 #include "ir/lower.h"
-#include "tune/occupancy.h"
 #include "tune/quantities.h"
 #include "tune/tuner.h"
 
@@ -33,7 +31,6 @@ TuneSettings only_tiled_selections()
   s.quad_tile_classes = 0;
   s.low_register_words = 0;
   s.fit_register_words = 0;
-  s.two_group_candidates = 0;
   return s;
 }
 
@@ -43,13 +40,12 @@ struct Ranked {
 };
 
 // The whole space in the walk's order, stably sorted by the model's cost (ties keep
-// the walk's order, as the tuner does), restricted to `keep`.
-template <class Keep>
-std::vector<Ranked> ranked_space(const KernelShape &shape, const DeviceParams &d, Keep keep)
+// the walk's order, as the tuner does).
+std::vector<Ranked> ranked_space(const KernelShape &shape, const DeviceParams &d)
 {
   std::vector<Ranked> all;
   visit_tiles(shape, SearchLimits{}, d, [&](const Tiles &t) {
-    if (keep(t)) all.push_back({t_heur(shape, t, d), t});
+    all.push_back({t_heur(shape, t, d), t});
     return true;
   });
   std::stable_sort(all.begin(), all.end(), [](const Ranked &a, const Ranked &b) { return a.cost < b.cost; });
@@ -85,28 +81,21 @@ std::vector<std::string> names_of(const std::vector<TimedCandidate> &list)
 
 }  // namespace
 
-TEST_CASE("estimated registers: 2.4 per word plus 10, rounded up, at most the per-thread cap", "[tune][two_groups]")
-{
-  const SmLimits sm;
-  CHECK(estimated_registers(0, sm) == 10);
-  CHECK(estimated_registers(48, sm) == 126);  // 115.2 -> 116, + 10
-  CHECK(estimated_registers(50, sm) == 130);
-  CHECK(estimated_registers(104, sm) == 255);  // 249.6 -> 250 + 10 = 260, capped
-  CHECK(estimated_registers(500, sm) == 255);
-}
-
 TEST_CASE("the model's b best take at most per_evaluation_tiling candidates of one evaluation tiling", "[tune][tiling_cap]")
 {
   const ActionIR ir = elasticity_p6();
   const int Q = 25;
   const KernelShape shape = KernelShape::from(ir, Q);
-  const DeviceParams d;
+  // The paper's t_heur, whose best 9 here repeat a tiling (with t_sync they do not).
+  DeviceParams d;
+  d.barrier_seconds = 0;
   TuneSettings s = only_tiled_selections();
+  s.model_barrier_seconds = 0;
   s.shared_dofs_above_words = 0;  // every candidate as its tiles name it
   std::size_t space = 0;
   bool truncated = true;
-  const std::vector<Ranked> ranked = ranked_space(shape, d, [](const Tiles &) { return true; });
-  // Uncapped (the paper's top b), the best 9 here repeat a tiling: the cap has work to do.
+  const std::vector<Ranked> ranked = ranked_space(shape, d);
+  // Uncapped (the paper's top b), the best 9 repeat a tiling: the cap has work to do.
   s.per_evaluation_tiling = 0;
   const std::vector<std::string> uncapped = names_of(tuning_candidates(ir, Q, d, s, &space, &truncated));
   REQUIRE_FALSE(truncated);
@@ -122,35 +111,4 @@ TEST_CASE("the model's b best take at most per_evaluation_tiling candidates of o
       CHECK(static_cast<std::size_t>(same) <= cap);
     }
   }
-}
-
-TEST_CASE("tuning also times the model's best candidates of which an SM holds two groups", "[tune][two_groups]")
-{
-  const ActionIR ir = elasticity_p6();
-  const int Q = 25;
-  const KernelShape shape = KernelShape::from(ir, Q);
-  const DeviceParams d;
-  SmLimits sm;
-  sm.shared_bytes = static_cast<long long>(d.local_max_bytes);
-  sm.max_groups = d.groups_max;
-  auto groups = [&](const Tiles &t) {
-    const long long shared = allocated_local_words(shape, t) * 8;
-    return residency(sm, t.cells_per_group * t.items_per_cell, estimated_registers(register_words(shape, t), sm), shared).groups();
-  };
-  TuneSettings s = only_tiled_selections();
-  s.shared_dofs_above_words = 0;
-  std::size_t space = 0;
-  bool truncated = true;
-  const std::vector<TimedCandidate> plain = tuning_candidates(ir, Q, d, s, &space, &truncated);
-  REQUIRE(plain.size() == s.candidates);
-  // The model's favourites here are alone on their SM; the new ones are not.
-  for (const TimedCandidate &c : plain) CHECK(groups(c.schedule.tiles()) == 1);
-  s.two_group_candidates = 3;
-  const std::vector<TimedCandidate> with_two = tuning_candidates(ir, Q, d, s, &space, &truncated);
-  REQUIRE(with_two.size() == plain.size() + 3);
-  const std::vector<Ranked> two = ranked_space(shape, d, [&](const Tiles &t) { return groups(t) >= 2; });
-  const std::vector<std::string> names = names_of(with_two);
-  CHECK(std::vector<std::string>(names.begin() + static_cast<long>(plain.size()), names.end()) ==
-        first_capped(two, 3, s.per_evaluation_tiling));
-  for (std::size_t i = plain.size(); i < with_two.size(); ++i) CHECK(groups(with_two[i].schedule.tiles()) >= 2);
 }
