@@ -2,6 +2,8 @@
 // generated-kernel backends, the schedule (forced by -mat_fem_gpu_strategy and the
 // tile options, unset tile sizes defaulting to whole loops; or, with strategy auto,
 // tuned or read from the tuning cache by mat_femgpu_tune.cpp).
+#include <algorithm>
+
 #include "femgpu.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
