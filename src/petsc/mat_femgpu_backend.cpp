@@ -2,10 +2,13 @@
 // generated-kernel backends, the schedule (forced by -mat_fem_gpu_strategy and the
 // tile options, unset tile sizes defaulting to whole loops; or, with strategy auto,
 // tuned or read from the tuning cache by mat_femgpu_tune.cpp).
+#include <algorithm>
+
 #include "femgpu.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 #include "runtime/opencl_runtime.h"
+#include "tune/opencl_probe.h"
 #include "tune/opencl_tuner.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "runtime/cuda_backend.h"
@@ -98,7 +101,7 @@ PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Sch
     target.nvrtc_version = key.nvrtc_version;
     target.params = probe.probe.params;
     target.params.local_max_per_group = info.shared_per_group_optin;
-    target.params_source = std::string(probe.from_cache ? "the probe cache " : "a probe saved to ") + probe.path;
+    target.params_source = probe_source(probe);
     ctx->device_params = probe.probe.params;
     ctx->device_params_known = true;
     ctx->device_params_source = target.params_source;
@@ -113,24 +116,32 @@ PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Sch
 }
 #endif
 
-// The OpenCL tuner (opencl_tuner.h): no probe exists for OpenCL devices, so the cost
-// model ranks with its defaults (the paper's H200), with the shared-memory limit the
-// OpenCL backend validates against. Hands back the best backend when it tuned.
+// The OpenCL tuner (opencl_tuner.h), ranked with the probed OpenCL device (the probe's
+// cache, or a probe now; opencl_probe.h), which also serves MatView's roofline; the
+// local-memory limit is also capped at the one the OpenCL backend validates against.
+// Hands back the best backend when it tuned.
 PetscErrorCode make_tuned_opencl_backend(Mat A, MatFEMGPUContext *ctx)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   TuneTarget target;
   std::unique_ptr<ActionBackend> tuned;
   Schedule chosen = Schedule::single_cell_per_work_item();
+  std::string probe_note;
   PetscFunctionBegin;
   FEMGPU_CXX(comm, {
-    const OpenCLDeviceId id = opencl_device_id();
+    const CachedProbe probe = load_or_probe_opencl_report("", false);
+    const ProbeKey &key = probe.probe.key;
     target.backend = "opencl";
-    target.device = id.name;
-    target.device_version = id.version;
-    target.driver_version = id.driver_version;
-    target.params.local_max_per_group = static_cast<double>(kMaxStaticSharedBytes);
-    target.params_source = "the cost model's default DeviceParams (no probe for OpenCL devices)";
+    target.device = key.device;
+    target.device_version = key.arch;
+    target.driver_version = key.opencl_driver_version;
+    target.params = probe.probe.params;
+    target.params.local_max_per_group = std::min(target.params.local_max_per_group, static_cast<double>(kMaxStaticSharedBytes));
+    target.params_source = probe_source(probe);
+    probe_note = probe.note;
+    ctx->device_params = probe.probe.params;
+    ctx->device_params_known = true;
+    ctx->device_params_source = target.params_source;
     const Precision precision = MatFEMGPURequestedPrecision(ctx->schedule);
     const DeviceParams params = target.params;
     target.tune = [ctx, precision, params, &tuned](const ActionArrays &arrays, size_t n, const TuneSettings &base) -> TuneReport {
@@ -147,6 +158,7 @@ PetscErrorCode make_tuned_opencl_backend(Mat A, MatFEMGPUContext *ctx)
       return report;
     };
   });
+  if (!probe_note.empty()) PetscCall(PetscInfo(A, "OpenCL device probe: %s\n", probe_note.c_str()));
   PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, &chosen));
   if (tuned) ctx->backend = std::move(tuned);
   else FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, chosen, default_share_dir()));

@@ -5,13 +5,15 @@
 // (the GPU backends wait for the kernel, so it is honest, and includes launch overhead
 // and, for OpenCL and host-array CUDA applies, the copies to and from the device); with
 // no apply yet, the tuned (or cached) median. FLOPs per cell count the untransformed
-// kernel. The roofline needs measured device parameters: the CUDA probe (its cache via
-// load_or_probe); OpenCL and CPU devices have no probe, so only measured numbers print.
+// kernel. The roofline needs measured device parameters: the CUDA or OpenCL probe (its
+// cache, or a probe now); the cpu backend has none, so only measured numbers print.
 #include <sstream>
+#include <stdexcept>
 
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 #include "tune/cost_model.h"
+#include "tune/opencl_probe.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "tune/device_probe.h"
 #endif
@@ -20,22 +22,30 @@ namespace femgpu {
 
 namespace {
 
+// The probe (cache or a probe now) of the backend's device.
+CachedProbe probe_of(const MatFEMGPUContext &ctx)
+{
+  if (ctx.backend->name() == "opencl") return load_or_probe_opencl_report("", false);
+#ifdef FEMGPU_HAVE_CUDA
+  return load_or_probe_report(ctx.cuda_ordinal, "", false);
+#else
+  throw std::logic_error("fem_gpu: no probe for the " + ctx.backend->name() + " backend");
+#endif
+}
+
+// The probed device of the backend, when tuning did not load it already; none for cpu.
 PetscErrorCode ensure_device_params(Mat A, MatFEMGPUContext *ctx)
 {
   PetscFunctionBegin;
-#ifdef FEMGPU_HAVE_CUDA
-  if (!ctx->device_params_known && ctx->backend->name() == "cuda" && ctx->cuda_ordinal >= 0) {
-    FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
-      const CachedProbe probe = load_or_probe_report(ctx->cuda_ordinal, "", false);
-      ctx->device_params = probe.probe.params;
-      ctx->device_params_source = std::string(probe.from_cache ? "the probe cache " : "a probe saved to ") + probe.path;
-      ctx->device_params_known = true;
-    });
-  }
-#else
-  (void)A;
-  (void)ctx;
-#endif
+  const std::string backend = ctx->backend->name();
+  const bool has_probe = backend == "opencl" || (backend == "cuda" && ctx->cuda_ordinal >= 0);
+  if (ctx->device_params_known || !has_probe) PetscFunctionReturn(PETSC_SUCCESS);
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
+    const CachedProbe probe = probe_of(*ctx);
+    ctx->device_params = probe.probe.params;
+    ctx->device_params_source = probe_source(probe);
+    ctx->device_params_known = true;
+  });
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -72,7 +82,7 @@ PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::s
   os << "; " << measured << " GFLOP/s, " << static_cast<double>(ctx->maps.local_size) / seconds / 1e9 << " GDoF/s\n";
   PetscCall(ensure_device_params(A, ctx));
   if (!ctx->device_params_known) {
-    os << "roofline (Eq. 16): needs a probed device (femgpu-probe, CUDA only); none for the " << ctx->backend->name() << " backend";
+    os << "roofline (Eq. 16): needs a probed device (femgpu-probe: CUDA or OpenCL); none for the " << ctx->backend->name() << " backend";
     *text = os.str();
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -3,7 +3,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include "runtime/opencl_runtime.h"
 
-#include <CL/cl.h>
+#include "runtime/opencl_calls.h"
 
 #include <algorithm>
 #include <utility>
@@ -15,12 +15,14 @@
 
 namespace femgpu {
 
-namespace {
-
-void check(cl_int err, const char *what)
+void opencl::check(cl_int err, const char *what)
 {
   if (err != CL_SUCCESS) throw std::runtime_error(std::string("OpenCL: ") + what + " failed with error " + std::to_string(err));
 }
+
+using opencl::check;
+
+namespace {
 
 std::string first_lines(const std::string &s, int n)
 {
@@ -63,13 +65,20 @@ struct OpenCLRuntime::State {
   }
 };
 
-OpenCLRuntime::OpenCLRuntime() : state_(std::make_unique<State>())
+cl_device_id opencl::first_device()
 {
   cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
   cl_uint n = 0;
   check(clGetPlatformIDs(1, &platform, &n), "clGetPlatformIDs");
   if (n == 0) throw std::runtime_error("OpenCL: no platform");
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &state_->device, &n), "clGetDeviceIDs");
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n), "clGetDeviceIDs");
+  return device;
+}
+
+OpenCLRuntime::OpenCLRuntime() : state_(std::make_unique<State>())
+{
+  state_->device = opencl::first_device();
   cl_int err = CL_SUCCESS;
   state_->context = clCreateContext(nullptr, 1, &state_->device, nullptr, nullptr, &err);
   check(err, "clCreateContext");
@@ -79,9 +88,7 @@ OpenCLRuntime::OpenCLRuntime() : state_(std::make_unique<State>())
 
 OpenCLRuntime::~OpenCLRuntime() = default;
 
-namespace {
-
-std::string device_string(cl_device_id device, cl_device_info what)
+std::string opencl::device_string(cl_device_id device, cl_device_info what)
 {
   size_t len = 0;
   check(clGetDeviceInfo(device, what, 0, nullptr, &len), "clGetDeviceInfo");
@@ -90,17 +97,11 @@ std::string device_string(cl_device_id device, cl_device_info what)
   return s.substr(0, s.find('\0'));
 }
 
-}  // namespace
-
 OpenCLDeviceId opencl_device_id()
 {
-  cl_platform_id platform = nullptr;
-  cl_device_id device = nullptr;
-  cl_uint n = 0;
-  check(clGetPlatformIDs(1, &platform, &n), "clGetPlatformIDs");
-  if (n == 0) throw std::runtime_error("OpenCL: no platform");
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n), "clGetDeviceIDs");
-  return {device_string(device, CL_DEVICE_NAME), device_string(device, CL_DEVICE_VERSION), device_string(device, CL_DRIVER_VERSION)};
+  const cl_device_id device = opencl::first_device();
+  return {opencl::device_string(device, CL_DEVICE_NAME), opencl::device_string(device, CL_DEVICE_VERSION),
+          opencl::device_string(device, CL_DRIVER_VERSION)};
 }
 
 std::string OpenCLRuntime::device_name() const
@@ -110,9 +111,7 @@ std::string OpenCLRuntime::device_name() const
   return name;
 }
 
-namespace {
-
-cl_program build_program(cl_context context, cl_device_id device, const std::string &source)
+cl_program opencl::build_program(cl_context context, cl_device_id device, const std::string &source)
 {
   const char *text = source.c_str();
   cl_int err = CL_SUCCESS;
@@ -129,8 +128,6 @@ cl_program build_program(cl_context context, cl_device_id device, const std::str
   }
   return program;
 }
-
-}  // namespace
 
 void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
                           const ActionArrays &arrays, double *out, size_t n_out)
@@ -150,7 +147,7 @@ void OpenCLRuntime::run(const kernel::Kernel &k, const std::string &source, cons
   State &s = *state_;
   auto found = std::find_if(s.programs.begin(), s.programs.end(), [&](const auto &kv) { return kv.first == source; });
   if (found == s.programs.end()) {
-    cl_program built = build_program(s.context, s.device, source);
+    cl_program built = opencl::build_program(s.context, s.device, source);
     if (s.programs.size() >= State::kMaxPrograms) {
       clReleaseProgram(s.programs.front().second);
       s.programs.erase(s.programs.begin());

@@ -71,7 +71,7 @@ double resident_subgroups(const KernelShape &s, const Tiles &t, const DevicePara
 {
   const double L = static_cast<double>(local_memory_words(s, t)) * s.word_bytes;
   const double groups = std::min(d.local_max_bytes / L, static_cast<double>(d.groups_max));
-  return static_cast<double>(ceil_div(static_cast<long long>(t.cells_per_group) * t.items_per_cell, 32)) * groups;
+  return static_cast<double>(ceil_div(static_cast<long long>(t.cells_per_group) * t.items_per_cell, d.subgroup_width)) * groups;
 }
 
 double t_sync(const KernelShape &s, const Tiles &t, const DeviceParams &d)

@@ -31,6 +31,7 @@ struct DeviceParams {
   double local_max_per_group = 227.0 * 1024;
   int groups_max = 32;           // W_max resident work-groups per multiprocessor
   int threads_max = 1024;        // per work-group
+  int subgroup_width = 32;       // work-items per sub-group (CUDA warp); N_reside and SG_sat count these
   double sg_sat_global = 1;
   double sg_sat_local = 1;
   // For t_sync (not measured by the probe): the multiprocessors whose groups wait at

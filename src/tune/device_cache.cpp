@@ -17,7 +17,8 @@ namespace femgpu {
 
 namespace {
 
-constexpr const char *kFormat = "femgpu-device-params/1";
+// 2: the key's "backend" (and OpenCL keys), "subgroup_width", "limits_note".
+constexpr const char *kFormat = "femgpu-device-params/2";
 
 // The DeviceParams numbers, by name, so writing and reading cannot drift apart.
 struct NumberField {
@@ -34,7 +35,9 @@ struct IntField {
   const char *name;
   int DeviceParams::*member;
 };
-const IntField kIntFields[] = {{"groups_max", &DeviceParams::groups_max}, {"threads_max", &DeviceParams::threads_max}};
+const IntField kIntFields[] = {{"groups_max", &DeviceParams::groups_max},
+                               {"threads_max", &DeviceParams::threads_max},
+                               {"subgroup_width", &DeviceParams::subgroup_width}};
 
 struct Invalid : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -54,6 +57,12 @@ class Fields {
     return *v;
   }
   std::string string(const std::string &key) { return get(key, json::Value::Kind::String, "a string").string; }
+  std::string nonempty_string(const std::string &key)
+  {
+    std::string s = string(key);
+    if (s.empty()) throw Invalid("\"" + key + "\" is empty");
+    return s;
+  }
   double positive(const std::string &key)
   {
     const double x = get(key, json::Value::Kind::Number, "a number").number;
@@ -100,21 +109,35 @@ std::vector<BandwidthPoint> read_curve(Fields &f, const std::string &key, const 
   return curve;
 }
 
+// The key, each part compared with this run's: the backend first, so that a file of
+// the other backend is refused as such and not for its driver_version's type.
+void read_key(Fields &f, const ProbeKey &expected, ProbeKey *key)
+{
+  key->backend = f.string("backend");
+  expect_equal("backend", key->backend, expected.backend);
+  key->femgpu_version = f.string("femgpu_version");
+  key->device = f.string("device");
+  key->arch = f.string("arch");
+  expect_equal("femgpu_version", key->femgpu_version, expected.femgpu_version);
+  expect_equal("device", key->device, expected.device);
+  expect_equal("arch", key->arch, expected.arch);
+  if (key->backend == "opencl") {
+    key->opencl_driver_version = f.string("driver_version");
+    expect_equal("driver_version", key->opencl_driver_version, expected.opencl_driver_version);
+    return;
+  }
+  key->driver_version = f.positive_int("driver_version");
+  key->nvrtc_version = f.string("nvrtc_version");
+  expect_equal("driver_version", std::to_string(key->driver_version), std::to_string(expected.driver_version));
+  expect_equal("nvrtc_version", key->nvrtc_version, expected.nvrtc_version);
+}
+
 DeviceProbe read_probe(const json::Object &o, const ProbeKey &expected)
 {
   Fields f(o);
   DeviceProbe p;
   expect_equal("format", f.string("format"), kFormat);
-  p.key.femgpu_version = f.string("femgpu_version");
-  p.key.device = f.string("device");
-  p.key.arch = f.string("arch");
-  p.key.driver_version = f.positive_int("driver_version");
-  p.key.nvrtc_version = f.string("nvrtc_version");
-  expect_equal("femgpu_version", p.key.femgpu_version, expected.femgpu_version);
-  expect_equal("device", p.key.device, expected.device);
-  expect_equal("arch", p.key.arch, expected.arch);
-  expect_equal("driver_version", std::to_string(p.key.driver_version), std::to_string(expected.driver_version));
-  expect_equal("nvrtc_version", p.key.nvrtc_version, expected.nvrtc_version);
+  read_key(f, expected, &p.key);
   p.params.name = p.key.device;
   for (const NumberField &field : kNumberFields) p.params.*field.member = f.positive(field.name);
   for (const IntField &field : kIntFields) p.params.*field.member = f.positive_int(field.name);
@@ -124,6 +147,7 @@ DeviceProbe read_probe(const json::Object &o, const ProbeKey &expected)
   p.saturation_fraction = f.positive("saturation_fraction");
   if (p.saturation_fraction > 1) throw Invalid("\"saturation_fraction\" is above 1");
   p.probe_seconds = f.positive("probe_seconds");
+  p.limits_note = f.nonempty_string("limits_note");
   const std::vector<double> warps = f.numbers("warps_per_multiprocessor");
   if (warps.empty()) throw Invalid("\"warps_per_multiprocessor\" is empty");
   for (size_t i = 0; i < warps.size(); ++i)
@@ -151,12 +175,19 @@ std::string device_cache_json(const DeviceProbe &p)
   if (p.global_curve.size() != p.local_curve.size())
     throw std::invalid_argument("device_cache_json: the global and shared-memory curves differ in length");
   json::Object o;
+  if (p.key.backend != "cuda" && p.key.backend != "opencl")
+    throw std::invalid_argument("device_cache_json: unknown backend \"" + p.key.backend + "\"");
   o.set("format", json::Value::of(std::string(kFormat)));
+  o.set("backend", json::Value::of(p.key.backend));
   o.set("femgpu_version", json::Value::of(p.key.femgpu_version));
   o.set("device", json::Value::of(p.key.device));
   o.set("arch", json::Value::of(p.key.arch));
-  o.set("driver_version", json::Value::of(p.key.driver_version));
-  o.set("nvrtc_version", json::Value::of(p.key.nvrtc_version));
+  if (p.key.backend == "opencl") {
+    o.set("driver_version", json::Value::of(p.key.opencl_driver_version));
+  } else {
+    o.set("driver_version", json::Value::of(p.key.driver_version));
+    o.set("nvrtc_version", json::Value::of(p.key.nvrtc_version));
+  }
   for (const NumberField &field : kNumberFields) o.set(field.name, json::Value::of(p.params.*field.member));
   for (const IntField &field : kIntFields) o.set(field.name, json::Value::of(p.params.*field.member));
   o.set("multiprocessors", json::Value::of(p.multiprocessors));
@@ -164,6 +195,7 @@ std::string device_cache_json(const DeviceProbe &p)
   o.set("global_bytes", json::Value::of(p.global_bytes));
   o.set("saturation_fraction", json::Value::of(p.saturation_fraction));
   o.set("probe_seconds", json::Value::of(p.probe_seconds));
+  o.set("limits_note", json::Value::of(p.limits_note));
   std::vector<double> warps;
   for (size_t i = 0; i < p.global_curve.size(); ++i) {
     if (p.global_curve[i].warps_per_multiprocessor != p.local_curve[i].warps_per_multiprocessor)
@@ -186,17 +218,31 @@ std::optional<DeviceProbe> parse_device_cache(const std::string &text, const Pro
   }
 }
 
-std::string cache_file_name(const std::string &device, const std::string &arch)
+namespace {
+
+std::string safe_file_name(std::string name)
 {
-  std::string name = "device-" + device + "-" + arch + ".json";
   for (char &c : name)
     if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) c = '-';
   return name;
 }
 
+}  // namespace
+
+std::string cache_file_name(const std::string &device, const std::string &arch)
+{
+  return safe_file_name("device-" + device + "-" + arch + ".json");
+}
+
 std::string default_cache_path(const std::string &device, const std::string &arch)
 {
   return default_cache_file(cache_file_name(device, arch));
+}
+
+std::string default_cache_path(const ProbeKey &key)
+{
+  if (key.backend == "opencl") return default_cache_file(safe_file_name("device-opencl-" + key.device + ".json"));
+  return default_cache_path(key.device, key.arch);
 }
 
 }  // namespace femgpu

@@ -2,8 +2,6 @@
 // check every output, and keep the medians. load_or_probe wraps it with the cache file.
 #include "tune/device_probe.h"
 
-#include "tune/cache_file.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -179,7 +177,7 @@ const char *const *probe_kernel_names() { return kKernelNames; }
 ProbeKey current_probe_key(int ordinal)
 {
   const cuda::DeviceInfo info = cuda::open_device(ordinal);
-  return {info.name, info.arch(), cuda::driver_version(), nvrtc_version(), femgpu_version()};
+  return ProbeKey::cuda(info.name, info.arch(), cuda::driver_version(), nvrtc_version(), femgpu_version());
 }
 
 DeviceProbe probe_device_report(int ordinal, const ProbeOptions &o)
@@ -197,7 +195,7 @@ DeviceProbe probe_device_report(int ordinal, const ProbeOptions &o)
   fill_ones(b, full);
 
   DeviceProbe p;
-  p.key = {info.name, info.arch(), cuda::driver_version(), nvrtc_version(), femgpu_version()};
+  p.key = ProbeKey::cuda(info.name, info.arch(), cuda::driver_version(), nvrtc_version(), femgpu_version());
   p.multiprocessors = info.multiprocessors;
   p.runs = o.runs;
   p.global_bytes = static_cast<double>(b.global.size());
@@ -220,36 +218,17 @@ DeviceProbe probe_device_report(int ordinal, const ProbeOptions &o)
   d.local_max_per_group = info.shared_per_group_optin;
   d.groups_max = info.max_groups_per_multiprocessor;
   d.threads_max = info.max_threads_per_group;
+  d.subgroup_width = 32;  // the warp; sweep() steps by it
+  p.limits_note = "the CUDA driver's attributes: shared memory per SM and opt-in per block, resident blocks per SM, threads per block";
   p.probe_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return p;
 }
 
 DeviceParams probe_device(int ordinal, const ProbeOptions &options) { return probe_device_report(ordinal, options).params; }
 
-
 CachedProbe load_or_probe_report(int ordinal, const std::string &cache_path, bool force, const ProbeOptions &options)
 {
-  const ProbeKey key = current_probe_key(ordinal);
-  CachedProbe r;
-  r.path = cache_path.empty() ? default_cache_path(key.device, key.arch) : cache_path;
-  if (force) {
-    r.note = "--force: cache not read";
-  } else if (std::ifstream in{r.path}) {
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string why;
-    if (std::optional<DeviceProbe> cached = parse_device_cache(text.str(), key, &why)) {
-      r.probe = std::move(*cached);
-      r.from_cache = true;
-      return r;
-    }
-    r.note = "ignored " + r.path + ": " + why;
-  }
-  r.probe = probe_device_report(ordinal, options);
-  const std::string failed = write_file_atomically(r.path, device_cache_json(r.probe));
-  r.written = failed.empty();
-  if (!r.written) r.note += (r.note.empty() ? "" : "; ") + failed;
-  return r;
+  return load_or_probe_with(current_probe_key(ordinal), cache_path, force, [&] { return probe_device_report(ordinal, options); });
 }
 
 DeviceParams load_or_probe(int ordinal, const std::string &cache_path, bool force)

@@ -24,6 +24,7 @@
 
 #include "tune/cost_model.h"
 #include "tune/device_cache.h"
+#include "tune/probe_cache.h"
 
 namespace femgpu {
 
@@ -49,18 +50,10 @@ ProbeKey current_probe_key(int ordinal);
 DeviceProbe probe_device_report(int ordinal, const ProbeOptions &options);
 DeviceParams probe_device(int ordinal, const ProbeOptions &options);
 
-struct CachedProbe {
-  DeviceProbe probe;
-  bool from_cache = false;
-  bool written = false;  // a new probe was saved to `path`
-  std::string path;
-  std::string note;  // why a file was not used or not written; empty when all went well
-};
-
 // The cached probe at `cache_path` (empty: default_cache_path) when it is valid for
 // this device, driver, NVRTC and femgpu; otherwise (or with `force`) probes and
-// rewrites the file (atomically, creating folders). A file that cannot be written is
-// reported in `note`, not thrown.
+// rewrites the file (probe_cache.h). A file that cannot be written is reported in
+// `note`, not thrown.
 CachedProbe load_or_probe_report(int ordinal, const std::string &cache_path, bool force, const ProbeOptions &options = {});
 DeviceParams load_or_probe(int ordinal, const std::string &cache_path, bool force);
 

@@ -4,8 +4,8 @@
 // the program; every run includes the backend's host<->device copies, as a MatMult
 // through this backend does.
 //
-// Takes: the IR, its tables, host arrays with n_out outputs, DeviceParams (OpenCL has
-// no probe: the defaults, so the ranking is the paper's H200 model), settings.
+// Takes: the IR, its tables, host arrays with n_out outputs, DeviceParams (the Mat
+// passes the OpenCL probe's, opencl_probe.h), settings.
 // Returns: the report and the fastest candidate's backend, ready to apply.
 // Does not: cache (tuning_cache.h) or know PETSc.
 #pragma once

@@ -95,6 +95,26 @@ TEST_CASE("the search space equals an independent brute-force count", "[tune]")
   CHECK(count > 1000);
 }
 
+TEST_CASE("resident sub-groups count work-items in the device's sub-group width", "[tune][opencl_probe]")
+{
+  KernelShape s = test::mass_p3_shape();
+  Tiles t = tiles(4, 8, 12, 6, 5, 5, 6);  // 32 work-items per group
+  DeviceParams d;
+  d.local_max_bytes = 1e9;  // groups_max limits, not local memory
+  d.groups_max = 3;
+  CHECK(resident_subgroups(s, t, d) == 1 * 3);  // one warp of 32
+  d.subgroup_width = 8;                         // PoCL's AVX-512 doubles
+  CHECK(resident_subgroups(s, t, d) == 4 * 3);
+  d.subgroup_width = 64;                        // a wavefront: half used, still one
+  CHECK(resident_subgroups(s, t, d) == 1 * 3);
+  // The bandwidth ramp beta * N_reside / SG_sat: with SG_sat in the same unit, the
+  // ranking time is the same whichever width the probe counted in.
+  DeviceParams warp = d, lanes = d;
+  warp.subgroup_width = 32, warp.sg_sat_global = warp.sg_sat_local = 8;
+  lanes.subgroup_width = 8, lanes.sg_sat_global = lanes.sg_sat_local = 32;
+  CHECK(t_heur(s, t, warp) == Approx(t_heur(s, t, lanes)));
+}
+
 TEST_CASE("the roofline of mass P1 matches a hand computation", "[tune]")
 {
   KernelShape s;

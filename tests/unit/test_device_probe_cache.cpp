@@ -12,7 +12,7 @@ using namespace femgpu;
 
 namespace {
 
-ProbeKey h200_key() { return {"NVIDIA H200", "sm_90", 13000, "13.0", femgpu_version()}; }
+ProbeKey h200_key() { return ProbeKey::cuda("NVIDIA H200", "sm_90", 13000, "13.0", femgpu_version()); }
 
 DeviceProbe sample_probe()
 {
@@ -34,6 +34,7 @@ DeviceProbe sample_probe()
   p.global_bytes = 1073741824;
   p.saturation_fraction = 0.9;
   p.probe_seconds = 1.84;
+  p.limits_note = "the CUDA driver's attributes";
   for (int w = 1; w <= 32; ++w) {
     p.global_curve.push_back({w, 4.4e12 * w / 32});
     p.local_curve.push_back({w, 32.8e12 * std::min(1.0, w / 8.0)});
@@ -111,7 +112,47 @@ TEST_CASE("Device cache: a file from another device, driver, NVRTC or femgpu is 
   k.femgpu_version = "0.0.1";
   CHECK_FALSE(read(text, &why, k));
   CHECK(why.find("femgpu_version") != std::string::npos);
-  CHECK_FALSE(read(with_value(text, "format", "\"femgpu-device-params/2\""), &why));
+  CHECK_FALSE(read(with_value(text, "format", "\"femgpu-device-params/1\""), &why));  // before backends and subgroup_width
+  CHECK(why.find("format") != std::string::npos);
+}
+
+TEST_CASE("Device cache: an OpenCL probe reads back, and only under its own OpenCL key", "[probe][cache][opencl_probe]")
+{
+  DeviceProbe p = sample_probe();
+  p.key = ProbeKey::opencl("pthread-skylake-avx512-AMD EPYC", "OpenCL 3.0 PoCL HSTR: pthread-x86_64-pc-linux-gnu-skylake-avx512",
+                           "3.1+debian", femgpu_version());
+  p.params.subgroup_width = 8;
+  p.params.groups_max = 1;
+  const std::string text = device_cache_json(p);
+  CHECK(text.find("\"backend\": \"opencl\"") != std::string::npos);
+  CHECK(text.find("\"driver_version\": \"3.1+debian\"") != std::string::npos);
+  CHECK(text.find("nvrtc_version") == std::string::npos);
+  std::string why;
+  const std::optional<DeviceProbe> back = read(text, &why, p.key);
+  INFO(why);
+  REQUIRE(back);
+  CHECK(back->key.backend == "opencl");
+  CHECK(back->key.opencl_driver_version == "3.1+debian");
+  CHECK(back->params.subgroup_width == 8);
+  CHECK(device_cache_json(*back) == text);
+
+  ProbeKey k = p.key;
+  k.opencl_driver_version = "3.2";
+  CHECK_FALSE(read(text, &why, k));
+  CHECK(why.find("driver_version") != std::string::npos);
+  k = p.key;
+  k.arch = "OpenCL 3.0 PoCL HSTR: pthread-x86_64-pc-linux-gnu-znver4";
+  CHECK_FALSE(read(text, &why, k));
+  CHECK(why.find("arch") != std::string::npos);
+  // A CUDA key with the same device name never reads an OpenCL file, nor the other way.
+  k = h200_key();
+  k.device = p.key.device;
+  CHECK_FALSE(read(text, &why, k));
+  CHECK(why.find("backend") != std::string::npos);
+  CHECK_FALSE(read(device_cache_json(sample_probe()), &why, ProbeKey::opencl("NVIDIA H200", "sm_90", "13000", femgpu_version())));
+  CHECK(why.find("backend") != std::string::npos);
+  CHECK(default_cache_path(p.key) != default_cache_path(k));
+  CHECK_FALSE(read(with_value(text, "backend", "\"hip\""), &why, p.key));
 }
 
 TEST_CASE("Device cache: truncated or malformed files are refused", "[probe][cache]")
@@ -155,6 +196,8 @@ TEST_CASE("Device cache: values of the wrong type or out of range are refused", 
       {"saturation_fraction", "1.5"},        // above 1
       {"warps_per_multiprocessor", "[2, 1]"},  // not ascending
       {"local_bytes_per_second", "[1, 2]"},  // wrong length
+      {"subgroup_width", "0"},               // not positive
+      {"limits_note", "\"\""},               // no evidence
   };
   for (const auto &[key, value] : bad) {
     INFO(key << ": " << value);
@@ -174,6 +217,8 @@ TEST_CASE("Device cache: file names are safe and follow XDG_CACHE_HOME", "[probe
   setenv("XDG_CACHE_HOME", "relative/ignored", 1);
   setenv("HOME", std::getenv("HOME") ? std::getenv("HOME") : "/root", 1);
   CHECK(default_cache_path("X", "sm_90") == std::string(std::getenv("HOME")) + "/.cache/femgpu/device-X-sm_90.json");
+  CHECK(default_cache_path(ProbeKey::opencl("pthread-x/y", "OpenCL 3.0", "3.1", "0")) ==
+        std::string(std::getenv("HOME")) + "/.cache/femgpu/device-opencl-pthread-x-y.json");
   if (old) setenv("XDG_CACHE_HOME", saved.c_str(), 1);
   else unsetenv("XDG_CACHE_HOME");
 }
