@@ -112,6 +112,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   // Tuning's integer knobs (tuner.h's TuneSettings), each part of the tuning cache's key.
   const Knob tuning[] = {
       {"-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", &ctx->tune_candidates},
+      {"-mat_fem_gpu_paper_model_candidates",
+       "Tuning also times this many of the best candidates by the paper's cost model alone (without the barrier term "
+       "-mat_fem_gpu_model_barrier_ns), which also ranks the low-register and register-fitting candidates (0: off)",
+       &ctx->paper_model_candidates},
       {"-mat_fem_gpu_tune_per_tiling",
        "Tuning's selections of tiled candidates take at most this many that differ only in their quadrature tile T_q^r x T_q^c "
        "(0: no cap, the paper's top b)",

@@ -70,6 +70,7 @@ struct MatFEMGPUContext {
   PetscBool scpwi_constant_tables = PETSC_TRUE;          // and their constant-table variants
   PetscBool scpwi_lanes = PETSC_TRUE;                    // and, for vector forms, their lanes=C variants
   PetscInt quad_tile_classes = 6;  // the model's best of each of the largest T^Q classes is timed too (tuner.h)
+  PetscInt paper_model_candidates = 3;  // also the paper t_heur's best, without t_sync (tuner.h)
   PetscInt per_evaluation_tiling = 2;  // at most this many candidates of one evaluation tiling per selection (tuner.h)
   PetscReal model_barrier_ns = kModelBarrierSeconds * 1e9;  // the cost model's cost of one barrier (cost_model.h's t_sync)
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file

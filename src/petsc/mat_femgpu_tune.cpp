@@ -66,6 +66,7 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.scpwi_constant_tables = ctx->scpwi_constant_tables == PETSC_TRUE;
   settings.scpwi_lanes = ctx->scpwi_lanes == PETSC_TRUE;
   settings.quad_tile_classes = static_cast<int>(ctx->quad_tile_classes);
+  settings.paper_model_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->paper_model_candidates));
   settings.per_evaluation_tiling = static_cast<size_t>(std::max<PetscInt>(0, ctx->per_evaluation_tiling));
   settings.model_barrier_seconds = static_cast<double>(ctx->model_barrier_ns) * 1e-9;
   settings.tiled_loops = ctx->schedule.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;

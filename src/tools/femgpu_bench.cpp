@@ -152,7 +152,7 @@ int main(int argc, char **argv)
   PetscBool monitor = PETSC_FALSE;
   PetscReal min_seconds = 0.2;
   char forced_s[4096] = "";
-  PetscInt tq_classes = 6, per_tiling = 2;
+  PetscInt tq_classes = 6, per_tiling = 2, paper_model = 3;
   PetscReal barrier_ns = kModelBarrierSeconds * 1e9;
   PetscBool unrolled = PETSC_TRUE;
   PetscInt warmups = 5, low_words = 48, shared_twins = 2, warp_twins = 2, interleaved_twins = 2, bound_twins = 2, half_twins = 2, shared_above = 128, fit_words = 112, fit_count = 3;
@@ -203,6 +203,8 @@ int main(int argc, char **argv)
                             &tq_classes, nullptr));
   PetscCall(PetscOptionsInt("-per_tiling", "the selections take at most this many candidates that differ only in their quadrature tile (0: no cap)", "",
                             per_tiling, &per_tiling, nullptr));
+  PetscCall(PetscOptionsInt("-paper_model_candidates", "also time this many of the paper cost model's best (without t_sync; 0: off)", "",
+                            paper_model, &paper_model, nullptr));
   PetscCall(PetscOptionsReal("-model_barrier_ns", "the cost model's cost of one work-group barrier, ns (0: the paper's t_heur alone)", "", barrier_ns,
                              &barrier_ns, nullptr));
   PetscCall(PetscOptionsBool("-lanes", "also time each SCPWI candidate of a vector form with one work-item per component", "", lanes, &lanes, nullptr));
@@ -262,6 +264,7 @@ int main(int argc, char **argv)
   settings.tiled_loops = unrolled ? Loops::Unrolled : Loops::Compiler;
   settings.quad_tile_classes = static_cast<int>(std::max<PetscInt>(0, tq_classes));
   settings.per_evaluation_tiling = static_cast<size_t>(std::max<PetscInt>(0, per_tiling));
+  settings.paper_model_candidates = static_cast<size_t>(std::max<PetscInt>(0, paper_model));
   settings.model_barrier_seconds = std::max<double>(0, barrier_ns * 1e-9);
   if (scpwi_set) settings.scpwi_work_group_sizes.assign(scpwi_sizes, scpwi_sizes + n_scpwi);
   if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };

@@ -83,14 +83,16 @@ double t_sync(const KernelShape &s, const Tiles &t, const DeviceParams &d)
   return static_cast<double>(n_sync(s, t)) * d.barrier_seconds / concurrent_cells;
 }
 
-double t_heur(const KernelShape &s, const Tiles &t, const DeviceParams &d)
+double t_memory(const KernelShape &s, const Tiles &t, const DeviceParams &d)
 {
   const double reside = eta_pred(s, t) * eta_simd(t) * resident_subgroups(s, t, d);
   const double bw_global = std::min(d.beta_global, d.beta_global / d.sg_sat_global * reside);
   const double bw_local = std::min(d.beta_local, d.beta_local / d.sg_sat_local * reside);
   MemoryCounts m = memory_counts(s, t);
-  return m.global_words * s.word_bytes / bw_global + m.local_words * s.word_bytes / bw_local + t_sync(s, t, d);
+  return m.global_words * s.word_bytes / bw_global + m.local_words * s.word_bytes / bw_local;
 }
+
+double t_heur(const KernelShape &s, const Tiles &t, const DeviceParams &d) { return t_memory(s, t, d) + t_sync(s, t, d); }
 
 std::vector<int> tile_sizes(int n)
 {

@@ -49,7 +49,9 @@ struct MemoryCounts {
 
 MemoryCounts memory_counts(const KernelShape &s, const Tiles &t);
 double resident_subgroups(const KernelShape &s, const Tiles &t, const DeviceParams &d);  // N_reside
-// The paper's Eq. (14) (memory traffic over the modelled bandwidths), plus t_sync.
+// The paper's t_heur, Eq. (14): memory traffic over the modelled bandwidths.
+double t_memory(const KernelShape &s, const Tiles &t, const DeviceParams &d);
+// femgpu's: t_memory + t_sync (with barrier_seconds = 0, the paper's exactly).
 double t_heur(const KernelShape &s, const Tiles &t, const DeviceParams &d);
 // Per cell, what the N_sync barriers of a group cost when the device holds
 // multiprocessors x G groups at once, G = min(floor(L_max / L), W_max) (at least 1):

@@ -174,7 +174,7 @@ std::string tuning_settings_text(const TuneSettings &s)
   std::ostringstream os;
   os << "b=" << s.candidates << " eta_alias=" << s.limits.eta_alias_min << " eta_simd=" << s.limits.eta_simd_min
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
-     << " tq_classes=" << s.quad_tile_classes << " per_tiling=" << s.per_evaluation_tiling << " barrier_s=" << s.model_barrier_seconds << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
+     << " tq_classes=" << s.quad_tile_classes << " per_tiling=" << s.per_evaluation_tiling << " barrier_s=" << s.model_barrier_seconds << " paper_model=" << s.paper_model_candidates << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
      << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
      << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " half_group=" << s.half_group_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
@@ -222,19 +222,23 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   TileSelection low(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {});
   TileSelection fit(s.fit_candidates, s.per_evaluation_tiling, {}, {});
   const bool fit_on = s.fit_register_words > 0 && s.fit_candidates > 0;
+  TileSelection paper(s.paper_model_candidates, s.per_evaluation_tiling, {}, {});
+  const bool paper_on = s.paper_model_candidates > 0 && device.barrier_seconds > 0;
   std::size_t visited = 0;
   *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
-    const double cost = t_heur(shape, t, device);
+    const double paper_cost = t_memory(shape, t, device);  // the paper's t_heur (Eq. 14)
+    const double cost = paper_cost + t_sync(shape, t, device);
     const long long words = register_words(shape, t);
     all.offer(t, cost, visited);
-    if (low_on && words <= s.low_register_words) low.offer(t, cost, visited);
-    if (fit_on && fits_register_file(ir, shape, t, words, device, s)) fit.offer(t, cost, visited);
+    if (paper_on) paper.offer(t, paper_cost, visited);
+    if (low_on && words <= s.low_register_words) low.offer(t, paper_cost, visited);
+    if (fit_on && fits_register_file(ir, shape, t, words, device, s)) fit.offer(t, paper_cost, visited);
     ++visited;
     return true;
   });
   *space_size = visited;
   std::vector<Tiles> chosen = all.chosen();
-  for (const TileSelection *more : {low_on ? &low : nullptr, fit_on ? &fit : nullptr})
+  for (const TileSelection *more : {paper_on ? &paper : nullptr, low_on ? &low : nullptr, fit_on ? &fit : nullptr})
     if (more)
       for (const Tiles &t : more->chosen())
         if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);

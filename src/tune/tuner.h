@@ -37,6 +37,13 @@ struct TuneSettings {
   // The cost model's barrier cost (cost_model.h's t_sync) used to rank, in place of the
   // device's DeviceParams::barrier_seconds; 0 ranks by the paper's t_heur alone.
   double model_barrier_seconds = kModelBarrierSeconds;
+  // The b best above are ranked by t_heur with t_sync. Also time the best this many by
+  // the paper's t_heur alone, and rank the low-register and fit selections below by it
+  // too. On the H200 t_sync moved Helmholtz 3D P5 and 2D P8 from 2.05 to 2.90 and 6.82
+  // to 9.64 GDoF/s, while Laplace 3D P5 lost its winner (the paper model's 2nd) and
+  // Laplace 2D P8 and 3D P6 theirs (low-register picks): 0.91-0.95x
+  // (bench/experiments/h200_model_barriers.txt). 0 turns the paper's b best off.
+  std::size_t paper_model_candidates = 3;
   int warmups = 5;
   int min_runs = 15;
   double min_seconds = 0.2;
@@ -68,12 +75,12 @@ struct TuneSettings {
   // leaving it to nvcc for all 14 schedules compared on the H200, 1.04-1.42x (same
   // file): nvcc kept large loops rolled and the arrays in local memory.
   Loops tiled_loops = Loops::Unrolled;
-  // Also time the model's best b_low candidates among those whose register footprint
+  // Also time the paper model's best b_low candidates among those whose register footprint
   // (register_words) is at most low_register_words, and the best of each N_WI class
   // among them: the paper's model does not see register spills. 0 turns this off.
   long long low_register_words = 48;
   std::size_t low_register_candidates = 3;
-  // Also time the model's best this many candidates among those whose footprint as
+  // Also time the paper model's best this many candidates among those whose footprint as
   // timed (with shared DOFs where shared_dofs_above_words sends them there) fits the
   // register file, at most fit_register_words: the model's favourites at high order
   // hold 160-230 words and spill whatever the DOFs do (hyperelasticity 3D P5), while

@@ -1,5 +1,6 @@
-// The tuner's selection against a brute-force ranking of the whole space: the b
-// cheapest with at most per_evaluation_tiling of one evaluation tiling (tuner.h).
+// The tuner's selections against a brute-force ranking of the whole space: the b
+// cheapest with at most per_evaluation_tiling of one evaluation tiling, by t_heur with
+// t_sync, and the paper model's best (tuner.h).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -31,6 +32,7 @@ TuneSettings only_tiled_selections()
   s.quad_tile_classes = 0;
   s.low_register_words = 0;
   s.fit_register_words = 0;
+  s.paper_model_candidates = 0;
   return s;
 }
 
@@ -111,4 +113,36 @@ TEST_CASE("the model's b best take at most per_evaluation_tiling candidates of o
       CHECK(static_cast<std::size_t>(same) <= cap);
     }
   }
+}
+
+TEST_CASE("tuning ranks its b best with t_sync and also times the paper model's best", "[tune][t_sync]")
+{
+  const ActionIR ir = elasticity_p6();
+  const int Q = 25;
+  const KernelShape shape = KernelShape::from(ir, Q);
+  DeviceParams d;
+  d.barrier_seconds = 1e-6;  // large enough to reorder this case's best
+  DeviceParams paper = d;
+  paper.barrier_seconds = 0;
+  TuneSettings s = only_tiled_selections();
+  s.model_barrier_seconds = d.barrier_seconds;
+  s.shared_dofs_above_words = 0;
+  std::size_t space = 0;
+  bool truncated = true;
+  const std::vector<std::string> with_sync = first_capped(ranked_space(shape, d), s.candidates, s.per_evaluation_tiling);
+  const std::vector<std::string> by_paper = first_capped(ranked_space(shape, paper), s.candidates + 3, s.per_evaluation_tiling);
+  REQUIRE(with_sync != std::vector<std::string>(by_paper.begin(), by_paper.begin() + static_cast<long>(s.candidates)));
+  // The b best with t_sync, then the paper's 3 best that those lack.
+  const std::vector<std::string> plain = names_of(tuning_candidates(ir, Q, paper, s, &space, &truncated));
+  CHECK(plain == with_sync);
+  s.paper_model_candidates = 3;
+  const std::vector<std::string> both = names_of(tuning_candidates(ir, Q, paper, s, &space, &truncated));
+  std::vector<std::string> expected = with_sync;
+  for (size_t i = 0; i < 3; ++i)
+    if (std::find(expected.begin(), expected.end(), by_paper[i]) == expected.end()) expected.push_back(by_paper[i]);
+  CHECK(both == expected);
+  CHECK(both.size() > plain.size());
+  // Without t_sync the two rankings agree: nothing is added.
+  s.model_barrier_seconds = 0;
+  CHECK(names_of(tuning_candidates(ir, Q, paper, s, &space, &truncated)).size() == s.candidates);
 }

@@ -274,6 +274,7 @@ TEST_CASE("Tuning cache: the key's tuning settings follow the options that choos
       [](TuneSettings &s) { s.half_group_candidates = 0; },
       [](TuneSettings &s) { s.per_evaluation_tiling = 0; },
       [](TuneSettings &s) { s.model_barrier_seconds = 0; },
+      [](TuneSettings &s) { s.paper_model_candidates = 0; },
       [](TuneSettings &s) { s.shared_dofs_above_words = 0; },
       [](TuneSettings &s) { s.fit_register_words = 0; },
       [](TuneSettings &s) { s.fit_candidates = 1; },
