@@ -224,6 +224,9 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   const bool fit_on = s.fit_register_words > 0 && s.fit_candidates > 0;
   TileSelection paper(s.paper_model_candidates, s.per_evaluation_tiling, {}, {});
   const bool paper_on = s.paper_model_candidates > 0 && device.barrier_seconds > 0;
+  // With t_sync on, the low-register and fit selections are also made by the paper's ranking.
+  TileSelection low_paper(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {});
+  TileSelection fit_paper(s.fit_candidates, s.per_evaluation_tiling, {}, {});
   std::size_t visited = 0;
   *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
     const double paper_cost = t_memory(shape, t, device);  // the paper's t_heur (Eq. 14)
@@ -231,14 +234,21 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     const long long words = register_words(shape, t);
     all.offer(t, cost, visited);
     if (paper_on) paper.offer(t, paper_cost, visited);
-    if (low_on && words <= s.low_register_words) low.offer(t, paper_cost, visited);
-    if (fit_on && fits_register_file(ir, shape, t, words, device, s)) fit.offer(t, paper_cost, visited);
+    if (low_on && words <= s.low_register_words) {
+      low.offer(t, cost, visited);
+      if (paper_on) low_paper.offer(t, paper_cost, visited);
+    }
+    if (fit_on && fits_register_file(ir, shape, t, words, device, s)) {
+      fit.offer(t, cost, visited);
+      if (paper_on) fit_paper.offer(t, paper_cost, visited);
+    }
     ++visited;
     return true;
   });
   *space_size = visited;
   std::vector<Tiles> chosen = all.chosen();
-  for (const TileSelection *more : {paper_on ? &paper : nullptr, low_on ? &low : nullptr, fit_on ? &fit : nullptr})
+  for (const TileSelection *more : {paper_on ? &paper : nullptr, low_on ? &low : nullptr, fit_on ? &fit : nullptr,
+                                    paper_on && low_on ? &low_paper : nullptr, paper_on && fit_on ? &fit_paper : nullptr})
     if (more)
       for (const Tiles &t : more->chosen())
         if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);

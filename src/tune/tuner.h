@@ -38,11 +38,12 @@ struct TuneSettings {
   // device's DeviceParams::barrier_seconds; 0 ranks by the paper's t_heur alone.
   double model_barrier_seconds = kModelBarrierSeconds;
   // The b best above are ranked by t_heur with t_sync. Also time the best this many by
-  // the paper's t_heur alone, and rank the low-register and fit selections below by it
-  // too. On the H200 t_sync moved Helmholtz 3D P5 and 2D P8 from 2.05 to 2.90 and 6.82
-  // to 9.64 GDoF/s, while Laplace 3D P5 lost its winner (the paper model's 2nd) and
-  // Laplace 2D P8 and 3D P6 theirs (low-register picks): 0.91-0.95x
-  // (bench/experiments/h200_model_barriers.txt). 0 turns the paper's b best off.
+  // the paper's t_heur alone (t_memory), and make the low-register and fit selections
+  // below by both rankings. On the H200 t_sync moved Helmholtz 3D P5 and 2D P8 from 2.05
+  // to 2.90 and 6.82 to 9.64 GDoF/s (2D P8's winner a fit pick by t_sync), while Laplace
+  // 3D P5 lost its winner (the paper model's 2nd) and Laplace 2D P8 its (a low-register
+  // pick by the paper's ranking): 0.91-0.95x (bench/experiments/h200_model_barriers.txt).
+  // 0 turns the paper's ranking off (and with it its low-register and fit picks).
   std::size_t paper_model_candidates = 3;
   int warmups = 5;
   int min_runs = 15;
@@ -75,12 +76,12 @@ struct TuneSettings {
   // leaving it to nvcc for all 14 schedules compared on the H200, 1.04-1.42x (same
   // file): nvcc kept large loops rolled and the arrays in local memory.
   Loops tiled_loops = Loops::Unrolled;
-  // Also time the paper model's best b_low candidates among those whose register footprint
+  // Also time the model's best b_low candidates among those whose register footprint
   // (register_words) is at most low_register_words, and the best of each N_WI class
   // among them: the paper's model does not see register spills. 0 turns this off.
   long long low_register_words = 48;
   std::size_t low_register_candidates = 3;
-  // Also time the paper model's best this many candidates among those whose footprint as
+  // Also time the model's best this many candidates among those whose footprint as
   // timed (with shared DOFs where shared_dofs_above_words sends them there) fits the
   // register file, at most fit_register_words: the model's favourites at high order
   // hold 160-230 words and spill whatever the DOFs do (hyperelasticity 3D P5), while

@@ -146,3 +146,41 @@ TEST_CASE("tuning ranks its b best with t_sync and also times the paper model's 
   s.model_barrier_seconds = 0;
   CHECK(names_of(tuning_candidates(ir, Q, paper, s, &space, &truncated)).size() == s.candidates);
 }
+
+TEST_CASE("with t_sync on, the low-register and fit selections are made by both rankings", "[tune][t_sync]")
+{
+  const ActionIR ir = elasticity_p6();
+  const int Q = 25;
+  const KernelShape shape = KernelShape::from(ir, Q);
+  DeviceParams d;
+  d.barrier_seconds = 1e-6;
+  DeviceParams paper = d;
+  paper.barrier_seconds = 0;
+  TuneSettings s = only_tiled_selections();
+  s.candidates = 0;
+  s.model_barrier_seconds = d.barrier_seconds;
+  s.shared_dofs_above_words = 0;
+  s.low_register_words = 40;
+  s.low_register_candidates = 3;
+  s.items_per_cell_classes.clear();
+  std::size_t space = 0;
+  bool truncated = true;
+  std::vector<Ranked> low_sync, low_paper;
+  for (const Ranked &r : ranked_space(shape, d))
+    if (register_words(shape, r.tiles) <= 40) low_sync.push_back(r);
+  for (const Ranked &r : ranked_space(shape, paper))
+    if (register_words(shape, r.tiles) <= 40) low_paper.push_back(r);
+  const std::vector<std::string> by_sync = first_capped(low_sync, 3, s.per_evaluation_tiling);
+  const std::vector<std::string> by_paper = first_capped(low_paper, 3, s.per_evaluation_tiling);
+  REQUIRE(by_sync != by_paper);
+  // Off: the t_sync ranking alone.
+  CHECK(names_of(tuning_candidates(ir, Q, paper, s, &space, &truncated)) == by_sync);
+  s.paper_model_candidates = 3;
+  const std::vector<std::string> paper_best = first_capped(ranked_space(shape, paper), 3, s.per_evaluation_tiling);
+  // Order: the paper's b best, the t_sync low picks, then the paper's low picks not yet listed.
+  std::vector<std::string> want = paper_best;
+  for (const std::vector<std::string> *list : {&by_sync, &by_paper})
+    for (const std::string &n : *list)
+      if (std::find(want.begin(), want.end(), n) == want.end()) want.push_back(n);
+  CHECK(names_of(tuning_candidates(ir, Q, paper, s, &space, &truncated)) == want);
+}
