@@ -31,7 +31,7 @@ struct TuneSettings {
   // so without a cap all 9 of Helmholtz 3D P5's b slots went to one tiling (10.8-13.3 ms
   // on the H200) and its earlier winner, another tiling at 8.8 ms, was not timed. In the
   // 26 tuned cases of runs/ whose tiled timings were recorded, the fastest of each
-  // tiling was always among its 2 cheapest by the model (1: 3 cases lost up to 4.4%)
+  // tiling was always among its 2 cheapest by the model (1: 4 cases lost up to 12%)
   // (bench/experiments/model_per_tiling_offline.txt). 0: no cap (the paper's top b).
   std::size_t per_evaluation_tiling = 2;
   // The cost model's barrier cost (cost_model.h's t_sync) used to rank, in place of the
