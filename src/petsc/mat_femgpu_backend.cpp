@@ -137,6 +137,8 @@ PetscErrorCode make_tuned_opencl_backend(Mat A, MatFEMGPUContext *ctx)
     target.driver_version = key.opencl_driver_version;
     target.params = probe.probe.params;
     target.params.local_max_per_group = std::min(target.params.local_max_per_group, static_cast<double>(kMaxStaticSharedBytes));
+    // t_sync spreads barriers over the device's compute units (cost_model.h).
+    if (probe.probe.multiprocessors > 0) target.params.multiprocessors = probe.probe.multiprocessors;
     target.params_source = probe_source(probe);
     probe_note = probe.note;
     ctx->device_params = probe.probe.params;
