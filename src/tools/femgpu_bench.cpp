@@ -9,18 +9,21 @@
 // Writes a JSON array (-json FILE) and CSV rows (-csv FILE); prints a table and the
 // summary lines "N of M cases at >= 50% of roofline" and "K of M at or above the paper".
 // With -study NAME it runs the paper's studies of Tables 5-8 instead
-// (femgpu_bench_study.cpp, docs/studies.md).
+// (femgpu_bench_study.cpp, docs/studies.md); with -rerank FILE it prints the cost
+// model's terms for timed schedules, without a GPU (femgpu_bench_rerank.h).
 #include <petscsys.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 
 #include "tools/bench_case.h"
 #include "tools/bench_verify.h"
+#include "tools/femgpu_bench_rerank.h"
 #include "tools/femgpu_bench_study.h"
 #include "tune/cuda_tuner.h"
 #include "tune/device_cache.h"
@@ -160,6 +163,10 @@ int main(int argc, char **argv)
   PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE, lanes = PETSC_TRUE;
   PetscInt scpwi_sizes[8] = {32, 64, 128, 256}, n_scpwi = 8;
   char study[64] = "";
+  char rerank_in[PETSC_MAX_PATH_LEN] = "", rerank_params[PETSC_MAX_PATH_LEN] = "";
+  PetscReal rerank_ns[16] = {0, kModelBarrierSeconds * 1e9};
+  PetscInt n_rerank_ns = 16;
+  PetscBool rerank_ns_set = PETSC_FALSE;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
   PetscCall(PetscOptionsString("-ops", "operators", "", ops_s, ops_s, sizeof(ops_s), nullptr));
@@ -218,7 +225,32 @@ int main(int argc, char **argv)
                                nullptr));
   PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "",
                                study, study, sizeof(study), nullptr));
+  PetscCall(PetscOptionsString("-rerank", "print the cost model's terms for the timed schedules in this file (operator|dim|degree|schedule|... lines; - for stdin) and stop; needs no GPU",
+                               "", rerank_in, rerank_in, sizeof(rerank_in), nullptr));
+  PetscCall(PetscOptionsString("-rerank_device_params", "-rerank: device parameters, a probe cache JSON (default share/femgpu/bench/h200_device_params.json)", "",
+                               rerank_params, rerank_params, sizeof(rerank_params), nullptr));
+  PetscCall(PetscOptionsRealArray("-rerank_barrier_ns", "-rerank: barrier costs in ns, one t_heur column each (default 0,150)", "", rerank_ns, &n_rerank_ns,
+                                  &rerank_ns_set));
   PetscOptionsEnd();
+  if (*rerank_in) {
+    int rc = 0;
+    try {
+      const DeviceParams params = params_from_file(*rerank_params ? rerank_params : default_share_dir() + "/bench/h200_device_params.json");
+      const std::vector<double> ns(rerank_ns, rerank_ns + (rerank_ns_set ? n_rerank_ns : 2));
+      if (std::string(rerank_in) == "-") {
+        rerank(std::cin, std::cout, params, ns);
+      } else {
+        std::ifstream in(rerank_in);
+        if (!in) throw std::runtime_error(std::string("femgpu-bench -rerank: cannot read ") + rerank_in);
+        rerank(in, std::cout, params, ns);
+      }
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      rc = 1;
+    }
+    PetscCall(PetscFinalize());
+    return rc;
+  }
   std::vector<std::string> ops;
   std::stringstream ss(ops_s);
   for (std::string t; std::getline(ss, t, ',');) ops.push_back(t);

@@ -129,22 +129,6 @@ std::vector<CaseSpec> case_list(const StudyOptions &o, const BenchOptions &b)
   return out;
 }
 
-DeviceParams params_from_file(const std::string &path)
-{
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  json::Object o = json::parse(text.str());
-  DeviceParams d;
-  auto num = [&](const char *key, double &x) {
-    if (const json::Value *v = o.find(key)) x = v->number;
-  };
-  num("beta_global", d.beta_global), num("beta_local", d.beta_local), num("beta_ldg", d.beta_ldg), num("flops_peak", d.flops_peak);
-  num("local_max_bytes", d.local_max_bytes), num("local_max_per_group", d.local_max_per_group);
-  num("sg_sat_global", d.sg_sat_global), num("sg_sat_local", d.sg_sat_local);
-  return d;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
@@ -209,6 +193,27 @@ void run_case(StudyCase &c, Kernels kernels, const BenchOptions &b, const StudyO
 }
 
 }  // namespace
+
+DeviceParams params_from_file(const std::string &path)
+{
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  json::Object o = json::parse(text.str());
+  DeviceParams d;
+  auto num = [&](const char *key, double &x) {
+    if (const json::Value *v = o.find(key)) x = v->number;
+  };
+  num("beta_global", d.beta_global), num("beta_local", d.beta_local), num("beta_ldg", d.beta_ldg), num("flops_peak", d.flops_peak);
+  num("local_max_bytes", d.local_max_bytes), num("local_max_per_group", d.local_max_per_group);
+  num("sg_sat_global", d.sg_sat_global), num("sg_sat_local", d.sg_sat_local);
+  auto whole = [&](const char *key, int &x) {
+    if (const json::Value *v = o.find(key)) x = static_cast<int>(v->number);
+  };
+  whole("groups_max", d.groups_max), whole("multiprocessors", d.multiprocessors);
+  return d;
+}
 
 int run_study(const std::string &which, const BenchOptions &b)
 {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tune/cost_model.h"
+
 namespace femgpu {
 
 struct BenchOptions {
@@ -23,5 +25,9 @@ struct BenchOptions {
 
 // `which`: ablation, spearman, topk, sensitivity, all, or a comma-separated list.
 int run_study(const std::string &which, const BenchOptions &options);
+
+// The cost model's DeviceParams from a probe cache JSON file, leniently: the numbers it
+// has, the defaults for the rest (any format). Throws std::runtime_error when unreadable.
+DeviceParams params_from_file(const std::string &path);
 
 }  // namespace femgpu
