@@ -6,14 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <stdexcept>
 
 #include "fem/quadrature.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compile.h"
+#include "tune/cache_file.h"
 
 namespace femgpu {
 
@@ -165,11 +164,9 @@ void check_options(const ProbeOptions &o, const cuda::DeviceInfo &info)
 std::string probe_kernel_source(const std::string &share_dir)
 {
   const std::string path = (share_dir.empty() ? default_share_dir() : share_dir) + "/device/probe_kernels.cuh";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("device probe: cannot read " + path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+  const std::optional<std::string> text = read_text_file(path);
+  if (!text) throw std::runtime_error("device probe: cannot read " + path);
+  return *text;
 }
 
 const char *const *probe_kernel_names() { return kKernelNames; }

@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <stdexcept>
 
 #include "fem/quadrature.h"
+#include "tune/cache_file.h"
 
 namespace femgpu {
 
@@ -157,11 +156,9 @@ void set_limits(const OpenCLDeviceInfo &info, DeviceParams *d, std::string *note
 std::string opencl_probe_kernel_source(const std::string &share_dir)
 {
   const std::string path = (share_dir.empty() ? default_share_dir() : share_dir) + "/device/probe_kernels.cl";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("OpenCL probe: cannot read " + path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+  const std::optional<std::string> text = read_text_file(path);
+  if (!text) throw std::runtime_error("OpenCL probe: cannot read " + path);
+  return *text;
 }
 
 const char *const *opencl_probe_kernel_names() { return kKernelNames; }
