@@ -139,6 +139,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
        "CUDA tuning also times the variant with half the cells per group (-mat_fem_gpu_nc) of this many of the fastest tiled candidates, "
        "so that two groups share an SM where one was alone (0: off)",
        &ctx->half_group_candidates},
+      {"-mat_fem_gpu_tune_local_search",
+       "CUDA tuning refines the fastest tiled candidate for up to this many rounds, timing its tile neighbours (each tile one step "
+       "along its ladder) while a round finds a faster one (0: off)",
+       &ctx->local_search_rounds},
       {"-mat_fem_gpu_register_bound_candidates",
        "CUDA tuning also times the register-bound variant (-mat_fem_gpu_groups_per_sm) of this many of the fastest candidates whose "
        "registers alone limit their groups per SM, one group more; a variant that spills more is not timed (0: off)",

@@ -61,6 +61,7 @@ struct MatFEMGPUContext {
   PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest unrolled or spilling candidates (tuner.h); 0: off
   PetscInt warp_scatter_candidates = 2;  // warp-scatter twins of the fastest candidates (tuner.h, CUDA); 0: off
   PetscInt half_group_candidates = 2;      // half-N_c twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
+  PetscInt local_search_rounds = 2;        // rounds of tile-neighbour refinement of the fastest (tuner.h, CUDA); 0: off
   PetscInt register_bound_candidates = 2;  // register-bound twins of the fastest (tuner.h, CUDA); 0: off
   PetscInt interleaved_candidates = 2;   // interleaved-table twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
   PetscInt shared_dofs_above_words = 128;  // unrolled candidates above this register footprint get shared DOFs (tuner.h); 0: off

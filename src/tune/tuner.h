@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,13 @@ struct TuneSettings {
   // were not alone on their SM, or became register-bound, 0.91-0.95x
   // (bench/experiments/h200_half_groups.txt). 0 turns this off.
   std::size_t half_group_candidates = 2;
+  // After the first round (CUDA only), this many rounds of a measured local search: each
+  // times the tile neighbours (tile_neighbours below) of the fastest tiled candidate so
+  // far, unless it was refined before, and stops when a round finds no faster tiled one. The cost model orders nearby tiles only roughly (Table 7 on the H200: the
+  // best of its top 9 is 0.86 of the best of its top 70), so the measured winner's
+  // neighbours, one ladder step in one tile, are where a faster kernel is likeliest.
+  // 0 turns this off.
+  std::size_t local_search_rounds = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -202,6 +210,18 @@ bool pairs_table_loads(const ActionIR &ir);
 // tables one after another, fastest first (none where !pairs_table_loads(ir)); twins
 // already in `timed` are skipped.
 std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n);
+
+// The tile neighbours of the fastest tiled candidate in `timed` (SCPWI may be faster), if
+// it is not yet in *expanded (it is added): each tile parameter of Algorithm 4 moved one step along its
+// Constraint-1 ladder (tile_sizes) with the others kept: N_c to the next admissible value
+// up and down at the same N_WI, N_WI one up and down at the N_c whose thread count is
+// nearest, T^Q (T_e^r and T_q^c snapped onto its ladder), T_e^r, each T_e^c, T_q^r and T_q^c.
+// Each keeps the parent's DOFs, loops, tables and scatter, and no register bound; only
+// neighbours within the space's hard limits (eta_simd_min, WG_max, the device's shared
+// memory; not eta_alias_min, which most one-tile moves break) that validate and are not
+// in `timed` are returned, with their t_heur.
+std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
+                                            const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best
 // becomes the fastest of both rounds.
