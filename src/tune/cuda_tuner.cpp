@@ -169,15 +169,6 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(&report, std::move(round));
   };
-  // Local search: the tile neighbours of the fastest tiled candidate, while they hold a
-  // faster one (tuner.h). A round whose neighbours are all slower leaves the next round
-  // the same parent, already refined, so it ends there.
-  std::set<std::string> expanded;
-  for (std::size_t r = 0; r < settings.local_search_rounds; ++r) {
-    std::vector<TimedCandidate> near = tile_neighbours(ir, tab.n_points(), ranked, settings, report.candidates, &expanded);
-    if (near.empty()) break;
-    time_round(std::move(near), nullptr);
-  }
   // Second round: the shared-DOF, warp-scatter and interleaved-table twins of the
   // fastest (tuner.h).
   std::vector<TimedCandidate> twins = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);
@@ -192,6 +183,16 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   time_round(std::move(twins), [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
     skip_spilling_bounds(report.candidates, round, more);
   });
+  // Last, the local search: the tile neighbours of the fastest tiled candidate of all
+  // rounds, twins included, while they hold a faster one (tuner.h). A round whose
+  // neighbours are all slower leaves the next round the same parent, already refined, so
+  // it ends there. After the twins, so that they expand the same parents as without it.
+  std::set<std::string> expanded;
+  for (std::size_t r = 0; r < settings.local_search_rounds; ++r) {
+    std::vector<TimedCandidate> near = tile_neighbours(ir, tab.n_points(), ranked, settings, report.candidates, &expanded);
+    if (near.empty()) break;
+    time_round(std::move(near), nullptr);
+  }
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -16,36 +16,32 @@ namespace {
 // The values of `ladder` (largest first) next to `value`: the nearest larger
 // and the nearest smaller one. A value off the ladder has the ladder values
 // around it as its neighbours.
-std::vector<int> ladder_steps(const std::vector<int> &ladder, int value) {
+std::vector<int> ladder_steps(const std::vector<int> &ladder, int value)
+{
   std::vector<int> steps;
   int above = 0, below = 0;
   for (int v : ladder) {
-    if (v > value)
-      above = v; // the ladder falls: the last value above is the nearest
-    if (v < value && below == 0)
-      below = v;
+    if (v > value) above = v;  // the ladder falls: the last value above is the nearest
+    if (v < value && below == 0) below = v;
   }
-  if (above > 0)
-    steps.push_back(above);
-  if (below > 0)
-    steps.push_back(below);
+  if (above > 0) steps.push_back(above);
+  if (below > 0) steps.push_back(below);
   return steps;
 }
 
 // The ladder value of tile_sizes(extent) nearest to `value`, the smaller on a
 // tie.
-int snap(int extent, int value) {
+int snap(int extent, int value)
+{
   int best = extent;
   for (int v : tile_sizes(extent))
-    if (std::abs(v - value) < std::abs(best - value) ||
-        (std::abs(v - value) == std::abs(best - value) && v < best))
-      best = v;
+    if (std::abs(v - value) < std::abs(best - value) || (std::abs(v - value) == std::abs(best - value) && v < best)) best = v;
   return best;
 }
 
-bool admissible_division(int nc, int nwi, const SearchLimits &l) {
-  if (nc < 1 || nwi < 1 || static_cast<long long>(nc) * nwi > l.wg_max)
-    return false;
+bool admissible_division(int nc, int nwi, const SearchLimits &l)
+{
+  if (nc < 1 || nwi < 1 || static_cast<long long>(nc) * nwi > l.wg_max) return false;
   Tiles t;
   t.cells_per_group = nc;
   t.items_per_cell = nwi;
@@ -55,8 +51,8 @@ bool admissible_division(int nc, int nwi, const SearchLimits &l) {
 // The work divisions next to (nc, nwi): N_c one admissible step up and down
 // with N_WI kept, and N_WI one up and down with the N_c whose thread count is
 // nearest the original's (the smaller on a tie).
-std::vector<std::pair<int, int>> division_steps(int nc, int nwi,
-                                                const SearchLimits &l) {
+std::vector<std::pair<int, int>> division_steps(int nc, int nwi, const SearchLimits &l)
+{
   std::vector<std::pair<int, int>> out;
   for (int c = nc + 1; c <= l.wg_max; ++c)
     if (admissible_division(c, nwi, l)) {
@@ -73,14 +69,11 @@ std::vector<std::pair<int, int>> division_steps(int nc, int nwi,
     int pick = 0;
     long long gap = 0;
     for (int c = 1; static_cast<long long>(c) * w <= l.wg_max && w >= 1; ++c) {
-      if (!admissible_division(c, w, l))
-        continue;
+      if (!admissible_division(c, w, l)) continue;
       const long long g = std::llabs(static_cast<long long>(c) * w - threads);
-      if (pick == 0 || g < gap)
-        pick = c, gap = g;
+      if (pick == 0 || g < gap) pick = c, gap = g;
     }
-    if (pick > 0)
-      out.emplace_back(pick, w);
+    if (pick > 0) out.emplace_back(pick, w);
   }
   return out;
 }
@@ -88,11 +81,10 @@ std::vector<std::pair<int, int>> division_steps(int nc, int nwi,
 // Every tile vector one step from t: each parameter moved along its ladder, the
 // others kept (T_e^r and T_q^c snapped onto the new T^Q's ladder when T^Q
 // moves).
-std::vector<Tiles> one_step_tiles(const KernelShape &shape, const Tiles &t,
-                                  const SearchLimits &l) {
+std::vector<Tiles> one_step_tiles(const KernelShape &shape, const Tiles &t, const SearchLimits &l)
+{
   std::vector<Tiles> out;
-  for (const auto &[nc, nwi] :
-       division_steps(t.cells_per_group, t.items_per_cell, l)) {
+  for (const auto &[nc, nwi] : division_steps(t.cells_per_group, t.items_per_cell, l)) {
     Tiles n = t;
     n.cells_per_group = nc, n.items_per_cell = nwi;
     out.push_back(n);
@@ -128,33 +120,27 @@ std::vector<Tiles> one_step_tiles(const KernelShape &shape, const Tiles &t,
   return out;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<TimedCandidate>
-tile_neighbours(const ActionIR &ir, int Q, const DeviceParams &probed,
-                const TuneSettings &s, const std::vector<TimedCandidate> &timed,
-                std::set<std::string> *expanded) {
+std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const DeviceParams &probed, const TuneSettings &s,
+                                            const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded)
+{
   // The fastest tiled candidate, also where SCPWI is faster: a refined tiled
   // kernel may overtake it (hyperelasticity 2D P8's refinement gained 1.37x on
   // the H200).
   const TimedCandidate *fastest = nullptr;
   for (const TimedCandidate &c : timed)
-    if (c.schedule.strategy() == Strategy::Tiled && c.error.empty() &&
-        std::isfinite(c.median_ms) &&
+    if (c.schedule.strategy() == Strategy::Tiled && c.error.empty() && std::isfinite(c.median_ms) &&
         (!fastest || c.median_ms < fastest->median_ms))
       fastest = &c;
-  if (!fastest)
-    return {};
+  if (!fastest) return {};
   const Schedule parent = fastest->schedule;
-  if (!expanded->insert(to_string(parent)).second)
-    return {};
+  if (!expanded->insert(to_string(parent)).second) return {};
   DeviceParams device = probed;
   device.barrier_seconds = s.model_barrier_seconds;
-  const KernelShape shape =
-      KernelShape::from(ir, Q, bytes_per_real(parent.precision()));
+  const KernelShape shape = KernelShape::from(ir, Q, bytes_per_real(parent.precision()));
   std::set<std::string> seen;
-  for (const TimedCandidate &c : timed)
-    seen.insert(to_string(c.schedule));
+  for (const TimedCandidate &c : timed) seen.insert(to_string(c.schedule));
   std::vector<TimedCandidate> out;
   for (const Tiles &t : one_step_tiles(shape, parent.tiles(), s.limits)) {
     // The space's hard limits: whole warps (eta_simd, in division_steps),
@@ -162,30 +148,25 @@ tile_neighbours(const ActionIR &ir, int Q, const DeviceParams &probed,
     // whose prefetch buffers are unbalanced, which moving one tile makes most
     // neighbours (elasticity 2D P6: 3 of 12 would remain), and here each one is
     // measured rather than ranked.
-    if (static_cast<double>(allocated_local_words(shape, t)) *
-            shape.word_bytes >
-        device.local_max_per_group)
-      continue;
+    if (static_cast<double>(allocated_local_words(shape, t)) * shape.word_bytes > device.local_max_per_group) continue;
     TimedCandidate c;
-    // The parent's other choices (DOFs, loops, tables, scatter, precision),
-    // unbounded.
+    // The parent's other choices: DOFs, loops, tables, scatter, register bound, precision.
     c.schedule = Schedule::tiled(t, parent.precision())
                      .with_dofs(parent.dofs())
                      .with_loops(parent.loops())
                      .with_tables(parent.tables())
-                     .with_scatter(parent.scatter());
+                     .with_scatter(parent.scatter())
+                     .with_groups_per_sm(parent.groups_per_sm());
     try {
-      validate(c.schedule, ir, Q,
-               static_cast<long long>(device.local_max_per_group));
+      validate(c.schedule, ir, Q, static_cast<long long>(device.local_max_per_group));
     } catch (const std::invalid_argument &) {
-      continue; // e.g. shared DOFs that no longer fit
+      continue;  // e.g. shared DOFs that no longer fit, or a bound on too many threads
     }
-    if (!seen.insert(to_string(c.schedule)).second)
-      continue;
+    if (!seen.insert(to_string(c.schedule)).second) continue;
     c.model_seconds = t_heur(shape, t, device);
     out.push_back(c);
   }
   return out;
 }
 
-} // namespace femgpu
+}  // namespace femgpu

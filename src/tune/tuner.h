@@ -139,9 +139,12 @@ struct TuneSettings {
   // were not alone on their SM, or became register-bound, 0.91-0.95x
   // (bench/experiments/h200_half_groups.txt). 0 turns this off.
   std::size_t half_group_candidates = 2;
-  // After the first round (CUDA only), this many rounds of a measured local search: each
+  // After the twin rounds (CUDA only), this many rounds of a measured local search: each
   // times the tile neighbours (tile_neighbours below) of the fastest tiled candidate so
-  // far, unless it was refined before, and stops when a round finds no faster tiled one. The cost model orders nearby tiles only roughly (Table 7 on the H200: the
+  // far, unless it was refined before, and stops when a round finds no faster tiled one.
+  // Run before the twins instead, it made them expand near-copies of the first round's
+  // fastest in place of its other candidates: Laplace 2D P8 lost its register-bound
+  // winner (0.89x) on the H200. The cost model orders nearby tiles only roughly (Table 7 on the H200: the
   // best of its top 9 is 0.86 of the best of its top 70), so the measured winner's
   // neighbours, one ladder step in one tile, are where a faster kernel is likeliest.
   // 0 turns this off.
@@ -216,7 +219,7 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
 // Constraint-1 ladder (tile_sizes) with the others kept: N_c to the next admissible value
 // up and down at the same N_WI, N_WI one up and down at the N_c whose thread count is
 // nearest, T^Q (T_e^r and T_q^c snapped onto its ladder), T_e^r, each T_e^c, T_q^r and T_q^c.
-// Each keeps the parent's DOFs, loops, tables and scatter, and no register bound; only
+// Each keeps the parent's DOFs, loops, tables, scatter and register bound; only
 // neighbours within the space's hard limits (eta_simd_min, WG_max, the device's shared
 // memory; not eta_alias_min, which most one-tile moves break) that validate and are not
 // in `timed` are returned, with their t_heur.
