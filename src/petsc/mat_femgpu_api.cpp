@@ -140,7 +140,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
        "so that two groups share an SM where one was alone (0: off)",
        &ctx->half_group_candidates},
       {"-mat_fem_gpu_tune_local_search",
-       "CUDA tuning refines the fastest tiled candidate for up to this many rounds, timing its tile neighbours (each tile one step "
+       "Tuning refines the fastest tiled candidate for up to this many rounds, timing its tile neighbours (each tile one step "
        "along its ladder) while a round finds a faster one (0: off)",
        &ctx->local_search_rounds},
       {"-mat_fem_gpu_register_bound_candidates",

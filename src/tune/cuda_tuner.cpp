@@ -188,9 +188,11 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   // neighbours are all slower leaves the next round the same parent, already refined, so
   // it ends there. After the twins, so that they expand the same parents as without it.
   std::set<std::string> expanded;
+  std::string parent;
   for (std::size_t r = 0; r < settings.local_search_rounds; ++r) {
-    std::vector<TimedCandidate> near = tile_neighbours(ir, tab.n_points(), ranked, settings, report.candidates, &expanded);
+    std::vector<TimedCandidate> near = tile_neighbours(ir, tab.n_points(), ranked, settings, report.candidates, &expanded, &parent);
     if (near.empty()) break;
+    if (settings.monitor) settings.monitor(local_search_note(r, near.size(), parent));
     time_round(std::move(near), nullptr);
   }
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);

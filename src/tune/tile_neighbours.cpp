@@ -122,8 +122,14 @@ std::vector<Tiles> one_step_tiles(const KernelShape &shape, const Tiles &t, cons
 
 }  // namespace
 
+std::string local_search_note(std::size_t round, std::size_t neighbours, const std::string &parent)
+{
+  return "local search round " + std::to_string(round + 1) + ": " + std::to_string(neighbours) + " tile neighbours of " + parent;
+}
+
 std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const DeviceParams &probed, const TuneSettings &s,
-                                            const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded)
+                                            const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded,
+                                            std::string *parent_text)
 {
   // The fastest tiled candidate, also where SCPWI is faster: a refined tiled
   // kernel may overtake it (hyperelasticity 2D P8's refinement gained 1.37x on
@@ -136,6 +142,7 @@ std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const Dev
   if (!fastest) return {};
   const Schedule parent = fastest->schedule;
   if (!expanded->insert(to_string(parent)).second) return {};
+  if (parent_text) *parent_text = to_string(parent);
   DeviceParams device = probed;
   device.barrier_seconds = s.model_barrier_seconds;
   const KernelShape shape = KernelShape::from(ir, Q, bytes_per_real(parent.precision()));

@@ -139,7 +139,7 @@ struct TuneSettings {
   // were not alone on their SM, or became register-bound, 0.91-0.95x
   // (bench/experiments/h200_half_groups.txt). 0 turns this off.
   std::size_t half_group_candidates = 2;
-  // After the twin rounds (CUDA only), this many rounds of a measured local search: each
+  // After the twin rounds (CUDA; OpenCL after its one round), this many rounds of a measured local search: each
   // times the tile neighbours (tile_neighbours below) of the fastest tiled candidate so
   // far, unless it was refined before, and stops when a round finds no faster tiled one.
   // Run before the twins instead, it made them expand near-copies of the first round's
@@ -215,7 +215,7 @@ bool pairs_table_loads(const ActionIR &ir);
 std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n);
 
 // The tile neighbours of the fastest tiled candidate in `timed` (SCPWI may be faster), if
-// it is not yet in *expanded (it is added): each tile parameter of Algorithm 4 moved one step along its
+// it is not yet in *expanded (it is added, and written to *parent_text when given): each tile parameter of Algorithm 4 moved one step along its
 // Constraint-1 ladder (tile_sizes) with the others kept: N_c to the next admissible value
 // up and down at the same N_WI, N_WI one up and down at the N_c whose thread count is
 // nearest, T^Q (T_e^r and T_q^c snapped onto its ladder), T_e^r, each T_e^c, T_q^r and T_q^c.
@@ -224,7 +224,12 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
 // memory; not eta_alias_min, which most one-tile moves break) that validate and are not
 // in `timed` are returned, with their t_heur.
 std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
-                                            const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded);
+                                            const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded,
+                                            std::string *parent_text = nullptr);
+
+// The tune monitor's line before local-search round `round` (from 0): "local search
+// round 1: 12 tile neighbours of <parent schedule>".
+std::string local_search_note(std::size_t round, std::size_t neighbours, const std::string &parent);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best
 // becomes the fastest of both rounds.
