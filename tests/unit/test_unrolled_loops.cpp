@@ -2,9 +2,9 @@
 // take it; every tiled kernel of the covering sample built with it (also with shared
 // DOFs) adds the same action as the CPU reference on the OpenCL device (PoCL on CI);
 // its private-array loops, and only those, carry #pragma unroll; the quadrature loop
-// reads each e_j once per point; NVRTC compiles every such kernel. The tuner's tiled
-// candidates are unrolled by default and cover the largest T^Q classes, and the walk of
-// the space gives each T^Q its share of the budget.
+// reads each e_j once per point (test_nvrtc_unrolled_loops.cpp: NVRTC compiles every
+// such kernel). The tuner's tiled candidates are unrolled by default and cover the
+// largest T^Q classes, and the walk of the space gives each T^Q its share of the budget.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,7 +14,6 @@
 
 #include "kernel/build.h"
 #include "kernel/emit.h"
-#include "support/nvrtc_check.h"
 #include "support/opencl_check.h"
 #include "tune/cost_model.h"
 #include "tune/kernel_shape.h"
@@ -132,20 +131,6 @@ TEST_CASE("an unrolled tiled kernel marks exactly its private-array loops", "[ke
     CHECK(shared.find("* s_w0_tile[") == std::string::npos);
     CHECK(unrolled_loops(shared).count("i_col") == d.ir.groups.size());
   }
-}
-
-TEST_CASE("NVRTC compiles the unrolled variant of every sampled tiled kernel", "[nvrtc][kernel][tiled][unrolled]")
-{
-  std::mt19937 rng(6);
-  const std::vector<FormCase> forms = form_cases();
-  for (int dim : {2, 3})
-    for (const Candidate &c : kernel_sample(dim)) {
-      if (c.tiled_shape < 0) continue;
-      ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
-      const Schedule s = candidate_schedule(c, d).with_loops(Loops::Unrolled);
-      INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-      check_nvrtc_compiles(action_cuda_source(d, s));
-    }
 }
 
 TEST_CASE("tuning times unrolled tiled candidates, including the best of the largest T^Q classes", "[tune][unrolled]")
