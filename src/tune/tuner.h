@@ -139,15 +139,16 @@ struct TuneSettings {
   // were not alone on their SM, or became register-bound, 0.91-0.95x
   // (bench/experiments/h200_half_groups.txt). 0 turns this off.
   std::size_t half_group_candidates = 2;
-  // After the twin rounds (CUDA; OpenCL after its one round), this many rounds of a measured local search: each
-  // times the tile neighbours (tile_neighbours below) of the fastest tiled candidate so
-  // far, unless it was refined before, and stops when a round finds no faster tiled one.
-  // Run before the twins instead, it made them expand near-copies of the first round's
+  // Last in tuning (CUDA: after the twin rounds; OpenCL: after its one round), this many
+  // rounds of a measured local search: each times the tile neighbours (tile_neighbours
+  // below) of the fastest tiled candidate so far, unless it was refined before, so the
+  // search stops once a round finds no faster tiled candidate. The cost model orders
+  // nearby tiles only roughly (Table 7 on the H200: the best of its top 9 is 0.86 of the
+  // best of its top 70), so the measured winner's neighbours, one ladder step in one
+  // tile, are where a faster kernel is likeliest (hyperelasticity 2D P8 1.37x). Run
+  // before the twins instead, it made them expand near-copies of the first round's
   // fastest in place of its other candidates: Laplace 2D P8 lost its register-bound
-  // winner (0.89x) on the H200. The cost model orders nearby tiles only roughly (Table 7 on the H200: the
-  // best of its top 9 is 0.86 of the best of its top 70), so the measured winner's
-  // neighbours, one ladder step in one tile, are where a faster kernel is likeliest.
-  // 0 turns this off.
+  // winner (0.89x). 0 turns this off.
   std::size_t local_search_rounds = 2;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
