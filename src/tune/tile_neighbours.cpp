@@ -153,7 +153,7 @@ std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const Dev
     // The space's hard limits: whole warps (eta_simd, in division_steps),
     // WG_max and the device's shared memory. Not eta_alias_min: it prunes tiles
     // whose prefetch buffers are unbalanced, which moving one tile makes most
-    // neighbours (elasticity 2D P6: 3 of 12 would remain), and here each one is
+    // neighbours (elasticity 2D P6: 3 of 11 would remain), and here each one is
     // measured rather than ranked.
     if (static_cast<double>(allocated_local_words(shape, t)) * shape.word_bytes > device.local_max_per_group) continue;
     TimedCandidate c;
