@@ -72,12 +72,20 @@ Schedule Schedule::with_groups_per_sm(int groups) const
   return s;
 }
 
+Schedule Schedule::with_tiles(const TileSizes &tiles) const
+{
+  if (strategy_ != Strategy::Tiled) throw std::logic_error("with_tiles: tile sizes are a tiled schedule's parameters");
+  Schedule s = *this;
+  s.tiles_ = tiles;
+  return s;
+}
+
 Schedule Schedule::with_cells_per_group(int cells) const
 {
   if (strategy_ != Strategy::Tiled) throw std::logic_error("with_cells_per_group: N_c is a tiled schedule's parameter");
-  Schedule s = *this;
-  s.tiles_.cells_per_group = cells;
-  return s;
+  TileSizes t = tiles_;
+  t.cells_per_group = cells;
+  return with_tiles(t);
 }
 
 Schedule Schedule::with_lanes(int lanes_per_cell) const

@@ -116,6 +116,7 @@ class Schedule {
   Schedule with_loops(Loops loops) const;         // tiled only
   Schedule with_scatter(Scatter scatter) const;
   Schedule with_groups_per_sm(int groups) const;  // 0: no bound
+  Schedule with_tiles(const TileSizes &tiles) const;  // tiled only: every other choice kept
   Schedule with_cells_per_group(int cells) const;  // tiled only: N_c, the other tiles kept
 
   Strategy strategy() const { return strategy_; }

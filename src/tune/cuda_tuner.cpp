@@ -7,7 +7,6 @@
 #include <functional>
 #include <future>
 #include <limits>
-#include <set>
 #include <sstream>
 
 #include "tune/probe_analysis.h"  // median
@@ -183,18 +182,10 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   time_round(std::move(twins), [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
     skip_spilling_bounds(report.candidates, round, more);
   });
-  // Last, the local search: the tile neighbours of the fastest tiled candidate of all
-  // rounds, twins included, while they hold a faster one (tuner.h). A round whose
-  // neighbours are all slower leaves the next round the same parent, already refined, so
-  // it ends there. After the twins, so that they expand the same parents as without it.
-  std::set<std::string> expanded;
-  std::string parent;
-  for (std::size_t r = 0; r < settings.local_search_rounds; ++r) {
-    std::vector<TimedCandidate> near = tile_neighbours(ir, tab.n_points(), ranked, settings, report.candidates, &expanded, &parent);
-    if (near.empty()) break;
-    if (settings.monitor) settings.monitor(local_search_note(r, near.size(), parent));
-    time_round(std::move(near), nullptr);
-  }
+  // Last, the local search (tuner.h) on the fastest tiled candidate of all rounds: after
+  // the twins, so that they expand the same parents as without it.
+  local_search(ir, tab.n_points(), ranked, settings, report,
+               [&](std::vector<TimedCandidate> near) { time_round(std::move(near), nullptr); });
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -3,8 +3,6 @@
 // No twin rounds (tuner.h): OpenCL does not report register spills.
 #include "tune/opencl_tuner.h"
 
-#include <set>
-#include <string>
 #include <vector>
 
 namespace femgpu {
@@ -34,16 +32,12 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
         settings);
   };
   time_round(report);
-  std::set<std::string> expanded;
-  std::string parent;
-  for (std::size_t r = 0; r < settings.local_search_rounds; ++r) {
+  local_search(ir, tab.n_points(), device, settings, report, [&](std::vector<TimedCandidate> near) {
     TuneReport round;
-    round.candidates = tile_neighbours(ir, tab.n_points(), device, settings, report.candidates, &expanded, &parent);
-    if (round.candidates.empty()) break;
-    if (settings.monitor) settings.monitor(local_search_note(r, round.candidates.size(), parent));
+    round.candidates = std::move(near);
     time_round(round);
     append_round(&report, std::move(round));
-  }
+  });
   if (report.best >= 0) report.best_backend = std::move(backends[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -1,7 +1,8 @@
-// The measured neighbourhood round of tuning (tuner.h's tile_neighbours): the
-// tiled candidates one ladder step away from the fastest one timed so far.
+// The measured local search of tuning (tuner.h's tile_neighbours and local_search):
+// the tiled candidates one ladder step away from the fastest one timed so far.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -122,11 +123,6 @@ std::vector<Tiles> one_step_tiles(const KernelShape &shape, const Tiles &t, cons
 
 }  // namespace
 
-std::string local_search_note(std::size_t round, std::size_t neighbours, const std::string &parent)
-{
-  return "local search round " + std::to_string(round + 1) + ": " + std::to_string(neighbours) + " tile neighbours of " + parent;
-}
-
 std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const DeviceParams &probed, const TuneSettings &s,
                                             const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded,
                                             std::string *parent_text)
@@ -150,30 +146,38 @@ std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const Dev
   for (const TimedCandidate &c : timed) seen.insert(to_string(c.schedule));
   std::vector<TimedCandidate> out;
   for (const Tiles &t : one_step_tiles(shape, parent.tiles(), s.limits)) {
-    // The space's hard limits: whole warps (eta_simd, in division_steps),
-    // WG_max and the device's shared memory. Not eta_alias_min: it prunes tiles
-    // whose prefetch buffers are unbalanced, which moving one tile makes most
-    // neighbours (elasticity 2D P6: 3 of 11 would remain), and here each one is
+    // The parent's other choices (DOFs, loops, tables, scatter, register bound,
+    // precision) are kept. The space's hard limits hold: whole warps and WG_max
+    // (division_steps), the device's shared memory (validate). Not eta_alias_min: it
+    // prunes tiles whose prefetch buffers are unbalanced, which moving one tile makes
+    // most neighbours (elasticity 2D P6: 3 of 11 would remain), and here each one is
     // measured rather than ranked.
-    if (static_cast<double>(allocated_local_words(shape, t)) * shape.word_bytes > device.local_max_per_group) continue;
     TimedCandidate c;
-    // The parent's other choices: DOFs, loops, tables, scatter, register bound, precision.
-    c.schedule = Schedule::tiled(t, parent.precision())
-                     .with_dofs(parent.dofs())
-                     .with_loops(parent.loops())
-                     .with_tables(parent.tables())
-                     .with_scatter(parent.scatter())
-                     .with_groups_per_sm(parent.groups_per_sm());
+    c.schedule = parent.with_tiles(t);
     try {
       validate(c.schedule, ir, Q, static_cast<long long>(device.local_max_per_group));
     } catch (const std::invalid_argument &) {
-      continue;  // e.g. shared DOFs that no longer fit, or a bound on too many threads
+      continue;  // more shared memory than the device has, a bound on too many threads
     }
     if (!seen.insert(to_string(c.schedule)).second) continue;
     c.model_seconds = t_heur(shape, t, device);
     out.push_back(c);
   }
   return out;
+}
+
+void local_search(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s, const TuneReport &report,
+                  const std::function<void(std::vector<TimedCandidate>)> &time_round)
+{
+  std::set<std::string> expanded;
+  std::string parent;
+  for (std::size_t r = 0; r < s.local_search_rounds; ++r) {
+    std::vector<TimedCandidate> near = tile_neighbours(ir, Q, device, s, report.candidates, &expanded, &parent);
+    if (near.empty()) return;
+    if (s.monitor)
+      s.monitor("local search round " + std::to_string(r + 1) + ": " + std::to_string(near.size()) + " tile neighbours of " + parent);
+    time_round(std::move(near));
+  }
 }
 
 }  // namespace femgpu

@@ -228,9 +228,12 @@ std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const Dev
                                             const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded,
                                             std::string *parent_text = nullptr);
 
-// The tune monitor's line before local-search round `round` (from 0): "local search
-// round 1: 12 tile neighbours of <parent schedule>".
-std::string local_search_note(std::size_t round, std::size_t neighbours, const std::string &parent);
+// TuneSettings::local_search_rounds rounds of tile_neighbours on report's candidates, each
+// handed to time_round, which times them and appends them to the report; stops at the
+// first round with no neighbours (its parent refined already). The monitor gets a line
+// before each round: "local search round 1: 12 tile neighbours of <parent schedule>".
+void local_search(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s, const TuneReport &report,
+                  const std::function<void(std::vector<TimedCandidate>)> &time_round);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best
 // becomes the fastest of both rounds.
