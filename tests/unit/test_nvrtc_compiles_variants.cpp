@@ -1,5 +1,7 @@
 // NVRTC compiles the kernel variants that are not the sampled candidates themselves:
-// shared DOFs and constant-memory tables.
+// shared DOFs, constant-memory tables, unrolled tiled loops (test_unrolled_loops.cpp
+// checks what they compute on PoCL), and register bounds, which reach ptxas
+// (test_register_bound.cpp checks the emitted text).
 //
 // The shared-DOF variant (Dofs::Shared) of every kernel in the covering sample compiles
 // with NVRTC for sm_90, in FP64 and, at P2, FP32, and differs from the register variant
@@ -76,4 +78,45 @@ TEST_CASE("NVRTC compiles the lanes variant of every sampled vector SCPWI kernel
       }
     }
   CHECK(compiled >= 6);
+}
+
+TEST_CASE("NVRTC compiles the unrolled variant of every sampled tiled kernel", "[nvrtc][kernel][tiled][unrolled]")
+{
+  std::mt19937 rng(6);
+  const std::vector<FormCase> forms = form_cases();
+  for (int dim : {2, 3})
+    for (const Candidate &c : kernel_sample(dim)) {
+      if (c.tiled_shape < 0) continue;
+      ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
+      const Schedule s = candidate_schedule(c, d).with_loops(Loops::Unrolled);
+      INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
+      check_nvrtc_compiles(action_cuda_source(d, s));
+    }
+}
+
+// A register bound (groups_per_sm=3) reaches ptxas as .maxntid and .minnctapersm; the
+// unbounded kernel has no .minnctapersm. The elasticity kernels of the 2D sample at P1-P2:
+// SCPWI at both degrees and one tiled shape.
+TEST_CASE("NVRTC passes the register bound of the sampled elasticity kernels to ptxas", "[nvrtc][kernel][occupancy]")
+{
+  std::mt19937 rng(67);
+  const std::vector<FormCase> forms = form_cases();
+  int compiled = 0, tiled = 0;
+  for (const Candidate &c : kernel_sample(2)) {
+    if (forms[c.form].name != "elasticity" || c.degree > 2) continue;
+    ActionData d = make_action(forms[c.form], c.dim, c.degree, 1, rng);
+    const Schedule s = candidate_schedule(c, d);
+    const Schedule bounded = s.with_groups_per_sm(3);
+    INFO(to_string(bounded));
+    const std::string cuda = action_cuda_source(d, bounded);
+    check_nvrtc_compiles(cuda);
+    const std::string ptx = nvrtc_ptx(cuda, "femgpu_action");
+    CHECK(count_of(ptx, ".minnctapersm 3") == 1);
+    CHECK(count_of(ptx, ".maxntid " + std::to_string(threads_per_group(s)) + ", 1, 1") == 1);
+    CHECK(count_of(nvrtc_ptx(action_cuda_source(d, s), "femgpu_action"), ".minnctapersm") == 0);
+    ++compiled;
+    if (s.strategy() == Strategy::Tiled) ++tiled;
+  }
+  CHECK(compiled >= 3);
+  CHECK(tiled >= 1);
 }

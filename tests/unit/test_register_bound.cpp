@@ -2,7 +2,7 @@
 // them (occupancy.h) on hand-checked kernels, the schedule text, what CUDA and OpenCL
 // emit, that a bounded kernel adds the same action as the reference on the OpenCL
 // device, and the tuner's third round, which twins its fastest register-limited
-// candidates. test_nvrtc_register_bound.cpp: NVRTC passes the bound to ptxas.
+// candidates. test_nvrtc_compiles_variants.cpp: NVRTC passes the bound to ptxas.
 #include <catch2/catch.hpp>
 
 #include "kernel/build.h"
@@ -186,6 +186,7 @@ TEST_CASE("the tuner's third round also twins its fastest tiled candidates with 
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == "tiled nc=12 nwi=10 tq=112 ter=38 tec=[2] tqr=36 tqc=2 dofs=shared loops=unrolled scatter=warp fp64");
   CHECK_THROWS_AS(scpwi.with_cells_per_group(2), std::logic_error);
+  CHECK_THROWS_AS(scpwi.with_tiles(a.tiles()), std::logic_error);
   // Half the warps, whole cells: 128 x 2 (8 warps) -> 64; 42 x 6 (8 warps) -> 21; 36 x 7
   // -> 18; 3 x 32 (3 warps) -> 2 warps, 2 cells; 2 x 8 (1 warp) -> 1 cell; 1 cell: none.
   auto half = [](int nc, int nwi) { return half_group_cells(TileSizes{nc, nwi, 1, 1, {1}, 1, 1}); };

@@ -2,7 +2,7 @@
 // take it; every tiled kernel of the covering sample built with it (also with shared
 // DOFs) adds the same action as the CPU reference on the OpenCL device (PoCL on CI);
 // its private-array loops, and only those, carry #pragma unroll; the quadrature loop
-// reads each e_j once per point (test_nvrtc_unrolled_loops.cpp: NVRTC compiles every
+// reads each e_j once per point (test_nvrtc_compiles_variants.cpp: NVRTC compiles every
 // such kernel). The tuner's tiled candidates are unrolled by default and cover the
 // largest T^Q classes, and the walk of the space gives each T^Q its share of the budget.
 #include <catch2/catch.hpp>
