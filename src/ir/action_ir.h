@@ -49,6 +49,10 @@ struct Pointwise {
   // For each program input: the evaluation it reads (group, term) when it is an Eval.
   std::vector<int> input_group, input_term;
   std::vector<char> varies;    // per node: 1 if it changes between quadrature points
+  // Per node: 1 if it is the same at every point but the kernels recompute it there: a
+  // cheap operation (+, *, -) on values the point loop reads anyway, so that no register
+  // holds it across the loops (lower.cpp's mark_recomputed). FLOP counts ignore this.
+  std::vector<char> recomputed;
 };
 
 struct ActionIR {
@@ -85,6 +89,11 @@ struct FlopCount {
 FlopCount count_flops(const ActionIR &ir, int n_quadrature_points);
 
 // Pointwise program operation counts: per quadrature point and per cell.
+// The values the point code reads that are the same at every point of a cell and are
+// not constants: they are held across the loops (registers, or CellValues::Shared).
+// Node ids, increasing.
+std::vector<int> held_cell_values(const Pointwise &pw);
+
 struct PointwiseCost {
   int per_point = 0;
   int per_cell = 0;

@@ -72,10 +72,12 @@ void print_ir_json(std::ostream &os, const ActionIR &ir, int Q)
 void print_ir_listing(std::ostream &os, const ActionIR &ir)
 {
   const Program &p = ir.pointwise.program;
-  os << "# pointwise program: " << p.size() << " nodes; '*' marks values computed once per cell\n";
+  os << "# pointwise program: " << p.size() << " nodes; '*' marks values computed once per cell, '~' values the\n"
+     << "# same in every cell but recomputed at each point (cheaper than a register)\n";
   for (int id = 0; id < p.size(); ++id) {
     const SNode &n = p.node(id);
-    os << (ir.pointwise.varies[static_cast<size_t>(id)] ? "  " : "* ") << "t" << id << " = ";
+    const bool varies = ir.pointwise.varies[static_cast<size_t>(id)] != 0;
+    os << (varies ? "  " : ir.pointwise.recomputed[static_cast<size_t>(id)] ? "~ " : "* ") << "t" << id << " = ";
     if (n.op == SOp::Const) os << n.value;
     else if (n.op == SOp::Input) os << input_name(p.inputs()[static_cast<size_t>(n.input)]);
     else {

@@ -135,6 +135,13 @@ int Program::input(const InputRef &in)
   return intern(n);
 }
 
+// +-2^k: scaling by it is exact.
+static bool power_of_two(double v)
+{
+  int e = 0;
+  return std::fabs(std::frexp(v, &e)) == 0.5;
+}
+
 static SNode make2(SOp op, int a, int b)
 {
   SNode n;
@@ -148,6 +155,9 @@ int Program::add(int a, int b)
 {
   if (is_const(a, 0.0)) return b;
   if (is_const(b, 0.0)) return a;
+  // x + x is 2x exactly; as a scaling it meets mul's folding below, so that sym(grad u)'s
+  // 0.5 * (g + g) is g itself, and no register holds a copy of a per-cell value.
+  if (a == b) return mul(constant(2.0), a);
   if (node(b).op == SOp::Neg && node(b).a == a) return zero();
   if (node(a).op == SOp::Neg && node(a).a == b) return zero();
   if (a > b) std::swap(a, b);  // canonical order finds more common subexpressions
@@ -161,6 +171,16 @@ int Program::mul(int a, int b)
   if (is_const(b, 1.0)) return a;
   if (is_const(a, -1.0)) return neg(b);
   if (is_const(b, -1.0)) return neg(a);
+  // c * (d * x) -> (c d) * x where c or d is a power of two: then both round the same
+  // real product, so the result is the same bits (outside overflow and underflow).
+  if (is_const(b)) std::swap(a, b);
+  if (is_const(a) && node(b).op == SOp::Mul) {
+    const SNode &m = node(b);
+    const int d = is_const(m.a) ? m.a : is_const(m.b) ? m.b : -1;
+    const double cd = d >= 0 ? node(a).value * node(d).value : 0.0;
+    if (d >= 0 && std::isfinite(cd) && cd != 0.0 && (power_of_two(node(a).value) || power_of_two(node(d).value)))
+      return mul(constant(cd), d == m.a ? m.b : m.a);
+  }
   if (a > b) std::swap(a, b);
   return intern(make2(SOp::Mul, a, b));
 }

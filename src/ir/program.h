@@ -2,7 +2,8 @@
 //
 // Takes: builder calls; each returns the id of an existing equal node when there is one
 // (hash-consing removes common subexpressions), folds constants and applies the
-// identities x+0, x*1, x*0, x-x, -(-x), x/1.
+// identities x+0, x*1, x*0, x-x, -(-x), x/1, and the exact rewrites x+x = 2*x and
+// c*(d*x) = (c*d)*x where c or d is a power of two.
 // Returns: nodes in topological order (every operand id is smaller than its user).
 // Does not: know about tensors or forms; scalarize.cpp builds it from expressions.
 #pragma once

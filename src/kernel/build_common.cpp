@@ -223,7 +223,8 @@ Block pointwise(const ActionIR &ir, bool varying, const std::function<Ex(int)> &
   Block b;
   for (int id = 0; id < p.size(); ++id) {
     const SNode &n = p.node(id);
-    if (n.op == SOp::Const || (ir.pointwise.varies[static_cast<size_t>(id)] != 0) != varying) continue;
+    const bool at_points = ir.pointwise.varies[static_cast<size_t>(id)] != 0 || ir.pointwise.recomputed[static_cast<size_t>(id)] != 0;
+    if (n.op == SOp::Const || at_points != varying) continue;
     auto operand = [&](int o) { return o >= 0 ? node_value(p, o) : real_lit(0.0); };
     Ex value = n.op == SOp::Input           ? input_value(ir, n.input, eval, weight)
                : n.op == SOp::Div && shared_divisor(n.b) ? operand(n.a) * var(reciprocal_name(n.b))

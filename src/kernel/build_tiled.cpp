@@ -54,6 +54,8 @@ struct Variant {
   bool shared = false;       // Dofs::Shared
   bool unroll = false;       // Loops::Unrolled
   bool interleaved = false;  // Tables::Interleaved
+  bool alias = false;        // the shared DOF tiles live in s_e's words (dofs_alias_evaluations)
+  bool cells_shared = false; // CellValues::Shared
 };
 
 // Entry (i, j) of derivative table d of a prefetched tile of n_tables tables with rows
@@ -67,8 +69,9 @@ Ex tile_word(bool interleaved, int n_tables, const Ex &tile_words, const Ex &str
 }
 std::string acc_name(int g, int t) { return "r_acc_g" + std::to_string(g) + "_t" + std::to_string(t); }
 
-void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int Q)
+void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const Schedule &s, int Q)
 {
+  const TileSizes &t = s.tiles();
   const int threads = t.cells_per_group * t.items_per_cell;
   k.sizes.insert(k.sizes.end(), {{"N_C", t.cells_per_group},
                                  {"N_WI", t.items_per_cell},
@@ -91,7 +94,6 @@ void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int 
                                    {"N_EVAL_COL_TILES" + G(static_cast<int>(g)), ceil_div(n, cols)},
                                    {"PREFETCH_ROUNDS" + G(static_cast<int>(g)), ceil_div(t.eval_rows * cols, threads)}});
   }
-  const Schedule s = Schedule::tiled(t);
   for (size_t g = 0; g < ir.groups.size(); ++g)
     for (int f : ir.groups[g].functions) {
       const std::string F = upper(function_stem(f));
@@ -99,7 +101,8 @@ void declare_tiled_sizes(Kernel &k, const ActionIR &ir, const TileSizes &t, int 
       k.sizes.insert(k.sizes.end(), {{"DOF_STRIDE_" + F, dof_tile_stride(s, ir, f)}, {"DOF_ROUNDS_" + F, ceil_div(words, t.items_per_cell)}});
     }
   k.sizes.push_back({"S_BUF_WORDS", prefetch_buffer_words(s, ir)});
-  k.sizes.push_back({"S_E_WORDS", 1LL * t.cells_per_group * odd_stride(t.quad_tile * ir.n_eval())});
+  k.sizes.push_back({"S_E_WORDS", evaluation_words(s, ir)});
+  if (s.cell_values() == CellValues::Shared) k.sizes.push_back({"CELL_STRIDE", cell_value_stride(ir)});
 }
 
 // Cooperative copy of a rows x cols tile: the group's work-items stride over its
@@ -114,6 +117,9 @@ Block prefetch(const std::string &rounds, const Ex &rows, const Ex &cols, const 
                {declare(Space::Register, Type::Int, "r_k", var("i_round") * size("N_THREADS") + var("r_thread")),
                 if_then(k < rows * cols, inner)})};
 }
+
+// Per-cell value i of this cell (CellValues::Shared).
+Ex cell_value(int i) { return var("s_cell")[var("r_slot") * size("CELL_STRIDE") + lit(i)]; }
 
 std::string tile_name(int f, bool shared) { return (shared ? "s_" : "r_") + function_stem(f) + "_tile"; }
 
@@ -209,14 +215,23 @@ Block evaluate_group(const ActionIR &ir, int g, const Variant &v)
 }
 
 // e_j for this work-item's rows of the row tile, into s_e.
-Block pointwise_rows(const ActionIR &ir, bool unroll)
+Block pointwise_rows(const ActionIR &ir, bool unroll, bool cells_shared)
 {
   const Ex row = var("r_row");
   auto eval = [&](int input) {
     return var(acc_name(ir.pointwise.input_group[static_cast<size_t>(input)],
                         ir.pointwise.input_term[static_cast<size_t>(input)]))[var("i_row")];
   };
-  Block body = pointwise(ir, true, eval, var("g_weights")[var("r_row0") + row], false);
+  Block body;
+  if (cells_shared) {
+    // The same names as the per-cell registers, in this inner scope: the point code reads
+    // these, so the registers die once stored to s_cell.
+    const std::vector<int> held = held_cell_values(ir.pointwise);
+    for (size_t i = 0; i < held.size(); ++i)
+      body.push_back(declare(Space::Register, Type::Real, "r_t" + std::to_string(held[i]), cell_value(static_cast<int>(i))));
+  }
+  Block pw = pointwise(ir, true, eval, var("g_weights")[var("r_row0") + row], false);
+  body.insert(body.end(), pw.begin(), pw.end());
   const Ex point = var("i_row_tile") * size("EVAL_ROWS") + row;  // within the quadrature tile
   for (int j = 0; j < ir.n_eval(); ++j)
     body.push_back(assign(var("s_e")[var("r_slot") * size("S_E_SLOT") + point * size("N_EVAL") + lit(j)],
@@ -236,7 +251,7 @@ Block evaluation_phase(const ActionIR &ir, const Variant &v)
     Block e = evaluate_group(ir, static_cast<int>(g), v);
     tile.insert(tile.end(), e.begin(), e.end());
   }
-  Block pw = pointwise_rows(ir, v.unroll);
+  Block pw = pointwise_rows(ir, v.unroll, v.cells_shared);
   tile.insert(tile.end(), pw.begin(), pw.end());
   // A trip count uniform over the group instead of an `if` around barriers: PoCL
   // mis-compiles barriers under conditionals inside loops, and no barrier sits under a
@@ -334,10 +349,19 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab, const Variant &v)
           declare(Space::Register, Type::Int, "r_active", cell < var("n_cells")),
           declare_array(Space::Shared, Type::Real, "s_buf", size("S_BUF_WORDS")),
           declare_array(Space::Shared, Type::Real, "s_e", size("S_E_WORDS"))};
+  Ex alias_at = var("s_e");
   if (v.shared)
     for (const EvalGroup &grp : ir.groups)
-      for (int f : grp.functions)
-        b.push_back(declare_array(Space::Shared, Type::Real, tile_name(f, true), size("N_C") * size("DOF_STRIDE_" + upper(function_stem(f)))));
+      for (int f : grp.functions) {
+        const Ex words = size("N_C") * size("DOF_STRIDE_" + upper(function_stem(f)));
+        if (v.alias) {
+          b.push_back(declare_shared_alias(Type::Real, tile_name(f, true), alias_at));
+          alias_at = alias_at + words;
+        } else {
+          b.push_back(declare_array(Space::Shared, Type::Real, tile_name(f, true), words));
+        }
+      }
+  if (v.cells_shared) b.push_back(declare_array(Space::Shared, Type::Real, "s_cell", size("N_C") * size("CELL_STRIDE")));
   auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
   if (ir.affine) {
     const Ex n = size("N_DOFS_COORDS");
@@ -350,6 +374,16 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab, const Variant &v)
   // cliffs: ptxas, elasticity 3D P6 nc=8 nwi=32, 126 -> 148 registers (one group per
   // SM instead of two), which the H200 ran in 62.7 ms instead of 40.2 ms.
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0), false));
+  if (v.cells_shared) {
+    // One work-item per cell stores them; the first barrier of the evaluation phase (after
+    // its first table prefetch) comes before any point reads them.
+    Block store;
+    const std::vector<int> held = held_cell_values(ir.pointwise);
+    for (size_t i = 0; i < held.size(); ++i)
+      store.push_back(assign(cell_value(static_cast<int>(i)), node_value(ir.pointwise.program, held[i])));
+    b.push_back(comment("per-cell values the points read, into s_cell (cells=shared)"));
+    b.push_back(if_then(var("r_item") < lit(1), store));
+  }
   const Ex first = var("i_quad_tile") * size("QUAD_TILE");
   Block quad_tile{declare(Space::Register, Type::Int, "r_tile_len", min_of(size("QUAD_TILE"), size("N_QUAD") - first))};
   Block ev = evaluation_phase(ir, v), qp = quadrature_phase(ir, v);
@@ -374,12 +408,14 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   k.schedule = to_string(schedule);
   k.precision = schedule.precision();
   declare_common_sizes(k, ir, tab);
-  declare_tiled_sizes(k, ir, t, tab.n_points());
+  declare_tiled_sizes(k, ir, schedule, tab.n_points());
   k.params = action_params(ir);
   k.block_x = t.items_per_cell;
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;
-  k.body = tiled_body(ir, tab, {schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled, schedule.tables() == Tables::Interleaved});
+  k.body = tiled_body(ir, tab,
+                      {schedule.dofs() == Dofs::Shared, schedule.loops() == Loops::Unrolled, schedule.tables() == Tables::Interleaved,
+                       dofs_alias_evaluations(schedule), schedule.cell_values() == CellValues::Shared});
   apply_scatter(k, schedule);
   return k;
 }

@@ -106,6 +106,11 @@ class Printer {
     const std::string pad(static_cast<size_t>(2 * depth), ' ');
     switch (s.kind) {
       case Stmt::Decl: {
+        if (s.space == Space::Shared && s.alias.node) {
+          const std::string qualifier = *d_.dynamic_shared ? "" : std::string(d_.shared_qualifier) + " ";
+          os << pad << qualifier << (s.type == Type::Real ? "real" : "int") << " *" << s.name << " = " << expr(s.alias) << ";\n";
+          return;
+        }
         if (s.space == Space::Shared && *d_.dynamic_shared) {
           os << pad << "real *" << s.name << " = s_dynamic + " << shared_offset_ << ";\n";
           shared_offset_ += " + " + expr(s.size);

@@ -134,6 +134,13 @@ Stmt declare_array(Space space, Type type, const std::string &name, const Ex &si
   return s;
 }
 
+Stmt declare_shared_alias(Type type, const std::string &name, const Ex &address)
+{
+  Stmt s = declare_array(Space::Shared, type, name, Ex{});
+  s.alias = address;
+  return s;
+}
+
 Stmt assign(const Ex &target, const Ex &value)
 {
   Stmt s;

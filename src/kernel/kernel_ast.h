@@ -70,6 +70,7 @@ struct Stmt {
   bool is_const = false;          // Decl
   std::string name;               // Decl: variable; For: induction variable
   Ex size;                        // Decl: array length when set
+  Ex alias;                       // Decl (shared): when set, the array starts at this address of another
   Ex target, value;               // Decl init; Assign/Accumulate target = value; AtomicAdd address, value
   Ex cond;                        // If
   Ex lo, hi;                      // For: lo <= name < hi
@@ -82,6 +83,9 @@ using Block = std::vector<Stmt>;
 
 Stmt declare(Space space, Type type, const std::string &name, const Ex &init, bool is_const = true);
 Stmt declare_array(Space space, Type type, const std::string &name, const Ex &size);
+// A shared array that occupies no memory of its own: it starts at `address`, inside an
+// array declared before it, whose words it may use while that array's are not live.
+Stmt declare_shared_alias(Type type, const std::string &name, const Ex &address);
 Stmt assign(const Ex &target, const Ex &value);
 Stmt accumulate(const Ex &target, const Ex &value);  // target += value
 Stmt loop(const std::string &index, const Ex &lo, const Ex &hi, Block body);

@@ -62,6 +62,11 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                         "Tuning times the shared variant of its fastest unrolled or spilling candidates (-mat_fem_gpu_shared_dofs_candidates) and of "
                         "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
                         {"registers", "shared"}, &r.dofs, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_cells",
+                        "Forced tiled schedules: where the per-cell values the points read (inverse Jacobian, |det J|, constants) live "
+                        "across the loops: registers or shared (memory, read back at each point). Tuning times the shared variant bounded "
+                        "for more groups per SM (-mat_fem_gpu_cell_value_bound_candidates)",
+                        {"registers", "shared"}, &r.cells, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_tables",
                         "Forced schedules: where an SCPWI kernel reads its element tables: global (memory), constant (memory, baked into the "
                         "source; at most 64 KiB) or constant-merged (equal tables stored once); tuning times each where it fits. Tiled: global "
@@ -147,6 +152,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
        "CUDA tuning also times the register-bound variant (-mat_fem_gpu_groups_per_sm) of this many of the fastest candidates whose "
        "registers alone limit their groups per SM, one group more; a variant that spills more is not timed (0: off)",
        &ctx->register_bound_candidates},
+      {"-mat_fem_gpu_cell_value_bound_candidates",
+       "CUDA tuning also times, for this many of the fastest register-limited tiled candidates, the variant with the per-cell values "
+       "in shared memory (-mat_fem_gpu_cells shared) bounded for one group per SM more; one that spills more is not timed (0: off)",
+       &ctx->cell_value_bound_candidates},
       {"-mat_fem_gpu_fit_register_words",
        "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
        "footprint is too large) holds at most this many words per work-item (0: off)",

@@ -37,6 +37,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
     return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r))
         .with_lanes(static_cast<int>(r.lanes))
         .with_dofs(dofs)
+        .with_cell_values(r.cells == "shared" ? CellValues::Shared : CellValues::Registers)  // validate refuses shared here
         .with_tables(tables)
         .with_scatter(scatter)
         .with_groups_per_sm(static_cast<int>(r.groups_per_sm));
@@ -55,6 +56,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
   const Loops loops = r.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
   return Schedule::tiled(t, precision_of(r))
       .with_dofs(dofs)
+      .with_cell_values(r.cells == "shared" ? CellValues::Shared : CellValues::Registers)
       .with_loops(loops)
       .with_tables(tables)
       .with_scatter(scatter)

@@ -35,6 +35,7 @@ struct ScheduleRequest {
   std::vector<PetscInt> eval_cols;
   std::string precision = "fp64";
   std::string dofs = "registers";  // registers | shared (schedule.h's Dofs)
+  std::string cells = "registers";  // registers | shared (schedule.h's CellValues; tiled only)
   std::string tables = "global";   // global | constant | constant-merged (schedule.h's Tables; SCPWI only)
   std::string loops = "unrolled";  // unrolled | compiler (schedule.h's Loops; tiled only, forced and tuned)
   std::string scatter = "atomic";  // atomic | warp (schedule.h's Scatter; warp: CUDA only)
@@ -62,6 +63,7 @@ struct MatFEMGPUContext {
   PetscInt warp_scatter_candidates = 2;  // warp-scatter twins of the fastest candidates (tuner.h, CUDA); 0: off
   PetscInt half_group_candidates = 2;      // half-N_c twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
   PetscInt local_search_rounds = 2;        // rounds of tile-neighbour refinement of the fastest (tuner.h, CUDA); 0: off
+  PetscInt cell_value_bound_candidates = 2;  // cells=shared register-bound twins of the fastest tiled (tuner.h, CUDA); 0: off
   PetscInt register_bound_candidates = 2;  // register-bound twins of the fastest (tuner.h, CUDA); 0: off
   PetscInt interleaved_candidates = 2;   // interleaved-table twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
   PetscInt shared_dofs_above_words = 128;  // unrolled candidates above this register footprint get shared DOFs (tuner.h); 0: off

@@ -58,6 +58,7 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.warp_scatter_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->warp_scatter_candidates));
   settings.interleaved_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->interleaved_candidates));
   settings.register_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->register_bound_candidates));
+  settings.cell_value_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->cell_value_bound_candidates));
   settings.half_group_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->half_group_candidates));
   settings.local_search_rounds = static_cast<size_t>(std::max<PetscInt>(0, ctx->local_search_rounds));
   settings.shared_dofs_above_words = std::max<PetscInt>(0, ctx->shared_dofs_above_words);

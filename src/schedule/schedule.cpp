@@ -44,6 +44,13 @@ Schedule Schedule::with_dofs(Dofs dofs) const
   return s;
 }
 
+Schedule Schedule::with_cell_values(CellValues where) const
+{
+  Schedule s = *this;
+  s.cell_values_ = where;
+  return s;
+}
+
 Schedule Schedule::with_tables(Tables tables) const
 {
   Schedule s = *this;
@@ -173,6 +180,9 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
     require(resident <= kMaxThreadsPerSM, "groups_per_sm*threads per group", resident, "<=", kMaxThreadsPerSM,
             "threads one SM holds at once");
   }
+  if (s.cell_values() == CellValues::Shared && s.strategy() != Strategy::Tiled)
+    throw std::invalid_argument("invalid schedule: cells=shared is for tiled kernels, whose cells' work-items read the per-cell values "
+                                "in turns; an SCPWI work-item holds its own cell's");
   if (s.loops() != Loops::Compiler && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already");
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
@@ -191,7 +201,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
   }
   validate_tiles(s.tiles(), ir, n_quadrature_points);
   require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=",
-          max_shared_bytes, "prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval]");
+          max_shared_bytes, "prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval], with any shared DOF tiles and per-cell values");
 }
 
 std::string to_string(const Schedule &s)
@@ -208,6 +218,7 @@ std::string to_string(const Schedule &s)
     os << "] tqr=" << t.quad_rows << " tqc=" << t.quad_cols;
   }
   if (s.dofs() == Dofs::Shared) os << " dofs=shared";
+  if (s.cell_values() == CellValues::Shared) os << " cells=shared";
   if (s.loops() == Loops::Unrolled) os << " loops=unrolled";
   if (s.tables() == Tables::Constant) os << " tables=constant";
   if (s.tables() == Tables::MergedConstant) os << " tables=constant-merged";
@@ -275,6 +286,8 @@ Schedule parse_schedule(const std::string &text)
   }
   const bool unrolled = tokens.size() >= 2 && tokens[tokens.size() - 2] == "loops=unrolled";
   if (unrolled) tokens.erase(tokens.end() - 2);
+  const bool cells_shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "cells=shared";
+  if (cells_shared) tokens.erase(tokens.end() - 2);
   const bool shared = tokens.size() >= 2 && tokens[tokens.size() - 2] == "dofs=shared";
   if (shared) tokens.erase(tokens.end() - 2);
   Schedule s = Schedule::single_cell_per_work_item();
@@ -293,9 +306,10 @@ Schedule parse_schedule(const std::string &text)
     s = Schedule::tiled(t, precision);
   } else {
     unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] [scatter=warp] [groups_per_sm=K] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. "
-                     "tec=[..] tqr=.. tqc=.. [dofs=shared] [loops=unrolled] [tables=interleaved] [scatter=warp] [groups_per_sm=K] fpXX\"");
+                     "tec=[..] tqr=.. tqc=.. [dofs=shared] [cells=shared] [loops=unrolled] [tables=interleaved] [scatter=warp] [groups_per_sm=K] fpXX\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
+  if (cells_shared) s = s.with_cell_values(CellValues::Shared);
   if (unrolled) s = s.with_loops(Loops::Unrolled);
   s = s.with_tables(tables);
   if (warp_scatter) s = s.with_scatter(Scatter::Warp);
@@ -387,12 +401,29 @@ long long lane_exchange_words(const Schedule &s, const ActionIR &ir)
 
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
 {
-  long long words = shared_dof_words(s, ir) + lane_exchange_words(s, ir);
+  long long words = lane_exchange_words(s, ir);
   if (s.strategy() == Strategy::Tiled) {
-    const TileSizes &t = s.tiles();
-    words += prefetch_buffer_words(s, ir) + static_cast<long long>(t.cells_per_group) * odd_stride(t.quad_tile * ir.n_eval());
+    words += prefetch_buffer_words(s, ir) + evaluation_words(s, ir);
+    if (!dofs_alias_evaluations(s)) words += shared_dof_words(s, ir);
+    if (s.cell_values() == CellValues::Shared) words += static_cast<long long>(s.tiles().cells_per_group) * cell_value_stride(ir);
+  } else {
+    words += shared_dof_words(s, ir);
   }
   return words * bytes_per_real(s.precision());
 }
+
+bool dofs_alias_evaluations(const Schedule &s)
+{
+  return s.strategy() == Strategy::Tiled && s.dofs() == Dofs::Shared && s.tiles().eval_rows >= s.tiles().quad_tile;
+}
+
+long long evaluation_words(const Schedule &s, const ActionIR &ir)
+{
+  const TileSizes &t = s.tiles();
+  const long long e = static_cast<long long>(t.cells_per_group) * odd_stride(t.quad_tile * ir.n_eval());
+  return dofs_alias_evaluations(s) ? std::max(e, shared_dof_words(s, ir)) : e;
+}
+
+int cell_value_stride(const ActionIR &ir) { return odd_stride(static_cast<int>(held_cell_values(ir.pointwise).size())); }
 
 }  // namespace femgpu

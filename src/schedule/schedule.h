@@ -23,6 +23,15 @@ enum class Precision { FP64, FP32 };
 // (tiled: by the cell's N_WI work-items together; SCPWI: each work-item its own
 // column, no barrier), read where registers were. Which is faster is measured.
 enum class Dofs { Registers, Shared };
+// Where a tiled kernel keeps the per-cell values of the pointwise program that its
+// point code reads (the inverse Jacobian, |det J|, constants: held_cell_values).
+// Registers: computed once per cell before the loops and live across all of them, two
+// registers per FP64 value (elasticity 3D: 13 values, 26 of a work-item's registers,
+// through every evaluation and quadrature loop). Shared: still computed once per cell,
+// then stored in the group's shared memory (N_c x odd_stride(count) words) and read
+// back at each point, so the loops hold none of them. ptxas, elasticity 3D P4 nc=32
+// nwi=8: 128 -> 96 registers. Which is faster is measured (a tuner twin).
+enum class CellValues { Registers, Shared };
 // Where an SCPWI kernel reads the element tables (Phi, Psi) from. Global: the g_tables
 // argument, one load instruction per entry, through L1. Constant: baked into the
 // kernel source as a constant-memory array; the loads are uniform across a warp, so
@@ -111,6 +120,7 @@ class Schedule {
 
   Schedule with_precision(Precision precision) const;
   Schedule with_dofs(Dofs dofs) const;
+  Schedule with_cell_values(CellValues where) const;  // tiled only (validate)
   Schedule with_tables(Tables tables) const;
   Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
   Schedule with_loops(Loops loops) const;         // tiled only
@@ -122,6 +132,7 @@ class Schedule {
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
   Dofs dofs() const { return dofs_; }
+  CellValues cell_values() const { return cell_values_; }
   Tables tables() const { return tables_; }
   Loops loops() const { return loops_; }
   Scatter scatter() const { return scatter_; }
@@ -135,6 +146,7 @@ class Schedule {
   Strategy strategy_ = Strategy::SingleCellPerWorkItem;
   Precision precision_ = Precision::FP64;
   Dofs dofs_ = Dofs::Registers;
+  CellValues cell_values_ = CellValues::Registers;
   Tables tables_ = Tables::Global;
   Loops loops_ = Loops::Compiler;
   Scatter scatter_ = Scatter::Atomic;
@@ -170,7 +182,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
-// "dofs=shared", unrolled tiled loops "loops=unrolled", constant tables
+// "dofs=shared", per-cell values in shared memory "cells=shared", unrolled tiled loops "loops=unrolled", constant tables
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter
 // "scatter=warp", a register bound "groups_per_sm=K", in that order, before the
 // precision; a tiled kernel's interleaved tables "tables=interleaved" where constant
@@ -195,9 +207,19 @@ int odd_stride(int words);
 // rows of odd_stride(T_e^c) and odd_stride(T_q^c) words.
 long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir);
 // B plus the evaluation results e[N_c][odd_stride(T^Q N_eval)] (tiled), plus the DOF
-// arrays of Dofs::Shared (dof_tile_stride), plus lane_exchange_words, in bytes; 0 for
-// SCPWI in registers with one lane.
+// arrays of Dofs::Shared (dof_tile_stride), plus lane_exchange_words, plus the per-cell
+// values of CellValues::Shared, in bytes; 0 for SCPWI in registers with one lane.
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir);
+// Whether a tiled kernel's shared DOF tiles live inside the words of e: when each
+// quadrature tile is one evaluation row tile (T_e^r = T^Q), every read of a DOF tile
+// comes before the barrier after which the tile's points write e, and the next tile
+// gathers DOFs only after the barrier that ends the quadrature phase's reads of e.
+// Elasticity 3D P4 nc=32 nwi=8: 99 KB -> 72 KB of shared memory per group.
+bool dofs_alias_evaluations(const Schedule &s);
+// Words of the region that holds e (and the DOF tiles where they alias it).
+long long evaluation_words(const Schedule &s, const ActionIR &ir);
+// Words per cell of CellValues::Shared: odd_stride of the held values' count.
+int cell_value_stride(const ActionIR &ir);
 // Dofs::Shared, tiled: words between two cells' column tiles of function f (T_e^c of
 // its group times its components, made odd so that the cells of a warp read distinct
 // banks).

@@ -158,7 +158,7 @@ int main(int argc, char **argv)
   PetscInt tq_classes = 6, per_tiling = 2, paper_model = 3;
   PetscReal barrier_ns = kModelBarrierSeconds * 1e9;
   PetscBool unrolled = PETSC_TRUE;
-  PetscInt warmups = 5, low_words = 48, shared_twins = 2, warp_twins = 2, interleaved_twins = 2, bound_twins = 2, half_twins = 2, local_search = 2, shared_above = 128, fit_words = 112, fit_count = 3;
+  PetscInt warmups = 5, low_words = 48, shared_twins = 2, warp_twins = 2, interleaved_twins = 2, bound_twins = 2, cell_twins = 2, half_twins = 2, local_search = 2, shared_above = 128, fit_words = 112, fit_count = 3;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE, lanes = PETSC_TRUE;
   PetscInt scpwi_sizes[8] = {32, 64, 128, 256}, n_scpwi = 8;
@@ -199,6 +199,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-register_bound_candidates",
                             "also time the register-bound variant (one group per SM more) of this many of the fastest register-limited candidates (0: off)",
                             "", bound_twins, &bound_twins, nullptr));
+  PetscCall(PetscOptionsInt("-cell_value_bound_candidates",
+                            "also time the cells=shared register-bound variant of this many of the fastest register-limited tiled candidates (0: off)",
+                            "", cell_twins, &cell_twins, nullptr));
   PetscCall(PetscOptionsInt("-fit_register_words", "also time the model's best candidates whose kernel as timed holds at most this many words (0: off)", "",
                             fit_words, &fit_words, nullptr));
   PetscCall(PetscOptionsInt("-fit_candidates", "how many of those (0: off)", "", fit_count, &fit_count, nullptr));
@@ -288,6 +291,7 @@ int main(int argc, char **argv)
   settings.warp_scatter_candidates = static_cast<size_t>(std::max<PetscInt>(0, warp_twins));
   settings.interleaved_candidates = static_cast<size_t>(std::max<PetscInt>(0, interleaved_twins));
   settings.register_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, bound_twins));
+  settings.cell_value_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, cell_twins));
   settings.half_group_candidates = static_cast<size_t>(std::max<PetscInt>(0, half_twins));
   settings.local_search_rounds = static_cast<size_t>(std::max<PetscInt>(0, local_search));
   settings.shared_dofs_above_words = std::max<PetscInt>(0, shared_above);

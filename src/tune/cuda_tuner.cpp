@@ -174,10 +174,13 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   for (TimedCandidate &twin : warp_scatter_twins(report.candidates, settings.warp_scatter_candidates)) twins.push_back(std::move(twin));
   for (TimedCandidate &twin : interleaved_twins(ir, report.candidates, settings.interleaved_candidates)) twins.push_back(std::move(twin));
   time_round(std::move(twins), nullptr);
-  // Third round: the half-group and register-bound twins of the fastest of both rounds
-  // (tuner.h); a bound twin that spills more than its original is not timed.
+  // Third round: the half-group, register-bound and cells=shared register-bound twins of
+  // the fastest of both rounds (tuner.h); a bound twin that spills more than its original
+  // is not timed.
   twins = half_group_twins(report.candidates, settings.half_group_candidates);
   for (TimedCandidate &twin : register_bound_twins(report.candidates, settings.register_bound_candidates, sm_limits(info)))
+    twins.push_back(std::move(twin));
+  for (TimedCandidate &twin : cell_value_bound_twins(ir, report.candidates, settings.cell_value_bound_candidates, sm_limits(info)))
     twins.push_back(std::move(twin));
   time_round(std::move(twins), [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
     skip_spilling_bounds(report.candidates, round, more);
@@ -186,6 +189,11 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   // the twins, so that they expand the same parents as without it.
   local_search(ir, tab.n_points(), ranked, settings, report,
                [&](std::vector<TimedCandidate> near) { time_round(std::move(near), nullptr); });
+  // Then the bound twins of the fastest of all, where the search found it (tuner.h).
+  time_round(bound_twins_of_best(ir, report, sm_limits(info), settings),
+             [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
+               skip_spilling_bounds(report.candidates, round, more);
+             });
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

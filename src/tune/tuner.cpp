@@ -93,6 +93,24 @@ std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidat
       [&](const TimedCandidate &c) { return c.schedule.with_groups_per_sm(groups(c)); });
 }
 
+std::vector<TimedCandidate> cell_value_bound_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n,
+                                                   const SmLimits &sm)
+{
+  if (held_cell_values(ir.pointwise).empty()) return {};
+  // The groups the twin's bound asks for, counted with the twin's own shared memory (s_cell).
+  auto groups = [&](const TimedCandidate &c) {
+    const Schedule shared = c.schedule.with_cell_values(CellValues::Shared);
+    return c.registers > 0 ? register_bound_groups(sm, threads_per_group(c.schedule), c.registers, shared_memory_bytes(shared, ir)) : 0;
+  };
+  return twins_of_fastest(
+      timed, n,
+      [&](const TimedCandidate &c) {
+        return c.schedule.strategy() == Strategy::Tiled && c.schedule.cell_values() == CellValues::Registers &&
+               c.schedule.groups_per_sm() == 0 && groups(c) > 0;
+      },
+      [&](const TimedCandidate &c) { return c.schedule.with_cell_values(CellValues::Shared).with_groups_per_sm(groups(c)); });
+}
+
 int half_group_cells(const TileSizes &t)
 {
   const int warps = (t.cells_per_group * t.items_per_cell + 31) / 32;
@@ -111,11 +129,27 @@ std::vector<TimedCandidate> half_group_twins(const std::vector<TimedCandidate> &
       [](const TimedCandidate &c) { return c.schedule.with_cells_per_group(half_group_cells(c.schedule.tiles())); });
 }
 
+std::vector<TimedCandidate> bound_twins_of_best(const ActionIR &ir, const TuneReport &report, const SmLimits &sm, const TuneSettings &s)
+{
+  if (report.best < 0) return {};
+  const std::vector<TimedCandidate> best{report.candidates[static_cast<size_t>(report.best)]};
+  std::vector<TimedCandidate> twins;
+  if (s.register_bound_candidates > 0) twins = register_bound_twins(best, 1, sm);
+  if (s.cell_value_bound_candidates > 0)
+    for (TimedCandidate &twin : cell_value_bound_twins(ir, best, 1, sm)) twins.push_back(std::move(twin));
+  twins.erase(std::remove_if(twins.begin(), twins.end(), [&](const TimedCandidate &t) { return listed(report.candidates, t.schedule); }),
+              twins.end());
+  return twins;
+}
+
 const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &timed, const Schedule &twin)
 {
-  const std::string original = to_string(twin.with_groups_per_sm(0));
-  for (const TimedCandidate &c : timed)
-    if (to_string(c.schedule) == original) return &c;
+  // A cell-value twin's original holds its per-cell values in registers.
+  for (const Schedule &s : {twin.with_groups_per_sm(0), twin.with_groups_per_sm(0).with_cell_values(CellValues::Registers)}) {
+    const std::string original = to_string(s);
+    for (const TimedCandidate &c : timed)
+      if (to_string(c.schedule) == original) return &c;
+  }
   return nullptr;
 }
 

@@ -128,6 +128,16 @@ struct TuneSettings {
   // faster (Laplace 2D P8 130-138 -> 128 registers, 1 -> 2 groups, won its case)
   // (bench/experiments/h200_register_bounds.txt). 0 turns this off.
   std::size_t register_bound_candidates = 2;
+  // In the same third round (CUDA only), also time the cells=shared register-bound twin
+  // (schedule.h's CellValues::Shared with groups_per_sm) of this many of the fastest
+  // register-limited tiled candidates: the per-cell values leave the registers, so the
+  // bound that spilled before may not. Measured on the H200, elasticity 3D P4 (nc=32
+  // nwi=8, shared DOFs): 126 registers, 2 groups, 4.04 ms; bounded for 3 groups, 104 B
+  // of spills, 3.50 ms, so not timed; cells=shared alone, 94 registers, still 2 groups,
+  // 4.07 ms; cells=shared bounded for 3, 80 registers and no spill, 3.31 ms (1.25x, above
+  // the paper) (bench/experiments/h200_cell_values.txt). Alone, cells=shared ran 0.95-1.01x
+  // on the 13 tiled vector winners, so it is only timed with a bound. 0 turns this off.
+  std::size_t cell_value_bound_candidates = 2;
   // In the third round (CUDA only), also time the twin with half the cells per group
   // (half_group_cells: half the warps, the other tiles kept) of this many of the fastest tiled
   // candidates of both rounds. The model prefers large groups (the table prefetch is
@@ -196,6 +206,18 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
 // candidates that ran unbounded with their registers known (CUDA) and registers alone
 // limiting their groups per SM, fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm);
+// The cells=shared twins of the n fastest tiled candidates that ran unbounded with their
+// per-cell values in registers and registers alone limiting their groups per SM, bounded
+// (groups_per_sm) for the groups one more step holds with the twin's shared memory;
+// fastest first, none for a form without per-cell values; twins already timed skipped.
+std::vector<TimedCandidate> cell_value_bound_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n,
+                                                   const SmLimits &sm);
+// The register-bound and cells=shared register-bound twins of the fastest candidate of
+// `report` (per the two settings), less those already timed: the CUDA tuner's last
+// round, for a winner the local search found after the third round had twinned others.
+// Elasticity 3D P4's winner came from the local search (nc=32 nwi=8, shared DOFs); its
+// cells=shared bound ran 1.25x faster (bench/experiments/h200_cell_values.txt).
+std::vector<TimedCandidate> bound_twins_of_best(const ActionIR &ir, const TuneReport &report, const SmLimits &sm, const TuneSettings &s);
 // The cells per group of a half group: as many as fill half the group's warps (rounded
 // up), so that no warp of the twin is left nearly empty (N_c 25 x N_WI 10, 8 warps:
 // 12 cells in 4 warps, where 13 would take a fifth for 10 threads and ran 1.17x slower on

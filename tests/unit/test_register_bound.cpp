@@ -207,3 +207,63 @@ TEST_CASE("MatView's occupancy line says how many groups an SM holds and what ho
         "2 groups of 256 threads per SM (16 of 64 warps); registers allow 2, shared memory 2, threads 8");
   CHECK(describe_residency(sm, 32, 40, 0) == "32 groups of 32 threads per SM (32 of 64 warps); registers allow 48, shared memory 32, threads 32");
 }
+
+TEST_CASE("the third round also bounds its fastest register-limited tiled candidates with cells=shared", "[tune][occupancy][cell_values]")
+{
+  const SmLimits sm;
+  std::mt19937 rng(11);
+  const ActionData elasticity = make_action(form_cases()[3], 3, 4, 1, rng);  // 12 per-cell values in 3D
+  // Elasticity 3D P4's winner as the H200 ran it: 256 threads, 124 registers (2 groups),
+  // 72312 B of shared memory (3 groups); with cells=shared 75640 B, still 3 groups.
+  const Schedule a = Schedule::tiled({32, 8, 23, 23, {35}, 35, 23}).with_dofs(Dofs::Shared).with_loops(Loops::Unrolled);
+  const Schedule b = Schedule::tiled({16, 8, 23, 23, {35}, 35, 23}).with_loops(Loops::Unrolled);
+  REQUIRE(shared_memory_bytes(a, elasticity.ir) == 72312);
+  REQUIRE(shared_memory_bytes(a.with_cell_values(CellValues::Shared), elasticity.ir) == 75640);
+  const auto timed = [](const Schedule &s, double ms, int registers, long long shared) {
+    TimedCandidate c = timed_candidate(s, ms);
+    c.registers = registers;
+    c.shared_bytes = shared;
+    return c;
+  };
+  std::vector<TimedCandidate> round{timed(Schedule::single_cell_per_work_item(32), 9.0, 255, 0),  // SCPWI: no twin
+                                    timed(a, 4.04, 124, 72312),
+                                    timed(b, 5.0, 200, 40000)};  // 128 threads: 2 groups by registers, 5 by shared: twin at 3
+  std::vector<TimedCandidate> twins = cell_value_bound_twins(elasticity.ir, round, 2, sm);
+  REQUIRE(twins.size() == 2);
+  CHECK(to_string(twins[0].schedule) == to_string(a.with_cell_values(CellValues::Shared).with_groups_per_sm(3)));
+  CHECK(to_string(twins[1].schedule) == to_string(b.with_cell_values(CellValues::Shared).with_groups_per_sm(3)));
+  // The twin's original, for the spill screen, is the candidate with its values in registers.
+  const TimedCandidate *original = unbounded_original(round, twins[0].schedule);
+  REQUIRE(original != nullptr);
+  CHECK(original->registers == 124);
+  CHECK(cell_value_bound_twins(elasticity.ir, round, 0, sm).empty());
+  round.push_back(timed(twins[0].schedule, 3.31, 80, 75640));  // timed already: not again
+  twins = cell_value_bound_twins(elasticity.ir, round, 1, sm);
+  REQUIRE(twins.size() == 1);
+  CHECK(to_string(twins[0].schedule) == to_string(b.with_cell_values(CellValues::Shared).with_groups_per_sm(3)));
+  // The last round: the bound twins of the fastest of all only, less those already timed.
+  TuneReport report;
+  report.candidates = {timed(b, 5.0, 200, 40000), timed(a, 4.04, 124, 72312)};
+  report.best = 1;
+  TuneSettings settings;
+  std::vector<TimedCandidate> last = bound_twins_of_best(elasticity.ir, report, sm, settings);
+  REQUIRE(last.size() == 2);
+  CHECK(to_string(last[0].schedule) == to_string(a.with_groups_per_sm(3)));
+  CHECK(to_string(last[1].schedule) == to_string(a.with_cell_values(CellValues::Shared).with_groups_per_sm(3)));
+  report.candidates.push_back(timed(a.with_groups_per_sm(3), 3.5, 80, 72312));
+  last = bound_twins_of_best(elasticity.ir, report, sm, settings);
+  REQUIRE(last.size() == 1);
+  CHECK(last[0].schedule.cell_values() == CellValues::Shared);
+  settings.cell_value_bound_candidates = 0;
+  CHECK(bound_twins_of_best(elasticity.ir, report, sm, settings).empty());
+  report.best = -1;
+  settings.cell_value_bound_candidates = 2;
+  CHECK(bound_twins_of_best(elasticity.ir, report, sm, settings).empty());
+  // A form whose cells hold no values for the points (curved cells: the Jacobian varies) gets none.
+  const std::vector<FormCase> forms = form_cases();
+  const auto curved_form = std::find_if(forms.begin(), forms.end(), [](const FormCase &f) { return f.name == "curved P2 geometry"; });
+  REQUIRE(curved_form != forms.end());
+  const ActionData curved = make_action(*curved_form, 2, 2, 1, rng);
+  REQUIRE(held_cell_values(curved.ir.pointwise).empty());
+  CHECK(cell_value_bound_twins(curved.ir, round, 2, sm).empty());
+}

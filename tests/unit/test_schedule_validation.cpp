@@ -54,7 +54,7 @@ TEST_CASE("invalid schedules are rejected with the parameter, its value and the 
   const long long bytes = shared_memory_bytes(Schedule::tiled(good), ir);
   CHECK(rejection(Schedule::tiled(good), ir, Q, bytes - 1) ==
         "invalid schedule: shared memory bytes = " + std::to_string(bytes) + " must be <= " + std::to_string(bytes - 1) +
-            " (prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval])");
+            " (prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval], with any shared DOF tiles and per-cell values)");
   // Constant tables: SCPWI only, and within constant memory once merged. Laplace P2 in
   // 2D: grad u and grad v, 2 tables each of 6 basis functions, Q rows; merged, one pair.
   CHECK(table_words(ir, Q) == 2LL * 2 * 6 * Q);

@@ -24,7 +24,14 @@ void check_sample(int dim)
   check_sample_kernels(
       dim, static_cast<unsigned>(17 + dim), [](const Candidate &) { return true; },
       [](const Schedule &s) { return s.with_dofs(Dofs::Shared); },
-      [](const std::string &source) { CHECK(source.find("__local real s_") != std::string::npos); });
+      [](const std::string &source) {
+        CHECK(source.find("__local real s_") != std::string::npos);
+        // Tiles of whole rows alias their DOF tiles into s_e; the others give them words of their own.
+        const std::string tag = "schedule: ";
+        const size_t at = source.find(tag) + tag.size();
+        const Schedule s = parse_schedule(source.substr(at, source.find('\n', at) - at));
+        if (s.strategy() == Strategy::Tiled) CHECK((source.find("_tile = s_e") != std::string::npos) == dofs_alias_evaluations(s));
+      });
 }
 
 }  // namespace
@@ -42,10 +49,23 @@ TEST_CASE("shared DOFs are counted in the group's shared memory", "[schedule][sh
   // One column per work-item: the trial DOFs (20) and the outputs (20).
   CHECK(shared_memory_bytes(scpwi.with_dofs(Dofs::Shared), d.ir) == 32LL * (20 + 20) * 8);
   CHECK(shared_memory_bytes(scpwi.with_dofs(Dofs::Shared).with_precision(Precision::FP32), d.ir) == 32LL * 40 * 4);
-  // Tiled: N_c tiles of T_e^c * components words, made odd.
-  const Schedule tiled = Schedule::tiled({4, 8, 6, 6, {5}, 6, 6});
+  // Tiled: N_c tiles of T_e^c * components words, made odd; with T_e^r < T^Q beside e,
+  // with T_e^r = T^Q inside e's words (dofs_alias_evaluations), which here hold more.
+  const Schedule tiled = Schedule::tiled({4, 8, 6, 3, {5}, 6, 6});
   CHECK(dof_tile_stride(tiled, d.ir, kTrialFunction) == 11);
+  CHECK_FALSE(dofs_alias_evaluations(tiled.with_dofs(Dofs::Shared)));
   CHECK(shared_memory_bytes(tiled.with_dofs(Dofs::Shared), d.ir) == shared_memory_bytes(tiled, d.ir) + 4LL * 11 * 8);
+  const Schedule whole_rows = Schedule::tiled({4, 8, 6, 6, {5}, 6, 6});
+  CHECK_FALSE(dofs_alias_evaluations(whole_rows));
+  REQUIRE(dofs_alias_evaluations(whole_rows.with_dofs(Dofs::Shared)));
+  CHECK(evaluation_words(whole_rows, d.ir) == 4LL * odd_stride(6 * d.ir.n_eval()));
+  REQUIRE(4LL * 11 < evaluation_words(whole_rows, d.ir));
+  CHECK(shared_memory_bytes(whole_rows.with_dofs(Dofs::Shared), d.ir) == shared_memory_bytes(whole_rows, d.ir));
+  // A DOF tile larger than e widens the shared region to the tile: one point per tile.
+  const Schedule one_point = Schedule::tiled({4, 8, 1, 1, {10}, 6, 1}).with_dofs(Dofs::Shared);
+  REQUIRE(dofs_alias_evaluations(one_point));
+  CHECK(evaluation_words(one_point, d.ir) == 4LL * dof_tile_stride(one_point, d.ir, kTrialFunction));
+  CHECK(shared_memory_bytes(one_point, d.ir) == 8 * (prefetch_buffer_words(one_point, d.ir) + 4LL * 21));
   // A group too large for the shared memory is refused, naming the reason.
   try {
     validate(Schedule::single_cell_per_work_item(1024).with_dofs(Dofs::Shared), d.ir, d.tab.n_points());

@@ -271,6 +271,7 @@ TEST_CASE("Tuning cache: the key's tuning settings follow the options that choos
       [](TuneSettings &s) { s.warp_scatter_candidates = 0; },
       [](TuneSettings &s) { s.interleaved_candidates = 0; },
       [](TuneSettings &s) { s.register_bound_candidates = 0; },
+      [](TuneSettings &s) { s.cell_value_bound_candidates = 0; },
       [](TuneSettings &s) { s.half_group_candidates = 0; },
       [](TuneSettings &s) { s.local_search_rounds = 0; },
       [](TuneSettings &s) { s.per_evaluation_tiling = 0; },
