@@ -382,7 +382,7 @@ Block tiled_body(const ActionIR &ir, const Tabulation &tab, const Variant &v)
     for (size_t i = 0; i < held.size(); ++i)
       store.push_back(assign(cell_value(static_cast<int>(i)), node_value(ir.pointwise.program, held[i])));
     b.push_back(comment("per-cell values the points read, into s_cell (cells=shared)"));
-    b.push_back(if_then(var("r_item") < lit(1), store));
+    b.push_back(if_then(var("r_item") < lit(1), store));  // r_item == 0
   }
   const Ex first = var("i_quad_tile") * size("QUAD_TILE");
   Block quad_tile{declare(Space::Register, Type::Int, "r_tile_len", min_of(size("QUAD_TILE"), size("N_QUAD") - first))};

@@ -177,23 +177,20 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   // Third round: the half-group, register-bound and cells=shared register-bound twins of
   // the fastest of both rounds (tuner.h); a bound twin that spills more than its original
   // is not timed.
-  twins = half_group_twins(report.candidates, settings.half_group_candidates);
-  for (TimedCandidate &twin : register_bound_twins(report.candidates, settings.register_bound_candidates, sm_limits(info)))
-    twins.push_back(std::move(twin));
-  for (TimedCandidate &twin : cell_value_bound_twins(ir, report.candidates, settings.cell_value_bound_candidates, sm_limits(info)))
-    twins.push_back(std::move(twin));
-  time_round(std::move(twins), [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
+  const Screen spilling = [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
     skip_spilling_bounds(report.candidates, round, more);
-  });
+  };
+  twins = half_group_twins(report.candidates, settings.half_group_candidates);
+  for (TimedCandidate &twin : bound_twins(ir, report.candidates, settings.register_bound_candidates, settings.cell_value_bound_candidates,
+                                          sm_limits(info)))
+    twins.push_back(std::move(twin));
+  time_round(std::move(twins), spilling);
   // Last, the local search (tuner.h) on the fastest tiled candidate of all rounds: after
   // the twins, so that they expand the same parents as without it.
   local_search(ir, tab.n_points(), ranked, settings, report,
                [&](std::vector<TimedCandidate> near) { time_round(std::move(near), nullptr); });
   // Then the bound twins of the fastest of all, where the search found it (tuner.h).
-  time_round(bound_twins_of_best(ir, report, sm_limits(info), settings),
-             [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
-               skip_spilling_bounds(report.candidates, round, more);
-             });
+  time_round(bound_twins_of_best(ir, report, sm_limits(info), settings), spilling);
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -129,14 +129,20 @@ std::vector<TimedCandidate> half_group_twins(const std::vector<TimedCandidate> &
       [](const TimedCandidate &c) { return c.schedule.with_cells_per_group(half_group_cells(c.schedule.tiles())); });
 }
 
+std::vector<TimedCandidate> bound_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t register_n,
+                                        std::size_t cell_value_n, const SmLimits &sm)
+{
+  std::vector<TimedCandidate> twins = register_bound_twins(timed, register_n, sm);
+  for (TimedCandidate &twin : cell_value_bound_twins(ir, timed, cell_value_n, sm)) twins.push_back(std::move(twin));
+  return twins;
+}
+
 std::vector<TimedCandidate> bound_twins_of_best(const ActionIR &ir, const TuneReport &report, const SmLimits &sm, const TuneSettings &s)
 {
   if (report.best < 0) return {};
   const std::vector<TimedCandidate> best{report.candidates[static_cast<size_t>(report.best)]};
-  std::vector<TimedCandidate> twins;
-  if (s.register_bound_candidates > 0) twins = register_bound_twins(best, 1, sm);
-  if (s.cell_value_bound_candidates > 0)
-    for (TimedCandidate &twin : cell_value_bound_twins(ir, best, 1, sm)) twins.push_back(std::move(twin));
+  std::vector<TimedCandidate> twins =
+      bound_twins(ir, best, std::min<std::size_t>(1, s.register_bound_candidates), std::min<std::size_t>(1, s.cell_value_bound_candidates), sm);
   twins.erase(std::remove_if(twins.begin(), twins.end(), [&](const TimedCandidate &t) { return listed(report.candidates, t.schedule); }),
               twins.end());
   return twins;

@@ -212,6 +212,10 @@ std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidat
 // fastest first, none for a form without per-cell values; twins already timed skipped.
 std::vector<TimedCandidate> cell_value_bound_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n,
                                                    const SmLimits &sm);
+// register_bound_twins (register_n of them) and then cell_value_bound_twins (cell_value_n):
+// the bounded twins of the CUDA tuner's third round.
+std::vector<TimedCandidate> bound_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t register_n,
+                                        std::size_t cell_value_n, const SmLimits &sm);
 // The register-bound and cells=shared register-bound twins of the fastest candidate of
 // `report` (per the two settings), less those already timed: the CUDA tuner's last
 // round, for a winner the local search found after the third round had twinned others.

@@ -241,6 +241,11 @@ TEST_CASE("the third round also bounds its fastest register-limited tiled candid
   twins = cell_value_bound_twins(elasticity.ir, round, 1, sm);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(b.with_cell_values(CellValues::Shared).with_groups_per_sm(3)));
+  // The third round's bounded twins: the register-bound ones, then the cells=shared ones.
+  const std::vector<TimedCandidate> both = bound_twins(elasticity.ir, round, 2, 2, sm);
+  const std::vector<TimedCandidate> registers_only = register_bound_twins(round, 2, sm);
+  REQUIRE(both.size() == registers_only.size() + twins.size());
+  CHECK(to_string(both.back().schedule) == to_string(twins.back().schedule));
   // The last round: the bound twins of the fastest of all only, less those already timed.
   TuneReport report;
   report.candidates = {timed(b, 5.0, 200, 40000), timed(a, 4.04, 124, 72312)};
