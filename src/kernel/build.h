@@ -19,6 +19,9 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
 Kernel build_scpwi_lanes(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 // Algorithm 4: N_c cells x N_WI work-items per group, tiles prefetched into shared memory.
 Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
+// Strategy::TensorCore: N_c cells' contractions as FP64 tensor-core products
+// (build_mma.cpp; CUDA only: emit_opencl refuses the products).
+Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 // The one the schedule's strategy and lanes name.
 Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule);
 // The diagonal of a bilinear form's matrix (build_diagonal.cpp): "femgpu_diagonal",

@@ -131,9 +131,10 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
 
 Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
-  Kernel k = schedule.strategy() == Strategy::Tiled ? build_tiled(ir, tab, schedule)
-             : schedule.lanes() == 1                  ? build_scpwi(ir, tab, schedule)
-                                                      : build_scpwi_lanes(ir, tab, schedule);
+  Kernel k = schedule.strategy() == Strategy::Tiled        ? build_tiled(ir, tab, schedule)
+             : schedule.strategy() == Strategy::TensorCore ? build_mma(ir, tab, schedule)
+             : schedule.lanes() == 1                       ? build_scpwi(ir, tab, schedule)
+                                                           : build_scpwi_lanes(ir, tab, schedule);
   k.groups_per_sm = schedule.groups_per_sm();  // a launch bound, the same for every builder
   return k;
 }

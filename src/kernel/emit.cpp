@@ -27,6 +27,10 @@ struct Dialect {
   // dialect has no warp match, so a kernel using it cannot be emitted.
   const char *warp_atomic_add;
   const char *warp_atomic_helper;
+  // The FP64 tensor-core product (Stmt::Mma) and its definition; nullptr where the
+  // dialect has none, so an mma kernel cannot be emitted.
+  const char *mma;
+  const char *mma_helper;
   const char *fp64_preamble;
   const char *helper_file;  // under <share>/device, "" for none
   std::map<std::string, std::string> math;  // canonical name -> dialect name, when they differ
@@ -142,6 +146,13 @@ class Printer {
         if (s.warp) os << pad << warp_add(s) << ";\n";
         else os << pad << d_.atomic_add << "(" << expr(s.target) << ", " << expr(s.value) << ");\n";
         return;
+      case Stmt::Mma:
+        if (!d_.mma)
+          throw std::invalid_argument(std::string("emit: mma kernels need FP64 tensor cores (CUDA's mma.sync m8n8k4), which ") + d_.name +
+                                      " does not have; use a tiled or SCPWI schedule");
+        os << pad << d_.mma << "(" << expr(s.operands[0]) << ", " << expr(s.operands[1]) << ", " << expr(s.operands[2]) << ", "
+           << expr(s.operands[3]) << ");\n";
+        return;
       case Stmt::Comment: os << pad << "// " << s.text << "\n"; return;
     }
   }
@@ -185,6 +196,13 @@ bool uses_warp_atomics(const Block &b)
   return false;
 }
 
+bool uses_mma(const Block &b)
+{
+  for (const Stmt &s : b)
+    if (s.kind == Stmt::Mma || uses_mma(s.body)) return true;
+  return false;
+}
+
 std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
 {
   const bool fp64 = k.precision == Precision::FP64;
@@ -196,6 +214,7 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   os << d.dynamic_shared;
   for (const auto &[name, values] : k.constant_arrays) Printer(d, k.precision).constant_array(os, name, values);
   if (uses_warp_atomics(k.body) && d.warp_atomic_helper) os << d.warp_atomic_helper;
+  if (uses_mma(k.body) && d.mma_helper) os << d.mma_helper;
   os << helper << "\n";
   if (k.groups_per_sm > 0 && !d.launch_bounds)
     os << "// groups_per_sm=" << k.groups_per_sm << ": a CUDA register bound; " << d.name << " has none\n";
@@ -240,6 +259,15 @@ __device__ __forceinline__ void femgpu_warp_add(real *array, const int index, co
 }
 )";
 
+// Stmt::Mma: d0, d1 += A B for this lane's fragment words (kernel_ast.h). Not volatile:
+// the product has no side effect, so the compiler may schedule loads around it.
+const char *const kCudaMma = R"(
+__device__ __forceinline__ void femgpu_mma_8x8x4(double &d0, double &d1, const double a, const double b)
+{
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};" : "+d"(d0), "+d"(d1) : "d"(a), "d"(b));
+}
+)";
+
 const Dialect &cuda_dialect()
 {
   static const Dialect d{"CUDA",
@@ -253,6 +281,8 @@ const Dialect &cuda_dialect()
                          "atomicAdd",
                          "femgpu_warp_add",
                          kCudaWarpAdd,
+                         "femgpu_mma_8x8x4",
+                         kCudaMma,
                          "",
                          "",
                          {},
@@ -272,6 +302,8 @@ const Dialect &opencl_dialect()
                          "barrier(CLK_LOCAL_MEM_FENCE)",
                          {"(int)get_local_id(0)", "(int)get_local_id(1)", "(int)get_group_id(0)"},
                          "femgpu_atomic_add",
+                         nullptr,
+                         nullptr,
                          nullptr,
                          nullptr,
                          "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"

@@ -200,6 +200,14 @@ Stmt atomic_add(const Ex &address, const Ex &value)
   return s;
 }
 
+Stmt mma_8x8x4(const Ex &d0, const Ex &d1, const Ex &a, const Ex &b)
+{
+  Stmt s;
+  s.kind = Stmt::Mma;
+  s.operands = {d0, d1, a, b};
+  return s;
+}
+
 Stmt comment(const std::string &text)
 {
   Stmt s;

@@ -63,7 +63,7 @@ Ex operator>=(const Ex &a, const Ex &b);
 Ex operator&&(const Ex &a, const Ex &b);
 
 struct Stmt {
-  enum Kind { Decl, Assign, Accumulate, For, If, Barrier, AtomicAdd, Comment };
+  enum Kind { Decl, Assign, Accumulate, For, If, Barrier, AtomicAdd, Mma, Comment };
   Kind kind = Comment;
   Space space = Space::Register;  // Decl
   Type type = Type::Real;         // Decl
@@ -76,6 +76,7 @@ struct Stmt {
   Ex lo, hi;                      // For: lo <= name < hi
   bool unroll = false;            // For: ask the compiler to unroll it fully (constant bounds)
   bool warp = false;              // AtomicAdd: warp-aggregated (schedule.h's Scatter::Warp)
+  std::vector<Ex> operands;       // Mma: d0, d1 (this lane's two accumulators), a, b
   std::vector<Stmt> body;         // For, If
   std::string text;               // Comment
 };
@@ -96,6 +97,12 @@ Stmt barrier();
 // *address += value, atomically (build_common.h's apply_scatter may make it
 // warp-aggregated afterwards).
 Stmt atomic_add(const Ex &address, const Ex &value);
+// One warp-wide FP64 matrix product D += A B of an 8 x 4 tile A and a 4 x 8 tile B
+// (PTX mma.sync.aligned.m8n8k4.row.col.f64): every lane of the warp executes it with its
+// own fragment words, a = A[lane / 4][lane % 4], b = B[lane % 4][lane / 4], and d0, d1 =
+// D[lane / 4][2 (lane % 4)] and D[lane / 4][2 (lane % 4) + 1]. All 32 lanes must reach
+// it together (warp-uniform control flow). CUDA only: the OpenCL emitter refuses it.
+Stmt mma_8x8x4(const Ex &d0, const Ex &d1, const Ex &a, const Ex &b);
 Stmt comment(const std::string &text);
 
 // A kernel argument; pointers live in global memory.

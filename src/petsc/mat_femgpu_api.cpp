@@ -55,7 +55,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscBool set, any = PETSC_FALSE;
   PetscInt cols[16], ncols = 16;
   PetscFunctionBegin;
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item) or tiled (multi-level tiling)", {"auto", "scpwi", "tiled"}, &r.strategy, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_nc, -mat_fem_gpu_warps, -mat_fem_gpu_tq)", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_dofs",
                         "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
@@ -85,9 +85,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   struct Knob { const char *name, *help; PetscInt *value; };
   const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group},
                         {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes},
-                        {"-mat_fem_gpu_nc", "Tiled: cells per work-group N_c", &r.cells_per_group},
+                        {"-mat_fem_gpu_nc", "Tiled and mma: cells per work-group N_c (mma: a multiple of 8, default 16)", &r.cells_per_group},
+                        {"-mat_fem_gpu_warps", "mma: warps per work-group (default 4)", &r.warps},
                         {"-mat_fem_gpu_nwi", "Tiled: work-items per cell N_WI", &r.items_per_cell},
-                        {"-mat_fem_gpu_tq", "Tiled: quadrature tile T^Q", &r.quad_tile},
+                        {"-mat_fem_gpu_tq", "Tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", &r.quad_tile},
                         {"-mat_fem_gpu_ter", "Tiled: evaluation row tile T_e^r", &r.eval_rows},
                         {"-mat_fem_gpu_tqr", "Tiled: quadrature row tile T_q^r", &r.quad_rows},
                         {"-mat_fem_gpu_tqc", "Tiled: quadrature column tile T_q^c", &r.quad_cols},
@@ -140,6 +141,10 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
        "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
        "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
        &ctx->interleaved_candidates},
+      {"-mat_fem_gpu_mma_candidates",
+       "CUDA tuning in FP64 also times this many tensor-core schedules (mma nc=.. warps=.. tq=..: the contractions as FP64 m8n8k4 "
+       "matrix products), the first shapes of its list that fit the device's shared memory (0: off)",
+       &ctx->mma_candidates},
       {"-mat_fem_gpu_half_group_candidates",
        "CUDA tuning also times the variant with half the cells per group (-mat_fem_gpu_nc) of this many of the fastest tiled candidates, "
        "so that two groups share an SM where one was alone (0: off)",

@@ -33,6 +33,12 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
                         : r.tables == "interleaved"     ? Tables::Interleaved
                                                         : Tables::Global;
   const Scatter scatter = r.scatter == "warp" ? Scatter::Warp : Scatter::Atomic;
+  if (r.strategy == "mma")  // validate refuses the other choices here
+    return Schedule::tensor_core({pick(r.cells_per_group, 16), pick(r.warps, 4), pick(r.quad_tile, std::min(32, (Q + 7) / 8 * 8))}, precision_of(r))
+        .with_dofs(dofs)
+        .with_tables(tables)
+        .with_scatter(scatter)
+        .with_groups_per_sm(static_cast<int>(r.groups_per_sm));
   if (r.strategy != "tiled")
     return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r))
         .with_lanes(static_cast<int>(r.lanes))

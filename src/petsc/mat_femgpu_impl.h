@@ -28,7 +28,8 @@ struct CoefficientBinding {
 
 // A schedule forced from the options database; -1 / empty means "not given".
 struct ScheduleRequest {
-  std::string strategy = "auto";  // auto | scpwi | tiled
+  std::string strategy = "auto";  // auto | scpwi | tiled | mma
+  PetscInt warps = -1;            // mma: warps per group
   PetscInt work_group = 32;       // SCPWI
   PetscInt lanes = 1;             // SCPWI: work-items per cell (1, or the components of a vector form)
   PetscInt cells_per_group = -1, items_per_cell = -1, quad_tile = -1, eval_rows = -1, quad_rows = -1, quad_cols = -1;
@@ -63,6 +64,7 @@ struct MatFEMGPUContext {
   PetscInt warp_scatter_candidates = 2;  // warp-scatter twins of the fastest candidates (tuner.h, CUDA); 0: off
   PetscInt half_group_candidates = 2;      // half-N_c twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
   PetscInt local_search_rounds = 2;        // rounds of tile-neighbour refinement of the fastest (tuner.h, CUDA); 0: off
+  PetscInt mma_candidates = 6;             // tensor-core schedules timed after the first round (tuner.h, CUDA, FP64); 0: off
   PetscInt cell_value_bound_candidates = 2;  // cells=shared register-bound twins of the fastest tiled (tuner.h, CUDA); 0: off
   PetscInt register_bound_candidates = 2;  // register-bound twins of the fastest (tuner.h, CUDA); 0: off
   PetscInt interleaved_candidates = 2;   // interleaved-table twins of the fastest tiled candidates (tuner.h, CUDA); 0: off

@@ -61,6 +61,7 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.cell_value_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->cell_value_bound_candidates));
   settings.half_group_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->half_group_candidates));
   settings.local_search_rounds = static_cast<size_t>(std::max<PetscInt>(0, ctx->local_search_rounds));
+  settings.mma_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->mma_candidates));
   settings.shared_dofs_above_words = std::max<PetscInt>(0, ctx->shared_dofs_above_words);
   settings.fit_register_words = std::max<PetscInt>(0, ctx->fit_register_words);
   settings.fit_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->fit_candidates));

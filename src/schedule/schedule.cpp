@@ -2,6 +2,8 @@
 // memory quantities (the text form is schedule_text.cpp).
 #include "schedule/schedule.h"
 
+#include "schedule/mma_layout.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -26,6 +28,15 @@ Schedule Schedule::tiled(const TileSizes &tiles, Precision precision)
   Schedule s;
   s.strategy_ = Strategy::Tiled;
   s.tiles_ = tiles;
+  s.precision_ = precision;
+  return s;
+}
+
+Schedule Schedule::tensor_core(const MmaSizes &sizes, Precision precision)
+{
+  Schedule s;
+  s.strategy_ = Strategy::TensorCore;
+  s.mma_ = sizes;
   s.precision_ = precision;
   return s;
 }
@@ -160,6 +171,27 @@ void validate_tiles(const TileSizes &t, const ActionIR &ir, int Q)
   require_range("quad_cols", t.quad_cols, t.quad_tile, "quad_tile, the loop it tiles");
 }
 
+// Strategy::TensorCore: FP64 products in whole 8 x 8 tiles; the other choices are the
+// tiled and SCPWI kernels' and have no meaning here.
+void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_shared_bytes)
+{
+  const MmaSizes &m = s.mma();
+  if (s.precision() != Precision::FP64)
+    throw std::invalid_argument("invalid schedule: mma kernels use the FP64 tensor cores (mma.sync m8n8k4 .f64); there is no fp32 variant");
+  if (s.dofs() != Dofs::Registers || s.cell_values() != CellValues::Registers || s.tables() != Tables::Global ||
+      s.loops() != Loops::Compiler || s.scatter() != Scatter::Atomic || s.lanes() != 1)
+    throw std::invalid_argument("invalid schedule: an mma kernel takes none of dofs=, cells=, tables=, loops=, scatter= or lanes= (its "
+                                "operands live in shared memory, its tables in global memory)");
+  require_range("cells_per_group", m.cells_per_group, kMaxThreadsPerGroup, "threads per group limit");
+  require(m.cells_per_group % 8 == 0, "cells_per_group", m.cells_per_group, "a multiple of", 8, "the width of a product's column tile");
+  require_range("warps", m.warps, kMaxThreadsPerGroup / 32, "threads per group limit");
+  require_range("quad_tile", m.quad_tile, (Q + 7) / 8 * 8, "the number of quadrature points, rounded up to 8");
+  require(m.quad_tile % 8 == 0, "quad_tile", m.quad_tile, "a multiple of", 8, "the height of a product's row tile");
+  (void)ir;
+  require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
+          "DOFs, evaluated values, pointwise results and per-cell values of N_c cells");
+}
+
 }  // namespace
 
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
@@ -185,6 +217,10 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
                                 "in turns; an SCPWI work-item holds its own cell's");
   if (s.loops() != Loops::Compiler && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already");
+  if (s.strategy() == Strategy::TensorCore) {
+    validate_mma(s, ir, n_quadrature_points, max_shared_bytes);
+    return;
+  }
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
     if (s.lanes() != 1) {
@@ -207,11 +243,13 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
 int threads_per_group(const Schedule &s)
 {
   if (s.strategy() == Strategy::SingleCellPerWorkItem) return s.work_group_size() * s.lanes();
+  if (s.strategy() == Strategy::TensorCore) return 32 * s.mma().warps;
   return s.tiles().cells_per_group * s.tiles().items_per_cell;
 }
 
 int cells_per_group(const Schedule &s)
 {
+  if (s.strategy() == Strategy::TensorCore) return s.mma().cells_per_group;
   return s.strategy() == Strategy::SingleCellPerWorkItem ? s.work_group_size() : s.tiles().cells_per_group;
 }
 
@@ -287,6 +325,7 @@ long long lane_exchange_words(const Schedule &s, const ActionIR &ir)
 
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
 {
+  if (s.strategy() == Strategy::TensorCore) return mma_layout(s.mma(), ir).total_words() * bytes_per_real(s.precision());
   long long words = lane_exchange_words(s, ir);
   if (s.strategy() == Strategy::Tiled) {
     words += prefetch_buffer_words(s, ir) + evaluation_words(s, ir);

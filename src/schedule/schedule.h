@@ -14,7 +14,12 @@
 
 namespace femgpu {
 
-enum class Strategy { SingleCellPerWorkItem, Tiled };
+// TensorCore (CUDA, FP64, sm_80 and later): the evaluation and quadrature contractions
+// of N_c cells at once as matrix products on the FP64 tensor cores (mma.sync m8n8k4,
+// build_mma.cpp). Not the paper's: its two strategies run every multiply-add of Eq. (12)
+// on the FP64 units, one instruction per product; one m8n8k4 instruction does 256 of
+// them. At high order those contractions are 80-95% of a vector form's FLOPs.
+enum class Strategy { SingleCellPerWorkItem, Tiled, TensorCore };
 enum class Precision { FP64, FP32 };
 // Where a work-item keeps the DOF values it reads in the evaluation loops (and, for
 // SCPWI, its output accumulators). Registers: the paper's private arrays; at high
@@ -112,11 +117,29 @@ inline bool operator==(const TileSizes &a, const TileSizes &b)
          a.eval_rows == b.eval_rows && a.eval_cols == b.eval_cols && a.quad_rows == b.quad_rows && a.quad_cols == b.quad_cols;
 }
 
+// Parameters of Strategy::TensorCore. A group of `warps` warps takes cells_per_group
+// cells (a multiple of 8, the width of a product's column tile) and their quadrature
+// points in tiles of quad_tile (a multiple of 8, the height of a row tile): for each
+// tile, the evaluated values of every cell as products (tables x DOFs), the pointwise
+// program at each (cell, point), and the quadrature contraction accumulated in
+// registers (test tables x e).
+struct MmaSizes {
+  int cells_per_group = 8;
+  int warps = 4;
+  int quad_tile = 16;
+};
+
+inline bool operator==(const MmaSizes &a, const MmaSizes &b)
+{
+  return a.cells_per_group == b.cells_per_group && a.warps == b.warps && a.quad_tile == b.quad_tile;
+}
+
 class Schedule {
  public:
   // SCPWI (Algorithm 3): one cell per work-item, work_group_size cells per group.
   static Schedule single_cell_per_work_item(int work_group_size = 32, Precision precision = Precision::FP64);
   static Schedule tiled(const TileSizes &tiles, Precision precision = Precision::FP64);
+  static Schedule tensor_core(const MmaSizes &sizes, Precision precision = Precision::FP64);
 
   Schedule with_precision(Precision precision) const;
   Schedule with_dofs(Dofs dofs) const;
@@ -140,6 +163,7 @@ class Schedule {
   int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
   int groups_per_sm() const { return groups_per_sm_; }      // CUDA register bound, 0: none
   const TileSizes &tiles() const { return tiles_; }         // Tiled only
+  const MmaSizes &mma() const { return mma_; }              // TensorCore only
 
  private:
   Schedule() = default;
@@ -154,6 +178,7 @@ class Schedule {
   int lanes_ = 1;
   int groups_per_sm_ = 0;
   TileSizes tiles_;
+  MmaSizes mma_;
 };
 
 constexpr int kMaxThreadsPerGroup = 1024;
@@ -180,7 +205,8 @@ long long constant_table_bytes(const Schedule &s, const ActionIR &ir, int n_quad
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
-// e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64";
+// e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64",
+// "mma nc=16 warps=4 tq=32 fp64" (which may add only a register bound);
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", per-cell values in shared memory "cells=shared", unrolled tiled loops "loops=unrolled", constant tables
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter

@@ -13,6 +13,8 @@ std::string to_string(const Schedule &s)
   if (s.strategy() == Strategy::SingleCellPerWorkItem) {
     os << "scpwi wg=" << s.work_group_size();
     if (s.lanes() != 1) os << " lanes=" << s.lanes();
+  } else if (s.strategy() == Strategy::TensorCore) {
+    os << "mma nc=" << s.mma().cells_per_group << " warps=" << s.mma().warps << " tq=" << s.mma().quad_tile;
   } else {
     const TileSizes &t = s.tiles();
     os << "tiled nc=" << t.cells_per_group << " nwi=" << t.items_per_cell << " tq=" << t.quad_tile
@@ -107,9 +109,15 @@ Schedule parse_schedule(const std::string &text)
     t.quad_rows = read_size(text, tokens[6], "tqr");
     t.quad_cols = read_size(text, tokens[7], "tqc");
     s = Schedule::tiled(t, precision);
+  } else if (tokens[0] == "mma" && tokens.size() == 5) {
+    MmaSizes m;
+    m.cells_per_group = read_size(text, tokens[1], "nc");
+    m.warps = read_size(text, tokens[2], "warps");
+    m.quad_tile = read_size(text, tokens[3], "tq");
+    s = Schedule::tensor_core(m, precision);
   } else {
     unreadable(text, "expected \"scpwi wg=N [lanes=C] [dofs=shared] [tables=constant[-merged]] [scatter=warp] [groups_per_sm=K] fpXX\" or \"tiled nc=.. nwi=.. tq=.. ter=.. "
-                     "tec=[..] tqr=.. tqc=.. [dofs=shared] [cells=shared] [loops=unrolled] [tables=interleaved] [scatter=warp] [groups_per_sm=K] fpXX\"");
+                     "tec=[..] tqr=.. tqc=.. [dofs=shared] [cells=shared] [loops=unrolled] [tables=interleaved] [scatter=warp] [groups_per_sm=K] fpXX\" or \"mma nc=.. warps=.. tq=.. [groups_per_sm=K] fp64\"");
   }
   if (shared) s = s.with_dofs(Dofs::Shared);
   if (cells_shared) s = s.with_cell_values(CellValues::Shared);

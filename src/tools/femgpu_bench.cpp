@@ -158,7 +158,7 @@ int main(int argc, char **argv)
   PetscInt tq_classes = 6, per_tiling = 2, paper_model = 3;
   PetscReal barrier_ns = kModelBarrierSeconds * 1e9;
   PetscBool unrolled = PETSC_TRUE;
-  PetscInt warmups = 5, low_words = 48, shared_twins = 2, warp_twins = 2, interleaved_twins = 2, bound_twins = 2, cell_twins = 2, half_twins = 2, local_search = 2, shared_above = 128, fit_words = 112, fit_count = 3;
+  PetscInt warmups = 5, low_words = 48, shared_twins = 2, warp_twins = 2, interleaved_twins = 2, bound_twins = 2, cell_twins = 2, half_twins = 2, local_search = 2, mma_count = 6, shared_above = 128, fit_words = 112, fit_count = 3;
   PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
   PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE, lanes = PETSC_TRUE;
   PetscInt scpwi_sizes[8] = {32, 64, 128, 256}, n_scpwi = 8;
@@ -194,6 +194,8 @@ int main(int argc, char **argv)
                             "", interleaved_twins, &interleaved_twins, nullptr));
   PetscCall(PetscOptionsInt("-half_group_candidates", "also time the variant with half the cells per group of this many of the fastest tiled candidates (0: off)",
                             "", half_twins, &half_twins, nullptr));
+  PetscCall(PetscOptionsInt("-mma_candidates", "also time this many tensor-core (mma) schedules after the first round (0: off)", "",
+                            mma_count, &mma_count, nullptr));
   PetscCall(PetscOptionsInt("-local_search", "rounds of timing the tile neighbours of the fastest tiled candidate, while one finds a faster (0: off)", "",
                             local_search, &local_search, nullptr));
   PetscCall(PetscOptionsInt("-register_bound_candidates",
@@ -294,6 +296,7 @@ int main(int argc, char **argv)
   settings.cell_value_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, cell_twins));
   settings.half_group_candidates = static_cast<size_t>(std::max<PetscInt>(0, half_twins));
   settings.local_search_rounds = static_cast<size_t>(std::max<PetscInt>(0, local_search));
+  settings.mma_candidates = static_cast<size_t>(std::max<PetscInt>(0, mma_count));
   settings.shared_dofs_above_words = std::max<PetscInt>(0, shared_above);
   settings.fit_register_words = std::max<PetscInt>(0, fit_words);
   settings.fit_candidates = static_cast<size_t>(std::max<PetscInt>(0, fit_count));

@@ -168,6 +168,10 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(&report, std::move(round));
   };
+  // The tensor-core schedules (tuner.h's tensor_core_candidates), FP64 only, before the
+  // twins so that the third round may bound their registers too.
+  if (p == Precision::FP64)
+    time_round(tensor_core_candidates(ir, tab.n_points(), settings.mma_candidates, info.shared_per_group_optin), nullptr);
   // Second round: the shared-DOF, warp-scatter and interleaved-table twins of the
   // fastest (tuner.h).
   std::vector<TimedCandidate> twins = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);

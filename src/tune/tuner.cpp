@@ -54,7 +54,8 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
   return twins_of_fastest(
       timed, n,
       [](const TimedCandidate &c) {
-        return (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) && c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1;
+        return c.schedule.strategy() != Strategy::TensorCore && (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) &&
+               c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1;
       },
       [](const TimedCandidate &c) { return c.schedule.with_dofs(Dofs::Shared); });
 }
@@ -79,7 +80,7 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
   return twins_of_fastest(
-      timed, n, [](const TimedCandidate &c) { return c.schedule.scatter() == Scatter::Atomic; },
+      timed, n, [](const TimedCandidate &c) { return c.schedule.strategy() != Strategy::TensorCore && c.schedule.scatter() == Scatter::Atomic; },
       [](const TimedCandidate &c) { return c.schedule.with_scatter(Scatter::Warp); });
 }
 

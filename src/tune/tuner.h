@@ -160,6 +160,11 @@ struct TuneSettings {
   // fastest in place of its other candidates: Laplace 2D P8 lost its register-bound
   // winner (0.89x). 0 turns this off.
   std::size_t local_search_rounds = 2;
+  // CUDA, FP64: after the first round, time this many tensor-core schedules
+  // (Strategy::TensorCore), the first of kMmaShapes that the device's shared memory
+  // holds. They run the contractions as FP64 m8n8k4 products, 256 multiply-adds an
+  // instruction, where every other candidate issues one per product. 0 turns this off.
+  std::size_t mma_candidates = 6;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 
@@ -192,6 +197,13 @@ std::string tuning_settings_text(const TuneSettings &s);
 // whether it left some out (see quad_tile_classes).
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated);
+
+// Shapes of the tensor-core candidates, in the order they are taken (N_c, warps, T^Q;
+// T^Q is capped at Q rounded up to 8, and repeats are dropped).
+extern const std::vector<MmaSizes> kMmaShapes;
+// The first n tensor-core schedules of kMmaShapes (FP64) whose shared memory is at most
+// shared_limit bytes.
+std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit);
 
 // The Dofs::Shared twins of the n fastest candidates that ran and spill (local_bytes
 // > 0), fastest first; those already in shared memory, and twins already in `timed`,

@@ -141,7 +141,7 @@ std::string tuning_settings_text(const TuneSettings &s)
      << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
      << " tq_classes=" << s.quad_tile_classes << " per_tiling=" << s.per_evaluation_tiling << " barrier_s=" << s.model_barrier_seconds << " paper_model=" << s.paper_model_candidates << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
      << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
-     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " cell_value_bound=" << s.cell_value_bound_candidates << " half_group=" << s.half_group_candidates << " local_search=" << s.local_search_rounds << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
+     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " cell_value_bound=" << s.cell_value_bound_candidates << " half_group=" << s.half_group_candidates << " local_search=" << s.local_search_rounds << " mma=" << s.mma_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
   return os.str();
@@ -227,4 +227,28 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
   }
   return out;
 }
+
+// Measured on the H200 (bench/experiments/h200_tensor_cores.txt): of ten shapes forced on
+// the 14 vector cases at P2-P8, the first four won every case where a tensor-core kernel
+// won (nc=16 tq=8 five times, nc=8 tq=16 four, nc=16 tq=16 two, nc=8 tq=8 one); T^Q = 64
+// and 32 cells per group never did (a group's shared memory and registers then hold
+// its SM to one or two groups).
+const std::vector<MmaSizes> kMmaShapes{{16, 4, 8}, {8, 4, 16}, {16, 4, 16}, {8, 4, 8}, {8, 4, 32}, {16, 8, 32}};
+
+std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit)
+{
+  std::vector<TimedCandidate> out;
+  const int q8 = (Q + 7) / 8 * 8;
+  for (MmaSizes m : kMmaShapes) {
+    if (out.size() >= n) break;
+    m.quad_tile = std::min(m.quad_tile, q8);
+    TimedCandidate c;
+    c.schedule = Schedule::tensor_core(m);
+    if (std::any_of(out.begin(), out.end(), [&](const TimedCandidate &o) { return o.schedule.mma() == m; })) continue;
+    if (shared_memory_bytes(c.schedule, ir) > shared_limit) continue;
+    out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace femgpu

@@ -43,6 +43,7 @@ struct Options {
   PetscBool warp_scatter = PETSC_TRUE; // also the scatter=warp twins (sample_schedules)
   PetscBool interleaved = PETSC_TRUE;  // also the tables=interleaved twin of every tiled schedule
   PetscBool register_bound = PETSC_TRUE;  // also the tightest groups_per_sm twins (register_bound_twins)
+  PetscBool mma = PETSC_TRUE;  // also tensor-core schedules (mma_schedules)
   double tolerance = 1e-12;
 };
 
@@ -125,9 +126,26 @@ std::vector<Schedule> with_warp_twins(std::vector<Schedule> out, size_t first_ti
   return out;
 }
 
+// Tensor-core schedules (FP64) of three shapes: one quadrature tile of 8 points with
+// more warps than row tiles, 16 cells over 2 warps, and 8 warps on tiles of up to 32
+// points; with a mesh whose cell count is no multiple of 8 (-faces 5,3), the last group
+// is partly empty.
+std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_limit)
+{
+  const int q8 = (Q + 7) / 8 * 8;
+  std::vector<Schedule> out;
+  for (const MmaSizes &m : {MmaSizes{8, 4, 8}, MmaSizes{16, 2, std::min(16, q8)}, MmaSizes{8, 8, std::min(32, q8)}}) {
+    const Schedule s = Schedule::tensor_core(m);
+    if (shared_memory_bytes(s, ir) <= shared_limit) out.push_back(s);
+  }
+  return out;
+}
+
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
+  if (o.mma)
+    for (const Schedule &s : mma_schedules(ir, Q, shared_limit)) out.push_back(s);
   for (Tables t : {Tables::Constant, Tables::MergedConstant}) {
     const Schedule s = Schedule::single_cell_per_work_item(128).with_tables(t);
     if (constant_table_bytes(s, ir, Q) <= kMaxConstantTableBytes) out.push_back(s);
@@ -301,6 +319,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-register_bound", "also check the tightest groups_per_sm twins of the first SCPWI, the best tiled and the last schedule",
                              "", o.register_bound, &o.register_bound, nullptr));
   PetscCall(PetscOptionsBool("-interleaved", "also check the tables=interleaved twin of every tiled schedule", "", o.interleaved, &o.interleaved, nullptr));
+  PetscCall(PetscOptionsBool("-mma", "also check tensor-core (mma) schedules of three shapes", "", o.mma, &o.mma, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {

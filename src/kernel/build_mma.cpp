@@ -1,0 +1,349 @@
+// Strategy::TensorCore: the two contractions of Eq. (3) for N_c cells at once as FP64
+// tensor-core products (mma.sync m8n8k4; kernel_ast.h's mma_8x8x4). A group of N_WARPS
+// warps:
+//   1. gathers the DOFs of every evaluated function of its N_c cells into s_u_g<g>, one
+//      column per (cell, function, component), K = basis functions padded with zeros;
+//      one work-item per cell computes the per-cell values (Jacobian, constants) into
+//      s_cell;
+//   2. for each tile of QUAD_TILE points:
+//      a. evaluation, per group: E_d = Phi_d (points x basis, from g_tables) x U
+//         (basis x columns), one warp task per (derivative, 8 points, column chunk),
+//         stored to s_e_g<g>[derivative][column][point];
+//      b. the pointwise program at each (cell, point), with the work-items striding over
+//         them; its outputs e_j go to s_f[cell, component][test derivative, point], the
+//         B operand of the quadrature product (zero where no test term reads a pair,
+//         past the rule's last point and for cells past n_cells);
+//      c. quadrature: Y += Psi^T (test basis x (derivative, point)) x s_f, each warp
+//         accumulating its row tiles of Y for every column in registers (r_y);
+//   3. scatters Y with one atomic add per (test DOF, cell, component).
+// The shared layout is mma_layout.h's. Every barrier is reached by the whole group; the
+// products' control flow is uniform over each warp (task indices depend on the warp,
+// not the lane).
+#include <functional>
+#include <limits>
+#include <stdexcept>
+
+#include "kernel/build.h"
+#include "kernel/build_common.h"
+#include "kernel/kernel_abi.h"
+#include "schedule/mma_layout.h"
+
+namespace femgpu::kernel {
+
+namespace {
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+std::string G(int g) { return "_G" + std::to_string(g); }
+
+// Column tiles one evaluation task multiplies with the same A fragment: more reuse the
+// table word loaded from global memory, two accumulator registers per tile.
+constexpr int kMaxEvalColumnTilesPerTask = 6;
+
+int eval_chunks(const MmaGroupLayout &g) { return ceil_div(g.columns / 8, kMaxEvalColumnTilesPerTask); }
+int eval_tiles_per_chunk(const MmaGroupLayout &g) { return ceil_div(g.columns / 8, eval_chunks(g)); }
+
+void declare_mma_sizes(Kernel &k, const ActionIR &ir, const MmaSizes &m, const MmaLayout &l, int Q)
+{
+  const int threads = 32 * m.warps;
+  k.sizes.insert(k.sizes.end(), {{"N_C", m.cells_per_group},
+                                 {"N_WARPS", m.warps},
+                                 {"N_THREADS", threads},
+                                 {"QUAD_TILE", m.quad_tile},
+                                 {"N_QUAD_TILES", ceil_div(Q, m.quad_tile)},
+                                 {"POINT_STRIDE", l.point_stride},
+                                 {"N_PAIRS", m.cells_per_group * m.quad_tile},
+                                 {"PAIR_ROUNDS", ceil_div(m.cells_per_group * m.quad_tile, threads)},
+                                 {"TEST_COLUMNS", l.test_columns},
+                                 {"TEST_COL_TILES", l.test_columns / 8},
+                                 {"TEST_K_STEPS", l.test_k / 4},
+                                 {"TEST_K_STRIDE", l.test_k_stride},
+                                 {"TEST_ROW_TILES", l.test_row_tiles},
+                                 {"TEST_ROW_TILES_PER_WARP", ceil_div(l.test_row_tiles, m.warps)},
+                                 {"CELL_STRIDE", l.cell_stride}});
+  for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
+    const MmaGroupLayout &g = l.groups[gi];
+    const int tasks = g.derivatives * (m.quad_tile / 8) * eval_chunks(g);
+    const std::string s = G(static_cast<int>(gi));
+    k.sizes.insert(k.sizes.end(), {{"COLUMNS_PER_CELL" + s, g.columns_per_cell},
+                                   {"COLUMNS" + s, g.columns},
+                                   {"COL_TILES" + s, g.columns / 8},
+                                   {"K_PADDED" + s, g.k_padded},
+                                   {"K_STEPS" + s, g.k_padded / 4},
+                                   {"K_STRIDE" + s, g.k_stride},
+                                   {"EVAL_CHUNKS" + s, eval_chunks(g)},
+                                   {"EVAL_TILES_PER_CHUNK" + s, eval_tiles_per_chunk(g)},
+                                   {"EVAL_TASKS" + s, tasks},
+                                   {"EVAL_TASK_ROUNDS" + s, ceil_div(tasks, m.warps)}});
+  }
+}
+
+// Entries r_k = i_round * N_THREADS + r_thread < total, for i_round < rounds.
+Stmt strided(const std::string &round, const Ex &rounds, const Ex &total, const std::string &index, Block body)
+{
+  Block inner{declare(Space::Register, Type::Int, index, var(round) * size("N_THREADS") + var("r_thread")),
+              if_then(var(index) < total, std::move(body))};
+  return loop(round, lit(0), rounds, inner);
+}
+
+// The compile-time offset of table `derivative` chosen by a run-time index.
+Ex offset_by_index(const Ex &index, int count, const std::function<Ex(int)> &offset)
+{
+  Ex e = offset(count - 1);
+  for (int d = count - 2; d >= 0; --d) e = select(index < lit(d + 1), offset(d), e);
+  return e;
+}
+
+// 1. Every evaluated function's DOFs, padded with zeros to K_PADDED basis functions.
+Block gather_columns(const ActionIR &ir, const MmaLayout &l)
+{
+  Block b{comment("gather each (cell, function, component) column of DOFs into s_u; zeros pad K")};
+  for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
+    const EvalGroup &grp = ir.groups[gi];
+    const std::string s = G(static_cast<int>(gi));
+    for (size_t fi = 0; fi < grp.functions.size(); ++fi) {
+      const int f = grp.functions[fi];
+      const int C = function_components(ir, f);
+      const Ex per_cell = size("K_PADDED" + s) * lit(C);
+      const Ex k = var("r_k"), j = var("r_j"), c = var("r_c"), slot = var("r_slot");
+      const Ex column = slot * size("COLUMNS_PER_CELL" + s) + lit(l.groups[gi].function_column[fi]) + c;
+      Block body{declare(Space::Register, Type::Int, "r_slot", k / per_cell),
+                 declare(Space::Register, Type::Int, "r_j", (k % per_cell) / lit(C)),
+                 declare(Space::Register, Type::Int, "r_c", k % lit(C)),
+                 declare(Space::Register, Type::Int, "r_cell", var("r_cell0") + slot)};
+      Block g = gather_to(ir, f, [&](const Ex &) { return var("s_u" + s)[column * size("K_STRIDE" + s) + j]; }, var("r_cell"),
+                          (var("r_cell") < var("n_cells")) && (j < size("N_BASIS" + s)), j * lit(C) + c, lit(1), lit(1));
+      body.insert(body.end(), g.begin(), g.end());
+      const Ex total = size("N_C") * per_cell;
+      b.push_back(strided("i_round", (total + size("N_THREADS") - lit(1)) / size("N_THREADS"), total, "r_k", body));
+    }
+  }
+  return b;
+}
+
+// 1. One work-item per cell: the coordinates, the affine Jacobian and the per-cell nodes
+// of the pointwise program, whose held values go to s_cell.
+Block cell_values(const ActionIR &ir, const Tabulation &tab)
+{
+  const std::vector<int> held = held_cell_values(ir.pointwise);
+  if (held.empty()) return {};
+  const Ex cell = var("r_cell0") + var("r_thread");
+  Block body{declare(Space::Register, Type::Int, "r_cell", cell), declare(Space::Register, Type::Int, "r_active", cell < var("n_cells"))};
+  auto append = [&](const Block &more) { body.insert(body.end(), more.begin(), more.end()); };
+  if (ir.affine) {
+    const Ex n = size("N_DOFS_COORDS");
+    append(gather(ir, kCoordinates, "r_coords", var("r_cell"), var("r_active"), lit(0), n, n));
+    append(affine_jacobian(ir, tab));
+  }
+  append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0), false));
+  for (size_t i = 0; i < held.size(); ++i)
+    body.push_back(assign(var("s_cell")[var("r_thread") * size("CELL_STRIDE") + lit(static_cast<long long>(i))],
+                          node_value(ir.pointwise.program, held[i])));
+  return {comment("per-cell values (Jacobian, constants) of each cell into s_cell"), if_then(var("r_thread") < size("N_C"), body)};
+}
+
+// 2a. E = Phi_d x U for group g: tasks (derivative, row tile of 8 points, column chunk).
+Block evaluate_group(const ActionIR &ir, int gi, const MmaLayout &l)
+{
+  const EvalGroup &grp = ir.groups[static_cast<size_t>(gi)];
+  const MmaGroupLayout &lg = l.groups[static_cast<size_t>(gi)];
+  const std::string s = G(gi);
+  const int per_chunk = eval_tiles_per_chunk(lg);
+  const Ex row_tiles = size("QUAD_TILE") / lit(8), chunks = size("EVAL_CHUNKS" + s);
+  const Ex task = var("r_task"), d = var("r_d"), mt = var("r_mt"), chunk = var("r_chunk");
+  Block body{declare(Space::Register, Type::Int, "r_d", task / (row_tiles * chunks)),
+             declare(Space::Register, Type::Int, "r_mt", (task % (row_tiles * chunks)) / chunks),
+             declare(Space::Register, Type::Int, "r_chunk", task % chunks),
+             declare(Space::Register, Type::Int, "r_table", offset_by_index(d, lg.derivatives, [&](int k) { return group_table(gi, k); })),
+             declare(Space::Register, Type::Int, "r_point", var("r_q0") + mt * lit(8) + var("r_lane_row")),
+             declare_array(Space::Register, Type::Real, "r_acc", lit(2 * per_chunk)),
+             unrolled(loop("i_acc", lit(0), lit(2 * per_chunk), {assign(var("r_acc")[var("i_acc")], real_lit(0.0))}))};
+  const Ex j = var("r_j"), tile = var("r_tile");
+  Block k_step{declare(Space::Register, Type::Int, "r_j", var("i_k") * lit(4) + var("r_lane_col")),
+               declare(Space::Register, Type::Real, "r_a",
+                       select((var("r_point") < size("N_QUAD")) && (j < size("N_BASIS" + s)),
+                              var("g_tables")[var("r_table") + var("r_point") * size("N_BASIS" + s) + j], real_lit(0.0))),
+               unrolled(loop("i_b", lit(0), lit(per_chunk),
+                             {declare(Space::Register, Type::Int, "r_tile", chunk * lit(per_chunk) + var("i_b")),
+                              if_then(tile < size("COL_TILES" + s),
+                                      {declare(Space::Register, Type::Real, "r_b",
+                                               var("s_u" + s)[(tile * lit(8) + var("r_lane_row")) * size("K_STRIDE" + s) + j]),
+                                       mma_8x8x4(var("r_acc")[lit(2) * var("i_b")], var("r_acc")[lit(2) * var("i_b") + lit(1)], var("r_a"),
+                                                 var("r_b"))})}))};
+  body.push_back(loop("i_k", lit(0), size("K_STEPS" + s), k_step));
+  Block store{declare(Space::Register, Type::Int, "r_tile", chunk * lit(per_chunk) + var("i_b"))};
+  Block both;
+  for (int h = 0; h < 2; ++h) {
+    const Ex column = tile * lit(8) + lit(2) * var("r_lane_col") + lit(h);
+    both.push_back(assign(var("s_e" + s)[(d * size("COLUMNS" + s) + column) * size("POINT_STRIDE") + mt * lit(8) + var("r_lane_row")],
+                          var("r_acc")[lit(2) * var("i_b") + lit(h)]));
+  }
+  store.push_back(if_then(tile < size("COL_TILES" + s), both));
+  body.push_back(unrolled(loop("i_b", lit(0), lit(per_chunk), store)));
+  (void)grp;
+  const Ex tasks = size("EVAL_TASKS" + s);
+  Block round{declare(Space::Register, Type::Int, "r_task", var("i_task") * size("N_WARPS") + var("r_warp")), if_then(task < tasks, body)};
+  return {comment("evaluation of group " + std::to_string(gi) + ": E = Phi_d x U on the tensor cores"),
+          loop("i_task", lit(0), size("EVAL_TASK_ROUNDS" + s), round)};
+}
+
+// The s_e word of a pointwise Eval input at (r_slot, r_pair_point).
+Ex eval_input(const ActionIR &ir, const MmaLayout &l, int input)
+{
+  const int gi = ir.pointwise.input_group[static_cast<size_t>(input)];
+  const EvalGroup &grp = ir.groups[static_cast<size_t>(gi)];
+  const EvalTerm &t = grp.terms[static_cast<size_t>(ir.pointwise.input_term[static_cast<size_t>(input)])];
+  int fi = 0;
+  while (grp.functions[static_cast<size_t>(fi)] != t.function) ++fi;
+  const std::string s = G(gi);
+  const Ex column = var("r_slot") * size("COLUMNS_PER_CELL" + s) + lit(l.groups[static_cast<size_t>(gi)].function_column[static_cast<size_t>(fi)] + t.component);
+  return var("s_e" + s)[(lit(t.derivative) * size("COLUMNS" + s) + column) * size("POINT_STRIDE") + var("r_pair_point")];
+}
+
+// s_f's word for (this cell, component c, test derivative dt, this point).
+Ex test_operand(int c, int dt)
+{
+  return var("s_f")[(var("r_slot") * size("N_COMPONENTS") + lit(c)) * size("TEST_K_STRIDE") + lit(dt) * size("QUAD_TILE") + var("r_pair_point")];
+}
+
+// 2b. The pointwise program at each (cell, point) of the tile; its e_j into s_f.
+Block pointwise_pairs(const ActionIR &ir, const MmaLayout &l)
+{
+  const int C = ir.signature.element.components, nd = static_cast<int>(ir.test_derivatives.size());
+  const Program &p = ir.pointwise.program;
+  Block valid;
+  const std::vector<int> held = held_cell_values(ir.pointwise);
+  for (size_t i = 0; i < held.size(); ++i)
+    valid.push_back(declare(Space::Register, Type::Real, "r_t" + std::to_string(held[i]),
+                            var("s_cell")[var("r_slot") * size("CELL_STRIDE") + lit(static_cast<long long>(i))]));
+  Block pw = pointwise(ir, true, [&](int input) { return eval_input(ir, l, input); }, var("g_weights")[var("r_qg")], false);
+  valid.insert(valid.end(), pw.begin(), pw.end());
+  Block zeros;
+  for (int c = 0; c < C; ++c)
+    for (int dt = 0; dt < nd; ++dt) {
+      Ex sum;
+      for (int j = 0; j < ir.n_eval(); ++j) {
+        const TestTerm &t = ir.test_terms[static_cast<size_t>(j)];
+        if (t.component != c || t.derivative != dt) continue;
+        const Ex e = node_value(p, ir.pointwise.outputs[static_cast<size_t>(j)]);
+        sum = sum.node ? sum + e : e;
+      }
+      valid.push_back(assign(test_operand(c, dt), sum.node ? sum : real_lit(0.0)));
+      zeros.push_back(assign(test_operand(c, dt), real_lit(0.0)));
+    }
+  Block body{declare(Space::Register, Type::Int, "r_slot", var("r_pair") / size("QUAD_TILE")),
+             declare(Space::Register, Type::Int, "r_pair_point", var("r_pair") % size("QUAD_TILE")),
+             declare(Space::Register, Type::Int, "r_qg", var("r_q0") + var("r_pair_point")),
+             declare(Space::Register, Type::Int, "r_valid", (var("r_qg") < size("N_QUAD")) && (var("r_cell0") + var("r_slot") < var("n_cells"))),
+             if_then(var("r_valid"), valid),
+             if_then(unary("!", var("r_valid")), zeros)};
+  return {comment("pointwise maps e_j at each (cell, point) into s_f"), strided("i_pair", size("PAIR_ROUNDS"), size("N_PAIRS"), "r_pair", body)};
+}
+
+// This warp's row tile i_rt of Y: its rows, and whether it has that tile.
+Ex warp_row_tile() { return var("r_warp") + var("i_rt") * size("N_WARPS"); }
+Ex y_word(const Ex &col_tile, int h) { return var("r_y")[(var("i_rt") * size("TEST_COL_TILES") + col_tile) * lit(2) + lit(h)]; }
+
+// 2c. Y += Psi^T x s_f for this warp's row tiles, every column tile.
+Block quadrature(const ActionIR &ir)
+{
+  const int nd = static_cast<int>(ir.test_derivatives.size());
+  const Ex k = var("r_k"), row = var("r_test_row");
+  Block k_step{declare(Space::Register, Type::Int, "r_k", var("i_k") * lit(4) + var("r_lane_col")),
+               declare(Space::Register, Type::Int, "r_dt", k / size("QUAD_TILE")),
+               declare(Space::Register, Type::Int, "r_kq", var("r_q0") + k % size("QUAD_TILE")),
+               declare(Space::Register, Type::Real, "r_a",
+                       select((row < size("N_TEST_BASIS")) && (var("r_kq") < size("N_QUAD")),
+                              var("g_tables")[offset_by_index(var("r_dt"), nd, test_table) + var("r_kq") * size("N_TEST_BASIS") + row],
+                              real_lit(0.0))),
+               unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"),
+                             {declare(Space::Register, Type::Real, "r_b",
+                                      var("s_f")[(var("i_ct") * lit(8) + var("r_lane_row")) * size("TEST_K_STRIDE") + k]),
+                              mma_8x8x4(y_word(var("i_ct"), 0), y_word(var("i_ct"), 1), var("r_a"), var("r_b"))}))};
+  Block tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
+             loop("i_k", lit(0), size("TEST_K_STEPS"), k_step)};
+  return {comment("quadrature: Y += Psi^T x s_f on the tensor cores"),
+          unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), tile)}))};
+}
+
+// 3. One atomic add per (test basis function, cell, component) of Y.
+Block scatter()
+{
+  Block per_word;
+  for (int h = 0; h < 2; ++h) {
+    const std::string H = std::to_string(h);
+    const Ex column = var("i_ct") * lit(8) + lit(2) * var("r_lane_col") + lit(h);
+    const Ex cell = var("r_cell0") + column / size("N_COMPONENTS");
+    const Ex entry = var("r_test_row") * size("N_COMPONENTS") + column % size("N_COMPONENTS");
+    per_word.push_back(if_then((var("r_test_row") < size("N_TEST_BASIS")) && (cell < var("n_cells")),
+                               {declare(Space::Register, Type::Int, "r_dof" + H, var("g_test_map")[cell * size("N_TEST_DOFS") + entry]),
+                                if_then(var("r_dof" + H) >= lit(0), {atomic_add(address_of(var("g_out")[var("r_dof" + H)]), y_word(var("i_ct"), h))})}));
+  }
+  Block tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
+             unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"), per_word))};
+  return {comment("scatter: other groups' cells may share DOFs"),
+          unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), tile)}))};
+}
+
+Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l)
+{
+  Block b{declare(Space::Register, Type::Int, "r_thread", builtin(Builtin::LocalX)),
+          declare(Space::Register, Type::Int, "r_lane", var("r_thread") % lit(32)),
+          declare(Space::Register, Type::Int, "r_warp", var("r_thread") / lit(32)),
+          declare(Space::Register, Type::Int, "r_lane_row", var("r_lane") / lit(4)),
+          declare(Space::Register, Type::Int, "r_lane_col", var("r_lane") % lit(4)),
+          declare(Space::Register, Type::Int, "r_cell0", size("N_C") * builtin(Builtin::GroupX))};
+  for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
+    b.push_back(declare_array(Space::Shared, Type::Real, "s_u" + G(static_cast<int>(gi)), lit(l.groups[gi].dof_words)));
+    b.push_back(declare_array(Space::Shared, Type::Real, "s_e" + G(static_cast<int>(gi)), lit(l.groups[gi].eval_words)));
+  }
+  b.push_back(declare_array(Space::Shared, Type::Real, "s_f", lit(l.test_words)));
+  b.push_back(declare_array(Space::Shared, Type::Real, "s_cell", lit(l.cell_words)));
+  auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
+  append(gather_columns(ir, l));
+  append(cell_values(ir, tab));
+  const Ex y_words = size("TEST_ROW_TILES_PER_WARP") * size("TEST_COL_TILES") * lit(2);
+  b.push_back(declare_array(Space::Register, Type::Real, "r_y", y_words));
+  b.push_back(unrolled(loop("i_y", lit(0), y_words, {assign(var("r_y")[var("i_y")], real_lit(0.0))})));
+  b.push_back(barrier());  // s_u and s_cell complete
+  Block tile{declare(Space::Register, Type::Int, "r_q0", var("i_quad_tile") * size("QUAD_TILE"))};
+  for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
+    Block e = evaluate_group(ir, static_cast<int>(gi), l);
+    tile.insert(tile.end(), e.begin(), e.end());
+  }
+  tile.push_back(barrier());  // s_e complete before the points read it
+  Block pw = pointwise_pairs(ir, l);
+  tile.insert(tile.end(), pw.begin(), pw.end());
+  tile.push_back(barrier());  // s_f complete before the products read it
+  Block q = quadrature(ir);
+  tile.insert(tile.end(), q.begin(), q.end());
+  // No barrier here: the next tile's evaluation writes s_e, which the points finished
+  // reading before the last barrier, and its points write s_f only after the next one.
+  b.push_back(loop("i_quad_tile", lit(0), size("N_QUAD_TILES"), tile));
+  append(scatter());
+  return b;
+}
+
+}  // namespace
+
+Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+{
+  if (schedule.strategy() != Strategy::TensorCore) throw std::invalid_argument("build_mma: schedule is " + to_string(schedule));
+  // Shapes only: whether the shared memory fits is the launching backend's check.
+  validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
+  const MmaSizes &m = schedule.mma();
+  const MmaLayout layout = mma_layout(m, ir);
+  Kernel k;
+  k.name = "femgpu_action";
+  k.schedule = to_string(schedule);
+  k.precision = schedule.precision();
+  declare_common_sizes(k, ir, tab);
+  declare_mma_sizes(k, ir, m, layout, tab.n_points());
+  k.params = action_params(ir);
+  k.block_x = 32 * m.warps;
+  k.block_y = 1;
+  k.cells_per_group = m.cells_per_group;
+  k.body = mma_body(ir, tab, layout);
+  return k;
+}
+
+}  // namespace femgpu::kernel

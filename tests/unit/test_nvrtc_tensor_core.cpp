@@ -1,0 +1,39 @@
+// NVRTC compiles a tensor-core kernel (Strategy::TensorCore) of every test form (bilinear
+// and residual, scalar and vector, coefficients, x-dependent, curved P2 geometry,
+// hyperelasticity) in 2D and 3D at P1-P3, for shapes that leave warps without row
+// tiles, split the evaluation columns into chunks and tile the quadrature; the PTX holds
+// the FP64 m8n8k4 product. What they compute is checked on the GPU (tests/gpu).
+#include <catch2/catch.hpp>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "support/action_cases.h"
+#include "support/nvrtc_check.h"
+
+using namespace femgpu;
+using namespace femgpu::test;
+
+TEST_CASE("NVRTC compiles a tensor-core kernel of every test form", "[nvrtc][kernel][mma]")
+{
+  std::mt19937 rng(11);
+  for (const FormCase &f : form_cases())
+    for (int dim : {2, 3})
+      for (int k = 1; k <= 3; ++k) {
+        ActionData d = make_action(f, dim, k, 1, rng);
+        const int q8 = (d.tab.n_points() + 7) / 8 * 8;
+        const Schedule s = Schedule::tensor_core({k == 2 ? 24 : 8, k == 3 ? 8 : 2, std::min(q8, 8 * k)});
+        INFO(f.name << " dim " << dim << " P" << k << ": " << to_string(s));
+        const std::string source = action_cuda_source(d, s);
+        CHECK(source.find("mma.sync.aligned.m8n8k4.row.col.f64") != std::string::npos);
+        check_nvrtc_compiles(source);
+      }
+}
+
+TEST_CASE("a tensor-core kernel's PTX holds the FP64 m8n8k4 product and its register bound", "[nvrtc][kernel][mma]")
+{
+  std::mt19937 rng(13);
+  ActionData d = make_action(form_cases()[3], 3, 3, 1, rng);  // elasticity 3D P3
+  const std::string ptx = nvrtc_ptx(action_cuda_source(d, Schedule::tensor_core({16, 4, 16}).with_groups_per_sm(3)), "femgpu_action");
+  CHECK(ptx.find("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64") != std::string::npos);
+  CHECK(ptx.find(".minnctapersm 3") != std::string::npos);
+}

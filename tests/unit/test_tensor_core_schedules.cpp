@@ -1,0 +1,131 @@
+// Tensor-core schedules (Strategy::TensorCore): their text form, what validate() refuses
+// (with the parameter, its value and the limit), the shared-memory layout counted by
+// hand, and that OpenCL, which has no FP64 matrix instruction, refuses to emit them.
+// What they compute is checked on the GPU against the CPU reference
+// (tests/gpu/gpu_check.cpp, -mma); NVRTC compiles them for every test form
+// (test_nvrtc_tensor_core.cpp).
+#include <catch2/catch.hpp>
+
+#include "kernel/build.h"
+#include "kernel/emit.h"
+#include "schedule/mma_layout.h"
+#include "support/action_cases.h"
+
+using namespace femgpu;
+using namespace femgpu::test;
+
+namespace {
+
+std::string rejection(const Schedule &s, const ActionIR &ir, int Q, long long max_shared = 1 << 30)
+{
+  try {
+    validate(s, ir, Q, max_shared);
+  } catch (const std::invalid_argument &e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+const FormCase &form_named(const std::string &name)
+{
+  static const std::vector<FormCase> forms = form_cases();
+  for (const FormCase &f : forms)
+    if (f.name == name) return f;
+  throw std::logic_error("no test form " + name);
+}
+
+}  // namespace
+
+TEST_CASE("tensor-core schedules round-trip through their text", "[schedule][mma]")
+{
+  const Schedule s = Schedule::tensor_core({16, 4, 32});
+  CHECK(to_string(s) == "mma nc=16 warps=4 tq=32 fp64");
+  CHECK(to_string(parse_schedule("mma nc=16 warps=4 tq=32 fp64")) == to_string(s));
+  const Schedule bounded = s.with_groups_per_sm(3);
+  CHECK(to_string(bounded) == "mma nc=16 warps=4 tq=32 groups_per_sm=3 fp64");
+  CHECK(parse_schedule(to_string(bounded)).groups_per_sm() == 3);
+  CHECK(parse_schedule(to_string(bounded)).mma() == MmaSizes{16, 4, 32});
+  CHECK(threads_per_group(s) == 128);
+  CHECK(cells_per_group(s) == 16);
+  CHECK_THROWS_WITH(parse_schedule("mma nc=16 warps=4 fp64"), Catch::Contains("mma nc=.. warps=.. tq=.."));
+  CHECK_THROWS_WITH(parse_schedule("mma nc=16 warps=0 tq=8 fp64"), Catch::Contains("warps must be a positive integer"));
+}
+
+TEST_CASE("invalid tensor-core schedules are refused with the parameter, its value and the limit", "[schedule][mma]")
+{
+  std::mt19937 rng(3);
+  ActionData d = make_action(form_named("elasticity"), 3, 2, 1, rng);  // Q = 4 at P2 3D
+  const int Q = d.tab.n_points();
+  REQUIRE(Q == 4);
+  const ActionIR &ir = d.ir;
+  CHECK(rejection(Schedule::tensor_core({8, 4, 8}), ir, Q) == "accepted");
+  CHECK(rejection(Schedule::tensor_core({12, 4, 8}), ir, Q) ==
+        "invalid schedule: cells_per_group = 12 must be a multiple of 8 (the width of a product's column tile)");
+  CHECK(rejection(Schedule::tensor_core({8, 4, 16}), ir, Q) ==
+        "invalid schedule: quad_tile = 16 must be <= 8 (the number of quadrature points, rounded up to 8)");
+  CHECK(rejection(Schedule::tensor_core({8, 33, 8}), ir, Q) == "invalid schedule: warps = 33 must be <= 32 (threads per group limit)");
+  CHECK_THAT(rejection(Schedule::tensor_core({8, 4, 8}, Precision::FP32), ir, Q), Catch::Contains("no fp32 variant"));
+  CHECK_THAT(rejection(Schedule::tensor_core({8, 4, 8}).with_scatter(Scatter::Warp), ir, Q), Catch::Contains("takes none of"));
+  CHECK_THAT(rejection(Schedule::tensor_core({8, 4, 8}).with_dofs(Dofs::Shared), ir, Q), Catch::Contains("takes none of"));
+  const long long bytes = shared_memory_bytes(Schedule::tensor_core({8, 4, 8}), ir);
+  CHECK(rejection(Schedule::tensor_core({8, 4, 8}), ir, Q, bytes - 8) ==
+        "invalid schedule: shared memory bytes = " + std::to_string(bytes) + " must be <= " + std::to_string(bytes - 8) +
+            " (DOFs, evaluated values, pointwise results and per-cell values of N_c cells)");
+}
+
+// Elasticity 3D P4 (n = 35, Q = 23, 3 components, 3 derivative tables, 12 held per-cell
+// values), N_c = 8, T^Q = 16, counted by hand.
+TEST_CASE("the tensor-core shared layout of elasticity 3D P4, counted by hand", "[schedule][mma]")
+{
+  std::mt19937 rng(5);
+  ActionData d = make_action(form_named("elasticity"), 3, 4, 1, rng);
+  REQUIRE(d.tab.n_points() == 23);
+  REQUIRE(held_cell_values(d.ir.pointwise).size() == 12);
+  const MmaLayout l = mma_layout({8, 4, 16}, d.ir);
+  REQUIRE(l.groups.size() == 1);
+  const MmaGroupLayout &g = l.groups[0];
+  CHECK(g.columns_per_cell == 3);
+  CHECK(g.columns == 24);           // 8 cells x 3 components
+  CHECK(g.k_padded == 36);          // 35 basis functions, padded to 4
+  CHECK(g.k_stride == 36);          // 36 = 4 (mod 16): no bank conflicts
+  CHECK(g.dof_words == 24 * 36);
+  CHECK(l.point_stride == 18);      // T^Q + 2
+  CHECK(g.eval_words == 3 * 24 * 18);
+  CHECK(l.test_columns == 24);
+  CHECK(l.test_k == 48);            // 3 test derivatives x 16 points
+  CHECK(l.test_k_stride == 52);     // 48 = 0 (mod 16) -> 52 = 4
+  CHECK(l.test_row_tiles == 5);     // ceil(35 / 8)
+  CHECK(l.cell_stride == 13);       // 12 held values, odd
+  CHECK(l.total_words() == 864 + 1296 + 24 * 52 + 8 * 13);
+  CHECK(shared_memory_bytes(Schedule::tensor_core({8, 4, 16}), d.ir) == 8 * l.total_words());
+}
+
+TEST_CASE("every tensor-core column stride is 4 or 12 modulo 16 words", "[schedule][mma]")
+{
+  std::mt19937 rng(7);
+  for (const FormCase &f : form_cases())
+    for (int dim : {2, 3})
+      for (int k = 1; k <= 4; ++k) {
+        ActionData d = make_action(f, dim, k, 1, rng);
+        for (int tq : {8, 16, 24}) {
+          const MmaLayout l = mma_layout({8, 4, tq}, d.ir);
+          INFO(f.name << " dim " << dim << " P" << k << " tq " << tq);
+          for (const MmaGroupLayout &g : l.groups) {
+            CHECK((g.k_stride % 16 == 4 || g.k_stride % 16 == 12));
+            CHECK(g.k_stride >= g.k_padded);
+            CHECK(g.columns % 8 == 0);
+          }
+          CHECK((l.test_k_stride % 16 == 4 || l.test_k_stride % 16 == 12));
+          CHECK(l.test_columns % 8 == 0);
+        }
+      }
+}
+
+TEST_CASE("OpenCL refuses to emit a tensor-core kernel, naming why", "[kernel][mma]")
+{
+  std::mt19937 rng(9);
+  ActionData d = make_action(form_named("laplace"), 2, 3, 1, rng);
+  const kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, Schedule::tensor_core({8, 4, 8}));
+  CHECK_THROWS_WITH(kernel::emit_opencl(k, FEMGPU_SOURCE_DIR "/share/femgpu"), Catch::Contains("FP64 tensor cores"));
+  CHECK_NOTHROW(kernel::emit_cuda(k));
+}
