@@ -10,6 +10,7 @@
 #include "kernel/emit.h"
 #include "schedule/mma_layout.h"
 #include "support/action_cases.h"
+#include "tune/tuner.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
@@ -128,4 +129,32 @@ TEST_CASE("OpenCL refuses to emit a tensor-core kernel, naming why", "[kernel][m
   const kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, Schedule::tensor_core({8, 4, 8}));
   CHECK_THROWS_WITH(kernel::emit_opencl(k, FEMGPU_SOURCE_DIR "/share/femgpu"), Catch::Contains("FP64 tensor cores"));
   CHECK_NOTHROW(kernel::emit_cuda(k));
+}
+
+// The tuner's tensor-core round: kMmaShapes in order, T^Q capped at Q rounded up to 8
+// (so P1's one point leaves one T^Q and the repeats drop out), those over the shared
+// limit left out, at most n.
+TEST_CASE("the tuner's tensor-core candidates follow kMmaShapes within Q and the shared memory", "[tune][mma]")
+{
+  std::mt19937 rng(15);
+  ActionData d = make_action(form_named("elasticity"), 3, 4, 1, rng);  // Q = 23: T^Q up to 24
+  std::vector<TimedCandidate> all = tensor_core_candidates(d.ir, 23, 100, 1 << 30);
+  REQUIRE(all.size() == kMmaShapes.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    MmaSizes expected = kMmaShapes[i];
+    expected.quad_tile = std::min(expected.quad_tile, 24);
+    CHECK(all[i].schedule.mma() == expected);
+    CHECK(all[i].schedule.precision() == Precision::FP64);
+  }
+  CHECK(tensor_core_candidates(d.ir, 23, 2, 1 << 30).size() == 2);
+  CHECK(tensor_core_candidates(d.ir, 23, 0, 1 << 30).empty());
+  // A limit that only the smallest shape meets.
+  long long smallest = 1LL << 40;
+  for (const TimedCandidate &c : all) smallest = std::min(smallest, shared_memory_bytes(c.schedule, d.ir));
+  for (const TimedCandidate &c : tensor_core_candidates(d.ir, 23, 100, smallest)) CHECK(shared_memory_bytes(c.schedule, d.ir) == smallest);
+  ActionData p1 = make_action(form_named("elasticity"), 3, 1, 1, rng);  // Q = 1
+  std::vector<TimedCandidate> one_point = tensor_core_candidates(p1.ir, 1, 100, 1 << 30);
+  for (const TimedCandidate &c : one_point) CHECK(c.schedule.mma().quad_tile == 8);
+  for (size_t i = 0; i < one_point.size(); ++i)
+    for (size_t j = i + 1; j < one_point.size(); ++j) CHECK_FALSE(one_point[i].schedule.mma() == one_point[j].schedule.mma());
 }

@@ -274,6 +274,7 @@ TEST_CASE("Tuning cache: the key's tuning settings follow the options that choos
       [](TuneSettings &s) { s.cell_value_bound_candidates = 0; },
       [](TuneSettings &s) { s.half_group_candidates = 0; },
       [](TuneSettings &s) { s.local_search_rounds = 0; },
+      [](TuneSettings &s) { s.mma_candidates = 0; },
       [](TuneSettings &s) { s.per_evaluation_tiling = 0; },
       [](TuneSettings &s) { s.model_barrier_seconds = 0; },
       [](TuneSettings &s) { s.paper_model_candidates = 0; },
