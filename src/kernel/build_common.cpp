@@ -262,15 +262,22 @@ Block pointwise_at_point(const ActionIR &ir)
   return b;
 }
 
-std::string begin_scpwi_kernel(Kernel &k, const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)
 {
+  Kernel k;
   k.name = "femgpu_action";
   k.schedule = to_string(schedule);
   k.precision = schedule.precision();
-  const bool merge = schedule.tables() == Tables::MergedConstant;
-  declare_common_sizes(k, ir, tab, merge);
-  k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
+  declare_common_sizes(k, ir, tab, merge_tables);
   k.params = action_params(ir);
+  return k;
+}
+
+std::string begin_scpwi_kernel(Kernel &k, const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+{
+  const bool merge = schedule.tables() == Tables::MergedConstant;
+  k = begin_action_kernel(ir, tab, schedule, merge);
+  k.sizes.push_back({"WORK_GROUP_SIZE", schedule.work_group_size()});
   k.block_x = schedule.work_group_size() * schedule.lanes();
   k.cells_per_group = schedule.work_group_size();
   if (schedule.tables() == Tables::Global) return "g_tables";

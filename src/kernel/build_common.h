@@ -54,6 +54,10 @@ Block evaluate_and_map(const ActionIR &ir, const std::function<Block(int)> &eval
 // The varying pointwise nodes at point i_quad, on the r_e_g<group>_t<term> registers.
 Block pointwise_at_point(const ActionIR &ir);
 
+// What every action kernel starts with: the name femgpu_action, the schedule's text and
+// precision, the common sizes (declare_common_sizes) and the parameters (action_params).
+Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables = false);
+
 // What every SCPWI kernel (build_scpwi, build_scpwi_lanes) starts with: name, schedule,
 // precision, the common sizes and WORK_GROUP_SIZE, parameters, launch shape (wg*lanes
 // work-items, wg cells per group) and, for constant tables, c_tables. Returns the name

@@ -142,9 +142,8 @@ Block cell_values(const ActionIR &ir, const Tabulation &tab)
 }
 
 // 2a. E = Phi_d x U for group g: tasks (derivative, row tile of 8 points, column chunk).
-Block evaluate_group(const ActionIR &ir, int gi, const MmaLayout &l)
+Block evaluate_group(int gi, const MmaLayout &l)
 {
-  const EvalGroup &grp = ir.groups[static_cast<size_t>(gi)];
   const MmaGroupLayout &lg = l.groups[static_cast<size_t>(gi)];
   const std::string s = G(gi);
   const int per_chunk = eval_tiles_per_chunk(lg);
@@ -179,7 +178,6 @@ Block evaluate_group(const ActionIR &ir, int gi, const MmaLayout &l)
   }
   store.push_back(if_then(tile < size("COL_TILES" + s), both));
   body.push_back(unrolled(loop("i_b", lit(0), lit(per_chunk), store)));
-  (void)grp;
   const Ex tasks = size("EVAL_TASKS" + s);
   Block round{declare(Space::Register, Type::Int, "r_task", var("i_task") * size("N_WARPS") + var("r_warp")), if_then(task < tasks, body)};
   return {comment("evaluation of group " + std::to_string(gi) + ": E = Phi_d x U on the tensor cores"),
@@ -307,7 +305,7 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l)
   b.push_back(barrier());  // s_u and s_cell complete
   Block tile{declare(Space::Register, Type::Int, "r_q0", var("i_quad_tile") * size("QUAD_TILE"))};
   for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
-    Block e = evaluate_group(ir, static_cast<int>(gi), l);
+    Block e = evaluate_group(static_cast<int>(gi), l);
     tile.insert(tile.end(), e.begin(), e.end());
   }
   tile.push_back(barrier());  // s_e complete before the points read it
@@ -332,13 +330,8 @@ Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &sche
   validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
   const MmaSizes &m = schedule.mma();
   const MmaLayout layout = mma_layout(m, ir);
-  Kernel k;
-  k.name = "femgpu_action";
-  k.schedule = to_string(schedule);
-  k.precision = schedule.precision();
-  declare_common_sizes(k, ir, tab);
+  Kernel k = begin_action_kernel(ir, tab, schedule);
   declare_mma_sizes(k, ir, m, layout, tab.n_points());
-  k.params = action_params(ir);
   k.block_x = 32 * m.warps;
   k.block_y = 1;
   k.cells_per_group = m.cells_per_group;

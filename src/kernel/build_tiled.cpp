@@ -403,13 +403,8 @@ Kernel build_tiled(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   // Shapes only: whether the shared memory fits is the launching backend's check.
   validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
   const TileSizes &t = schedule.tiles();
-  Kernel k;
-  k.name = "femgpu_action";
-  k.schedule = to_string(schedule);
-  k.precision = schedule.precision();
-  declare_common_sizes(k, ir, tab);
+  Kernel k = begin_action_kernel(ir, tab, schedule);
   declare_tiled_sizes(k, ir, schedule, tab.n_points());
-  k.params = action_params(ir);
   k.block_x = t.items_per_cell;
   k.block_y = t.cells_per_group;
   k.cells_per_group = t.cells_per_group;

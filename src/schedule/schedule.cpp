@@ -187,7 +187,6 @@ void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_sh
   require_range("warps", m.warps, kMaxThreadsPerGroup / 32, "threads per group limit");
   require_range("quad_tile", m.quad_tile, (Q + 7) / 8 * 8, "the number of quadrature points, rounded up to 8");
   require(m.quad_tile % 8 == 0, "quad_tile", m.quad_tile, "a multiple of", 8, "the height of a product's row tile");
-  (void)ir;
   require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
           "DOFs, evaluated values, pointwise results and per-cell values of N_c cells");
 }
