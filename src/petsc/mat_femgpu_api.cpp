@@ -104,6 +104,13 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   }
   PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
   PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
+  PetscCall(PetscOptionsReal("-mat_fem_gpu_tune_cutoff",
+                             "CUDA tuning: a candidate whose second launch takes more than this many times the fastest median so far keeps that one "
+                             "run as its time and is not timed further (0: off, every candidate gets 5 warm-ups and 15 runs or 0.2 s)",
+                             "", ctx->tune_cutoff, &ctx->tune_cutoff, nullptr));
+  PetscCheck(ctx->tune_cutoff == 0 || (ctx->tune_cutoff > 1 && ctx->tune_cutoff <= 1e6), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-mat_fem_gpu_tune_cutoff is %g; it is 0 (off) or a factor above 1 (e.g. 2: cut candidates over twice the fastest)",
+             (double)ctx->tune_cutoff);
   PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_alias_min", "Search space: least aliasing efficiency", "", ctx->eta_alias_min, &ctx->eta_alias_min, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsReal("-mat_fem_gpu_eta_simd_min", "Search space: least SIMD efficiency", "", ctx->eta_simd_min, &ctx->eta_simd_min, &set));

@@ -56,6 +56,7 @@ struct MatFEMGPUContext {
   ScheduleRequest schedule;
   // Tuning on the first MatMult (CUDA or OpenCL backend, -mat_fem_gpu_strategy auto).
   PetscBool tune_monitor = PETSC_FALSE;
+  PetscReal tune_cutoff = 0;  // tuner.h's TuneSettings::cutoff (a timing choice: not in the cache key); 0: off
   PetscInt tune_candidates = 9;  // b
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;

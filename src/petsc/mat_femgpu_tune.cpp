@@ -72,6 +72,7 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.paper_model_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->paper_model_candidates));
   settings.per_evaluation_tiling = static_cast<size_t>(std::max<PetscInt>(0, ctx->per_evaluation_tiling));
   settings.model_barrier_seconds = static_cast<double>(ctx->model_barrier_ns) * 1e-9;
+  settings.cutoff = static_cast<double>(ctx->tune_cutoff);
   settings.tiled_loops = ctx->schedule.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
   if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
   return settings;

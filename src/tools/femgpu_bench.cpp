@@ -153,7 +153,7 @@ int main(int argc, char **argv)
   char ops_s[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity", json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "";
   PetscInt verify_cells = 1024, n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
   PetscBool monitor = PETSC_FALSE;
-  PetscReal min_seconds = 0.2;
+  PetscReal min_seconds = 0.2, cutoff = 0;
   char forced_s[4096] = "";
   PetscInt tq_classes = 6, per_tiling = 2, paper_model = 3;
   PetscReal barrier_ns = kModelBarrierSeconds * 1e9;
@@ -184,6 +184,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
   PetscCall(PetscOptionsInt("-min_runs", "time each candidate at least this many runs", "", min_runs, &min_runs, nullptr));
   PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
+  PetscCall(PetscOptionsReal("-cutoff", "tuning: time in full only candidates whose second launch is within this factor of the fastest (0: off; -mat_fem_gpu_tune_cutoff)",
+                             "", cutoff, &cutoff, nullptr));
+  PetscCheck(cutoff == 0 || cutoff > 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cutoff is %g; it is 0 (off) or a factor above 1", (double)cutoff);
   PetscCall(PetscOptionsInt("-low_register_words", "also time low-register candidates up to this footprint (0: off)", "", low_words, &low_words,
                             nullptr));
   PetscCall(PetscOptionsInt("-shared_dofs_candidates", "also time the shared-DOF variant of this many of the fastest unrolled or spilling candidates (0: off)",
@@ -288,6 +291,7 @@ int main(int argc, char **argv)
   settings.compile_threads = static_cast<int>(threads);
   settings.min_runs = static_cast<int>(min_runs);
   settings.warmups = static_cast<int>(warmups);
+  settings.cutoff = static_cast<double>(cutoff);
   settings.low_register_words = low_words;
   settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, shared_twins));
   settings.warp_scatter_candidates = static_cast<size_t>(std::max<PetscInt>(0, warp_twins));

@@ -57,14 +57,32 @@ SmLimits sm_limits(const cuda::DeviceInfo &info)
   return sm;
 }
 
-TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s)
+TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s, double cutoff_ms)
 {
   TimedCandidate c;
   c.schedule = k.schedule();
   c.registers = k.resources().registers;
   c.local_bytes = k.resources().local_bytes;
   c.shared_bytes = k.shared_bytes();
-  for (int i = 0; i < s.warmups; ++i) k.launch(data);
+  int warmups = s.warmups;
+  if (std::isfinite(cutoff_ms)) {
+    // The first launch loads the module's code lazily; the second is the check. Both
+    // count as warm-ups.
+    cuda::EventSeries check(2);
+    k.launch(data);
+    check.record(0);
+    k.launch(data);
+    check.record(1);
+    check.synchronize(1);
+    warmups -= 2;
+    if (check.ms(0) > cutoff_ms) {
+      c.cut = true;
+      c.runs = 1;
+      c.median_ms = c.mean_ms = check.ms(0);
+      return c;
+    }
+  }
+  for (int i = 0; i < warmups; ++i) k.launch(data);
   cuda::synchronize();
   // Runs are queued back to back in batches, an event between each two, behind one
   // untimed lead launch: the GPU never waits for the host inside a timed run, so a run's
@@ -120,14 +138,19 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
 }
 
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
-                             const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop)
+                             const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop,
+                             double *fastest_ms)
 {
   TuneReport report;
   report.candidates.swap(candidates);
+  const bool cutting = fastest_ms != nullptr && settings.cutoff > 0;
   auto time = [&](size_t i) {
     if (!kernels[i]) throw std::runtime_error("not compiled");
     kernels[i]->load();
-    return time_kernel(*kernels[i], data, settings);
+    const double cutoff_ms = cutting ? settings.cutoff * *fastest_ms : std::numeric_limits<double>::infinity();
+    TimedCandidate c = time_kernel(*kernels[i], data, settings, cutoff_ms);
+    if (fastest_ms != nullptr && !c.cut) *fastest_ms = std::min(*fastest_ms, c.median_ms);
+    return c;
   };
   auto out_of_memory = [](const std::exception &e) { return dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr; };
   time_candidates(&report, time, settings, out_of_memory, stop);
@@ -149,7 +172,8 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, settings.compile_threads);
   report.compile_seconds = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
-  report.best = time_compiled_candidates(report.candidates, kernels, data, settings);
+  double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for settings.cutoff
+  report.best = time_compiled_candidates(report.candidates, kernels, data, settings, {}, &fastest_ms);
   report.timing_seconds = seconds_since(t0);
   // A later round: compile `twins`, let `screen` mark those not to time, time the rest,
   // and append them (and their kernels) to the report.
@@ -163,7 +187,7 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
     round.compile_seconds = seconds_since(t1);
     if (screen) screen(round.candidates, more);
     t1 = std::chrono::steady_clock::now();
-    round.best = time_compiled_candidates(round.candidates, more, data, settings);
+    round.best = time_compiled_candidates(round.candidates, more, data, settings, {}, &fastest_ms);
     round.timing_seconds = seconds_since(t1);
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(&report, std::move(round));

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,8 +30,11 @@ struct CudaTuneReport : TuneReport {
 // (occupancy.h's defaults where it reports nothing).
 SmLimits sm_limits(const cuda::DeviceInfo &info);
 
-// Times one loaded kernel on `data`: median and mean milliseconds per launch.
-TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s);
+// Times one loaded kernel on `data`: median and mean milliseconds per launch. Where
+// cutoff_ms is finite, its second launch is timed first, and if that took longer the
+// candidate is cut (TimedCandidate::cut, one run; tuner.h's TuneSettings::cutoff).
+TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s,
+                           double cutoff_ms = std::numeric_limits<double>::infinity());
 
 // Compiles every candidate's schedule with NVRTC for `info`'s architecture, `threads`
 // at a time (no device context needed). A candidate that fails keeps a null kernel and
@@ -42,8 +46,11 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
 // time_candidates: failures (and, once `stop` returns true, the rest) score infinity
 // with their reason. Returns the index of the fastest, or -1. Rethrows
 // cuda::DeviceOutOfMemory. The tuner, -schedule and the studies' wall-time guard use it.
+// With `fastest_ms` (the fastest median of earlier rounds, infinity at first; updated),
+// settings.cutoff applies; without it every candidate gets the full protocol.
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
-                             const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop = {});
+                             const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop = {},
+                             double *fastest_ms = nullptr);
 
 CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
                          const DeviceParams &device, const TuneSettings &settings);

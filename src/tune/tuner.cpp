@@ -199,7 +199,10 @@ std::string describe(const TimedCandidate &c)
     os << "failed (" << c.error.substr(0, 160) << ")";
     return os.str();
   }
-  os << c.median_ms << " ms (median of " << c.runs << ")";
+  if (c.cut)
+    os << c.median_ms << " ms (one run, cut: over the cutoff)";
+  else
+    os << c.median_ms << " ms (median of " << c.runs << ")";
   if (c.registers > 0) os << ", " << c.registers << " regs, " << c.local_bytes << " B spill";
   os << ", " << c.shared_bytes << " B shared";
   return os.str();

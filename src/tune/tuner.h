@@ -50,6 +50,15 @@ struct TuneSettings {
   int min_runs = 15;
   double min_seconds = 0.2;
   int max_runs = 400;
+  // Tuning (not -schedule or the studies) times a candidate in full only while it may
+  // win: where cutoff > 0, a candidate's second launch (the first absorbs the module's
+  // lazy load) is timed, and if it took more than cutoff times the fastest median so far
+  // that one run is its time (TimedCandidate::cut) and the rest of the protocol is
+  // skipped. At high order a losing candidate then costs 2 launches instead of
+  // warmups + min_runs + 1: on the H200 hyperelasticity 3D P6's first round alone ran
+  // past 560 s at 3 runs each, its losers taking 2-6 s a launch. 0: off (the paper's
+  // protocol for every candidate).
+  double cutoff = 0;
   int compile_threads = 8;
   // SCPWI is timed once per work-group size here (sizes above limits.wg_max are left
   // out; empty: no SCPWI). One warp per group caps an SM at 32 groups, half its
@@ -173,6 +182,7 @@ struct TimedCandidate {
   double model_seconds = 0;  // t_heur per cell (tiled candidates)
   double median_ms = 0, mean_ms = 0;
   int runs = 0;
+  bool cut = false;   // timed once, over TuneSettings::cutoff times the fastest so far
   std::string error;  // why it could not run (then median_ms is infinity)
   int registers = 0, local_bytes = 0;  // CUDA only
   long long shared_bytes = 0;
