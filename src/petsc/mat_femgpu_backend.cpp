@@ -127,13 +127,12 @@ PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Sch
 // The OpenCL tuner (opencl_tuner.h), ranked with the probed OpenCL device (the probe's
 // cache, or a probe now; opencl_probe.h), which also serves MatView's roofline; the
 // local-memory limit is also capped at the one the OpenCL backend validates against.
-// Hands back the best backend when it tuned.
-PetscErrorCode make_tuned_opencl_backend(Mat A, MatFEMGPUContext *ctx)
+// Sets *chosen, and ctx->backend to the tuner's best when it tuned (no second build).
+PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chosen)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   TuneTarget target;
   std::unique_ptr<ActionBackend> tuned;
-  Schedule chosen = Schedule::single_cell_per_work_item();
   std::string probe_note;
   PetscFunctionBegin;
   FEMGPU_CXX(comm, {
@@ -169,9 +168,28 @@ PetscErrorCode make_tuned_opencl_backend(Mat A, MatFEMGPUContext *ctx)
     };
   });
   if (!probe_note.empty()) PetscCall(PetscInfo(A, "OpenCL device probe: %s\n", probe_note.c_str()));
-  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, &chosen));
+  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, chosen));
   if (tuned) ctx->backend = std::move(tuned);
-  else FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, chosen, default_share_dir()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Tuning times kernels on this rank's cells, so a rank without cells does not tune: it
+// takes the schedule of the first rank that has cells (collective; one broadcast).
+PetscErrorCode schedule_of_ranks_with_cells(MPI_Comm comm, PetscInt n_cells, Schedule *schedule)
+{
+  PetscMPIInt rank, size, root;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  root = n_cells > 0 ? rank : size;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &root, 1, MPI_INT, MPI_MIN, comm));
+  if (root == size) PetscFunctionReturn(PETSC_SUCCESS);  // no cells anywhere: keep the default
+  std::string text = to_string(*schedule);
+  PetscMPIInt length = static_cast<PetscMPIInt>(text.size());
+  PetscCallMPI(MPI_Bcast(&length, 1, MPI_INT, root, comm));
+  text.resize(static_cast<size_t>(length));
+  PetscCallMPI(MPI_Bcast(text.data(), length, MPI_CHAR, root, comm));
+  if (n_cells == 0) FEMGPU_CXX(PETSC_COMM_SELF, *schedule = parse_schedule(text));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -194,11 +212,15 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
   if (b == "auto") b = cuda_present() ? "cuda" : "cpu";
   if (b == "cpu") {
     ctx->backend = make_reference_backend(*ctx->ir, *ctx->tab);
-  } else if (b == "opencl" && ctx->schedule.strategy == "auto" && ctx->maps.n_cells > 0) {
-    PetscCall(make_tuned_opencl_backend(A, ctx));
   } else if (b == "opencl") {
-    FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()),
-                                                       default_share_dir()));
+    Schedule schedule = Schedule::single_cell_per_work_item();
+    FEMGPU_CXX(comm, schedule = requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()));
+    ctx->backend.reset();
+    if (ctx->schedule.strategy == "auto") {
+      if (ctx->maps.n_cells > 0) PetscCall(tune_opencl_schedule(A, ctx, &schedule));
+      PetscCall(schedule_of_ranks_with_cells(comm, ctx->maps.n_cells, &schedule));
+    }
+    if (!ctx->backend) FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, schedule, default_share_dir()));
   } else if (b == "cuda") {
 #ifdef FEMGPU_HAVE_CUDA
     PetscCheck(cuda_present(), comm, PETSC_ERR_SUP_SYS, "fem_gpu: -mat_fem_gpu_backend cuda, but no CUDA device or driver was found");
@@ -207,7 +229,10 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
     ctx->cuda_ordinal = ordinal;
     Schedule schedule = Schedule::single_cell_per_work_item();
     FEMGPU_CXX(comm, schedule = requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()));
-    if (ctx->schedule.strategy == "auto" && ctx->maps.n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule));
+    if (ctx->schedule.strategy == "auto") {
+      if (ctx->maps.n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule));
+      PetscCall(schedule_of_ranks_with_cells(comm, ctx->maps.n_cells, &schedule));
+    }
     FEMGPU_CXX(comm, ctx->backend = std::make_unique<CudaBackend>(*ctx->ir, *ctx->tab, schedule, ordinal));
 #else
     SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: this build has no CUDA backend (configure with the CUDA toolkit present)");

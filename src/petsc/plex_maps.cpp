@@ -63,12 +63,35 @@ PetscErrorCode closure_indices(DM dm, PetscSection section, Vec indices, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The mesh's cell type, the same on every rank: ranks without cells take the others'
+// (a mesh of 2 cells on 3 ranks leaves one empty); ranks with different types are an error.
+PetscErrorCode mesh_cell_type(DM dm, PetscInt cStart, PetscInt cEnd, DMPolytopeType *ct)
+{
+  MPI_Comm comm;
+  PetscInt mine = -1, range[2];
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
+  if (cEnd > cStart) {
+    DMPolytopeType t;
+    PetscCall(DMPlexGetCellType(dm, cStart, &t));
+    mine = static_cast<PetscInt>(t);
+  }
+  range[0] = mine < 0 ? PETSC_MAX_INT : mine;  // smallest and largest over ranks with cells
+  range[1] = mine;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[0], 1, MPIU_INT, MPI_MIN, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[1], 1, MPIU_INT, MPI_MAX, comm));
+  PetscCheck(range[0] == range[1] || range[1] < 0, comm, PETSC_ERR_SUP, "fem_gpu: the ranks' meshes have different cell types (%s and %s)",
+             DMPolytopeTypes[range[0]], DMPolytopeTypes[range[1]]);
+  *ct = range[1] < 0 ? DM_POLYTOPE_TRIANGLE : static_cast<DMPolytopeType>(range[1]);  // no cells anywhere: any simplex
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
 {
   PetscInt dim, cdim, cStart, cEnd, nf, Nc, degree, closure;
-  DMPolytopeType ct;
+  DMPolytopeType ct = DM_POLYTOPE_TRIANGLE;
   PetscObject obj;
   PetscClassId id;
   MPI_Comm comm;
@@ -78,8 +101,7 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
   PetscCall(DMGetCoordinateDim(dm, &cdim));
   PetscCheck(dim == cdim, comm, PETSC_ERR_SUP, "fem_gpu: the mesh has dimension %" PetscInt_FMT " in %" PetscInt_FMT "D space; only meshes of full dimension are supported", dim, cdim);
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
-  ct = DM_POLYTOPE_TRIANGLE;
-  if (cEnd > cStart) PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+  PetscCall(mesh_cell_type(dm, cStart, cEnd, &ct));
   PetscCheck(ct == DM_POLYTOPE_TRIANGLE || ct == DM_POLYTOPE_TETRAHEDRON, comm, PETSC_ERR_SUP,
              "fem_gpu supports triangle and tetrahedron meshes; this mesh has %s cells (use -dm_plex_simplex 1)", DMPolytopeTypes[ct]);
   PetscCall(DMGetNumFields(dm, &nf));
@@ -109,7 +131,9 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
 #endif
   PetscCheck(lagrange, comm, PETSC_ERR_SUP, "fem_gpu needs a Lagrange element; field 0 has a different dual space");
   PetscCall(PetscFEGetDimension(fe, &closure));
-  PetscCheck(degree >= 1 && closure == lagrange_dimension(dim, degree) * Nc, comm, PETSC_ERR_SUP,
+  // A rank without cells may hold PETSc's tensor-product element (DMPlexIsSimplex is false
+  // there), so only ranks with cells check the element's size.
+  PetscCheck(degree >= 1 && (cEnd == cStart || closure == lagrange_dimension(dim, degree) * Nc), PETSC_COMM_SELF, PETSC_ERR_SUP,
              "fem_gpu needs a continuous P_k Lagrange element (k >= 1); field 0 has degree %" PetscInt_FMT " and %" PetscInt_FMT " basis functions", degree, closure);
   signature->cell = dim == 2 ? CellType::Triangle : CellType::Tetrahedron;
   signature->element = Element{static_cast<int>(degree), static_cast<int>(Nc)};
@@ -127,6 +151,7 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
     PetscCall(DMPlexVecRestoreClosure(cdm, cs, coords, cStart, &nodes, &vals));
     nodes /= dim;
   }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nodes, 1, MPIU_INT, MPI_MAX, comm));  // ranks without cells follow the others
   if (nodes == 0 || nodes == dim + 1) signature->coordinate_degree = 1;
   else if (nodes == lagrange_dimension(static_cast<int>(dim), 2)) signature->coordinate_degree = 2;
   else SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu supports P1 and P2 coordinates; this mesh has %" PetscInt_FMT " coordinate nodes per cell", nodes);

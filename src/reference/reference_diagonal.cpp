@@ -63,6 +63,7 @@ std::vector<double> reference_cell_matrix(const ActionIR &ir, const Tabulation &
 
 void reference_diagonal(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, double *diag)
 {
+  if (arrays.n_cells == 0) return;  // a rank without cells: its arrays may be empty (null)
   if (!arrays.test_map) throw std::invalid_argument("reference_diagonal: test map missing");
   const size_t width = static_cast<size_t>(cell_width(ir));
   for (int cell = 0; cell < arrays.n_cells; ++cell) {

@@ -28,8 +28,11 @@ void CudaBackend::ensure_data(const ActionArrays &arrays, std::size_t n_out)
   }
 }
 
+// A rank without cells adds nothing: every entry point returns before touching the
+// device (its arrays are empty, and zero-sized device buffers are not allowed).
 void CudaBackend::apply(const ActionArrays &arrays, std::size_t n_out, double *out)
 {
+  if (arrays.n_cells == 0) return;
   const bool fresh = !data_;
   ensure_data(arrays, n_out);
   if (!fresh) data_->upload_values(arrays);
@@ -42,6 +45,7 @@ void CudaBackend::apply(const ActionArrays &arrays, std::size_t n_out, double *o
 void CudaBackend::apply_device(const ActionArrays &arrays, std::size_t n_out, unsigned long long trial,
                                const std::vector<unsigned long long> &coefficients, unsigned long long out)
 {
+  if (arrays.n_cells == 0) return;
   ensure_data(arrays, n_out);
   data_->upload_constants(arrays);  // small; constants may change between applies
   data_->use_device_arrays(trial, coefficients, out);
@@ -73,6 +77,7 @@ DeviceActionData &CudaBackend::diagonal_data(const ActionArrays &given, std::siz
 void CudaBackend::diagonal(const ActionArrays &arrays, std::size_t n_out, double *diag)
 {
   if (ir_.rank != 2) throw std::invalid_argument("cuda diagonal: the form is a residual (rank 1), not a bilinear form");
+  if (arrays.n_cells == 0) return;
   DeviceActionData &data = diagonal_data(arrays, n_out);
   data.upload_coefficients(arrays);
   data.use_device_arrays(0, {}, 0);
@@ -92,6 +97,7 @@ void CudaBackend::diagonal_device(const ActionArrays &arrays, std::size_t n_out,
   for (size_t i = 0; i < coefficients.size(); ++i)
     if (!coefficients[i])
       throw std::invalid_argument("cuda diagonal_device: null device pointer for coefficient " + ir_.coefficients[i].name);
+  if (arrays.n_cells == 0) return;
   DeviceActionData &data = diagonal_data(arrays, n_out);
   data.upload_constants(arrays);
   data.use_device_arrays(0, coefficients, out);

@@ -132,12 +132,14 @@ cl_program opencl::build_program(cl_context context, cl_device_id device, const 
 void OpenCLRuntime::apply(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
                           const ActionArrays &arrays, double *out, size_t n_out)
 {
+  if (arrays.n_cells == 0) return;  // nothing to add; empty arrays cannot become buffers
   run(k, source, host_arguments(k, ir, tab, arrays, out, n_out), arrays.n_cells, out, n_out);
 }
 
 void OpenCLRuntime::diagonal(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
                              const ActionArrays &arrays, double *diag, size_t n_out)
 {
+  if (arrays.n_cells == 0) return;
   run(k, source, host_arguments(diagonal_arguments(ir), k, ir, tab, arrays, diag, n_out), arrays.n_cells, diag, n_out);
 }
 
