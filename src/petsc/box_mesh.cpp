@@ -3,21 +3,38 @@
 // Triangle/TetGen (Debian's 3.18, minimal CUDA builds) cannot make simplex boxes.
 #include <petscdmplex.h>
 
+#include <cmath>
 #include <vector>
 
 #include "femgpu.h"
 #include "fem/structured_cells.h"
 #include "petsc/petsc_compat.h"
 
-PetscErrorCode FEMGPUCreateBoxMesh(MPI_Comm comm, PetscInt dim, const PetscInt faces[], const PetscReal lower[], const PetscReal upper[], DM *dm)
+// As DMPlexCreateBoxMesh: NULL faces are 2 x 2 in 2D and 1 x 1 x 1 in 3D, NULL lower
+// and upper bounds the unit box.
+PetscErrorCode FEMGPUCreateBoxMesh(MPI_Comm comm, PetscInt dim, const PetscInt given_faces[], const PetscReal given_lower[],
+                                   const PetscReal given_upper[], DM *dm)
 {
   PetscMPIInt rank;
   std::vector<PetscInt> cells;
   std::vector<PetscReal> coords;
   PetscFunctionBegin;
+  PetscAssertPointer(dm, 6);
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "FEMGPUCreateBoxMesh: dimension must be 2 or 3, got %" PetscInt_FMT, dim);
-  for (PetscInt d = 0; d < dim; ++d)
+  const PetscInt default_faces[3] = {dim == 2 ? 2 : 1, dim == 2 ? 2 : 1, 1};
+  const PetscReal zeros[3] = {0, 0, 0}, ones[3] = {1, 1, 1};
+  const PetscInt *faces = given_faces ? given_faces : default_faces;
+  const PetscReal *lower = given_lower ? given_lower : zeros, *upper = given_upper ? given_upper : ones;
+  double cell_count = dim == 2 ? 2 : 6;  // in double: the product of large face counts overflows
+  for (PetscInt d = 0; d < dim; ++d) {
     PetscCheck(faces[d] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "FEMGPUCreateBoxMesh: faces[%" PetscInt_FMT "] = %" PetscInt_FMT " must be >= 1", d, faces[d]);
+    PetscCheck(std::isfinite(lower[d]) && std::isfinite(upper[d]) && lower[d] < upper[d], comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "FEMGPUCreateBoxMesh: direction %" PetscInt_FMT " goes from %g to %g; the lower bound must be below the upper one", d, (double)lower[d],
+               (double)upper[d]);
+    cell_count *= static_cast<double>(faces[d]);
+  }
+  PetscCheck(cell_count * (dim + 1) <= static_cast<double>(PETSC_MAX_INT), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "FEMGPUCreateBoxMesh: %g cells do not fit this PetscInt's cell list (configure PETSc with --with-64-bit-indices)", cell_count);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscInt n_cells = 0, n_vertices = 0;
   if (rank == 0) {  // rank 0 builds the serial mesh; DMPlexDistribute spreads it

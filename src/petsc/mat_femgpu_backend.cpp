@@ -211,6 +211,11 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
   std::string b = ctx->backend_name;
   if (b == "auto") b = cuda_present() ? "cuda" : "cpu";
   if (b == "cpu") {
+    // The reference runs no schedule: a request for one would silently change nothing.
+    PetscCheck(ctx->schedule.strategy == "auto" && ctx->schedule.precision == "fp64", comm, PETSC_ERR_SUP,
+               "fem_gpu: -mat_fem_gpu_strategy %s -mat_fem_gpu_precision %s: the cpu backend is the FP64 reference (the paper's Algorithm 2) "
+               "and runs no kernel schedule; use -mat_fem_gpu_backend opencl or cuda",
+               ctx->schedule.strategy.c_str(), ctx->schedule.precision.c_str());
     ctx->backend = make_reference_backend(*ctx->ir, *ctx->tab);
   } else if (b == "opencl") {
     Schedule schedule = Schedule::single_cell_per_work_item();

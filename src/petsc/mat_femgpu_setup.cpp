@@ -7,6 +7,7 @@
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "petsc/mat_femgpu_impl.h"
+#include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "runtime/cuda_backend.h"
@@ -17,6 +18,37 @@ namespace femgpu {
 
 namespace {
 
+// The form's constants, as a list for messages ("mu, lmbda", or "none").
+std::string constant_names(const ActionIR &ir)
+{
+  std::string names;
+  for (const ConstantInfo &c : ir.constants) names += (names.empty() ? "" : ", ") + c.name;
+  return names.empty() ? "none" : names;
+}
+
+// Every -mat_fem_gpu_constant_<name> given for this Mat's prefix names a constant of its
+// form: a misspelt one would otherwise leave the default in place without a word.
+PetscErrorCode check_constant_options(Mat A, const MatFEMGPUContext *ctx, const char *prefix)
+{
+  PetscOptions options;
+  char *all;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptions((PetscObject)A, &options));
+  PetscCall(PetscOptionsGetAll(options, &all));
+  const std::string lead = std::string("-") + (prefix ? prefix : "") + "mat_fem_gpu_constant_";
+  std::istringstream words(all);
+  PetscCall(PetscFree(all));
+  for (std::string word; words >> word;) {
+    if (word.compare(0, lead.size(), lead) != 0) continue;
+    const std::string name = word.substr(lead.size());
+    bool known = false;
+    for (const ConstantInfo &c : ctx->ir->constants) known = known || c.name == name;
+    PetscCheck(known, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "%s: form %s has no constant '%s' (its constants: %s)", word.c_str(),
+               ctx->form_source.c_str(), name.c_str(), constant_names(*ctx->ir).c_str());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode resolve_constants(Mat A, MatFEMGPUContext *ctx)
 {
   const char *prefix;
@@ -25,16 +57,20 @@ PetscErrorCode resolve_constants(Mat A, MatFEMGPUContext *ctx)
   for (const auto &kv : ctx->constants_set) {
     bool found = false;
     for (const ConstantInfo &c : ctx->ir->constants) found = found || c.name == kv.first;
-    PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): form %s has no constant '%s'", ctx->form_source.c_str(), kv.first.c_str());
+    PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): form %s has no constant '%s' (its constants: %s)", ctx->form_source.c_str(),
+               kv.first.c_str(), constant_names(*ctx->ir).c_str());
   }
   PetscCall(MatGetOptionsPrefix(A, &prefix));
+  PetscCall(check_constant_options(A, ctx, prefix));
   ctx->constants.clear();
   PetscOptionsBegin(comm, prefix, "fem_gpu constants of the form", "Mat");
   for (const ConstantInfo &c : ctx->ir->constants) {
     PetscReal value = c.default_value;
     if (auto it = ctx->constants_set.find(c.name); it != ctx->constants_set.end()) value = it->second;
     std::string option = "-mat_fem_gpu_constant_" + c.name, help = "Value of the form's Constant '" + c.name + "'";
-    PetscCall(PetscOptionsReal(option.c_str(), help.c_str(), "MatFEMGPUSetConstant", value, &value, nullptr));
+    PetscBool set;
+    PetscCall(PetscOptionsReal(option.c_str(), help.c_str(), "MatFEMGPUSetConstant", value, &value, &set));
+    if (set) PetscCall(check_real_option(option.c_str(), value, PETSC_MIN_REAL, PETSC_MAX_REAL));
     ctx->constants.push_back(value);
   }
   PetscOptionsEnd();

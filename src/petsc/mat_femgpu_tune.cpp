@@ -96,8 +96,13 @@ PetscErrorCode run_tuner(MatFEMGPUContext *ctx, MPI_Comm comm, const TuneTarget 
   for (FunctionArrays &f : arrays.coefficients) f.values = w.data();
   FEMGPU_CXX(comm, *report = target.tune(arrays, n, settings));
   PetscCall(VecRestoreArrayRead(coords, &ca));
-  PetscCheck(report->best >= 0, comm, PETSC_ERR_LIB, "fem_gpu: no schedule could run: %s",
-             report->candidates.empty() ? "no candidates" : report->candidates.front().error.c_str());
+  std::string sizes;
+  for (int wg : ctx->scpwi_work_groups) sizes += (sizes.empty() ? "" : ",") + std::to_string(wg);
+  PetscCheck(!report->candidates.empty(), comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "fem_gpu: nothing to tune: no SCPWI size of -mat_fem_gpu_scpwi_work_groups %s and no tiled schedule fits -mat_fem_gpu_wg_max %" PetscInt_FMT
+             " work-items per group (with -mat_fem_gpu_eta_simd_min %g, tiled groups fill whole warps)",
+             sizes.c_str(), ctx->wg_max, (double)ctx->eta_simd_min);
+  PetscCheck(report->best >= 0, comm, PETSC_ERR_LIB, "fem_gpu: no schedule could run: %s", report->candidates.front().error.c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "form/expr.h"
+#include "runtime/device_faults.h"
 
 #define FEMGPU_CXX(comm, ...)                                                          \
   do {                                                                                 \
@@ -17,6 +18,8 @@
       SETERRQ((comm), PETSC_ERR_USER_INPUT, "%s", e_.what());                          \
     } catch (const std::invalid_argument &e_) {                                        \
       SETERRQ((comm), PETSC_ERR_ARG_OUTOFRANGE, "%s", e_.what());                      \
+    } catch (const femgpu::DeviceOutOfMemory &e_) {                                    \
+      SETERRQ((comm), PETSC_ERR_MEM, "%s", e_.what());                                 \
     } catch (const std::bad_alloc &) {                                                 \
       SETERRQ((comm), PETSC_ERR_MEM, "out of host memory in femgpu");                  \
     } catch (const std::exception &e_) {                                               \

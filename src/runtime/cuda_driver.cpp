@@ -166,19 +166,26 @@ void Module::launch(unsigned grid, unsigned block_x, unsigned block_y, unsigned 
   if (dynamic_shared > 48 * 1024)  // above 48 KiB a kernel must opt in
     FEMGPU_CU(use().cuFuncSetAttribute_(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(dynamic_shared)));
   if (grid == 0) return;
+  if (injected_faults().launch) block_x = 0;  // the driver's own CUDA_ERROR_INVALID_VALUE
   FEMGPU_CU(use().cuLaunchKernel_(f, grid, 1, 1, block_x, block_y, 1, dynamic_shared, nullptr, params, nullptr));
 }
+
+// Bytes held by live Buffers, for the injected memory cap (device_faults.h).
+static std::size_t live_buffer_bytes = 0;
 
 Buffer::Buffer(std::size_t bytes) : bytes_(bytes)
 {
   CUdeviceptr p = 0;
+  check_injected_memory_cap(live_buffer_bytes, bytes, "cuMemAlloc");
   if (bytes) FEMGPU_CU(use().cuMemAlloc_(&p, bytes));
   ptr_ = p;
+  live_buffer_bytes += bytes;
 }
 
 Buffer::~Buffer()
 {
   if (ptr_) use().cuMemFree_(static_cast<CUdeviceptr>(ptr_));
+  live_buffer_bytes -= bytes_;
 }
 
 Buffer::Buffer(Buffer &&o) noexcept : ptr_(std::exchange(o.ptr_, 0)), bytes_(std::exchange(o.bytes_, 0)) {}
@@ -187,6 +194,7 @@ Buffer &Buffer::operator=(Buffer &&o) noexcept
 {
   if (this != &o) {
     if (ptr_) use().cuMemFree_(static_cast<CUdeviceptr>(ptr_));
+    live_buffer_bytes -= bytes_;
     ptr_ = std::exchange(o.ptr_, 0);
     bytes_ = std::exchange(o.bytes_, 0);
   }

@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "runtime/device_faults.h"
+
 namespace femgpu::cuda {
 
 struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-struct DeviceOutOfMemory : CudaError {
-  using CudaError::CudaError;
-};
+using DeviceOutOfMemory = femgpu::DeviceOutOfMemory;  // shared with OpenCL (device_faults.h)
 
 struct DeviceInfo {
   std::string name;

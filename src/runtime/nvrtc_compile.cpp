@@ -1,6 +1,7 @@
 // NVRTC: source -> cubin for one real architecture (or PTX for a virtual one); failures
 // keep their source on disk.
 #include "runtime/nvrtc_compile.h"
+#include "runtime/device_faults.h"
 
 #include <nvrtc.h>
 
@@ -41,7 +42,13 @@ std::string save_source(const std::string &source, const std::string &name)
 namespace {
 
 // femgpu's NVRTC options for an architecture (sm_ for a cubin, compute_ for PTX).
-std::vector<std::string> options_for(const std::string &arch) { return {"-arch=" + arch, "--std=c++17", "-default-device"}; }
+// An injected compile fault adds an option NVRTC refuses (device_faults.h).
+std::vector<std::string> options_for(const std::string &arch)
+{
+  std::vector<std::string> options{"-arch=" + arch, "--std=c++17", "-default-device"};
+  if (injected_faults().compile) options.push_back("--injected-fault-no-such-option");
+  return options;
+}
 
 // Compiles `source` with `options` and returns the program (the caller destroys it), or
 // throws with the options, NVRTC's log and the saved source.

@@ -2,6 +2,7 @@
 // with the kernel's group shape, read back.
 #define CL_TARGET_OPENCL_VERSION 120
 #include "runtime/opencl_runtime.h"
+#include "runtime/device_faults.h"
 
 #include "runtime/opencl_calls.h"
 
@@ -15,9 +16,30 @@
 
 namespace femgpu {
 
+namespace {
+
+// The names of the errors a launch or allocation can meet, so a message says what failed.
+const char *error_name(cl_int err)
+{
+  switch (err) {
+    case CL_OUT_OF_RESOURCES: return " (CL_OUT_OF_RESOURCES)";
+    case CL_OUT_OF_HOST_MEMORY: return " (CL_OUT_OF_HOST_MEMORY)";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return " (CL_MEM_OBJECT_ALLOCATION_FAILURE)";
+    case CL_INVALID_WORK_GROUP_SIZE: return " (CL_INVALID_WORK_GROUP_SIZE)";
+    case CL_INVALID_WORK_ITEM_SIZE: return " (CL_INVALID_WORK_ITEM_SIZE)";
+    case CL_INVALID_GLOBAL_WORK_SIZE: return " (CL_INVALID_GLOBAL_WORK_SIZE)";
+    case CL_INVALID_KERNEL_ARGS: return " (CL_INVALID_KERNEL_ARGS)";
+    case CL_INVALID_BUFFER_SIZE: return " (CL_INVALID_BUFFER_SIZE)";
+    default: return "";
+  }
+}
+
+}  // namespace
+
 void opencl::check(cl_int err, const char *what)
 {
-  if (err != CL_SUCCESS) throw std::runtime_error(std::string("OpenCL: ") + what + " failed with error " + std::to_string(err));
+  if (err != CL_SUCCESS)
+    throw std::runtime_error(std::string("OpenCL: ") + what + " failed with error " + std::to_string(err) + error_name(err));
 }
 
 using opencl::check;
@@ -54,13 +76,19 @@ struct OpenCLRuntime::State {
   {
     for (cl_mem b : buffers) clReleaseMemObject(b);
     buffers.clear();
+    buffer_bytes = 0;
   }
+  size_t buffer_bytes = 0;  // held by `buffers`
   cl_mem buffer(const void *data, size_t bytes)
   {
     cl_int err = CL_SUCCESS;
+    check_injected_memory_cap(buffer_bytes, bytes, "clCreateBuffer");
     cl_mem b = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, const_cast<void *>(data), &err);
+    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES)
+      throw DeviceOutOfMemory("device out of memory: clCreateBuffer of " + std::to_string(bytes) + " bytes failed with error " + std::to_string(err));
     check(err, "clCreateBuffer");
     buffers.push_back(b);
+    buffer_bytes += bytes;
     return b;
   }
 };
@@ -117,7 +145,9 @@ cl_program opencl::build_program(cl_context context, cl_device_id device, const 
   cl_int err = CL_SUCCESS;
   cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
   check(err, "clCreateProgramWithSource");
-  if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
+  // An injected compile fault passes an option the OpenCL compiler refuses (device_faults.h).
+  const char *options = injected_faults().compile ? "-cl-injected-fault-no-such-option" : "";
+  if (clBuildProgram(program, 1, &device, options, nullptr, nullptr) != CL_SUCCESS) {
     size_t len = 0;
     clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
     std::string log(len, '\0');
@@ -173,8 +203,11 @@ void OpenCLRuntime::run(const kernel::Kernel &k, const std::string &source, cons
     if (host[i].kind == ArgKind::Out) out_buffer = b, out_bytes = host[i].bytes.size();
     check(clSetKernelArg(kernel, index, sizeof(cl_mem), &b), "clSetKernelArg");
   }
-  const size_t local[2] = {static_cast<size_t>(k.block_x), static_cast<size_t>(k.block_y)};
+  size_t local[2] = {static_cast<size_t>(k.block_x), static_cast<size_t>(k.block_y)};
   const size_t global[2] = {group_count(k, n_cells) * local[0], local[1]};
+  // An injected launch fault asks for a work-group that does not divide the grid and is
+  // past any device's limit: the runtime's own refusal (device_faults.h).
+  if (injected_faults().launch) local[0] = global[0] + (size_t{1} << 20);
   check(clEnqueueNDRangeKernel(s.queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
   std::vector<unsigned char> result(out_bytes);
   check(clEnqueueReadBuffer(s.queue, out_buffer, CL_TRUE, 0, result.size(), result.data(), 0, nullptr, nullptr),

@@ -1,9 +1,11 @@
 // Misuse of the fem_gpu Mat through the C API is a PETSc error with the right code, and
 // the Mat works once the misuse is corrected: a coefficient Vec of the wrong size, a
-// missing coefficient, an unknown constant, a Mat that is not fem_gpu.
+// missing coefficient, an unknown or non-finite constant, a Mat that is not fem_gpu; and
+// FEMGPUCreateBoxMesh with NULL (default) and bad arguments.
 #include <petscdmplex.h>
 #include <petscfe.h>
 
+#include <cmath>
 #include <string>
 
 #include "femgpu.h"
@@ -54,6 +56,8 @@ PetscErrorCode run()
   PetscCall(VecSet(w, 0.0));
   PetscCall(MatFEMGPUSetCoefficient(A, "w", w));
   expect(MatMult(A, x, y), PETSC_ERR_ARG_WRONG, "an unknown constant");
+  expect(MatFEMGPUSetConstant(A, "mu", HUGE_VAL), PETSC_ERR_ARG_OUTOFRANGE, "an infinite constant");
+  expect(MatFEMGPUSetConstant(A, "mu", std::nan("")), PETSC_ERR_ARG_OUTOFRANGE, "a NaN constant");
   PetscCall(MatCreate(PETSC_COMM_WORLD, &aij));
   expect(MatFEMGPUSetConstant(aij, "mu", 1.0), PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant on a Mat of another type");
   PetscCall(PetscPopErrorHandler());
@@ -79,6 +83,35 @@ PetscErrorCode run()
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// NULL faces and bounds are PETSc's defaults (the unit box); an empty box is an error.
+PetscErrorCode check_box_mesh()
+{
+  DM dm;
+  PetscReal lo[3], hi[3];
+  PetscInt n_cells, c_start, c_end;
+  const PetscInt faces[2] = {3, 2};
+  const PetscReal lower[2] = {0, 1}, upper[2] = {1, 1};
+  PetscFunctionBegin;
+  for (PetscInt dim = 2; dim <= 3; ++dim) {
+    PetscCall(FEMGPUCreateBoxMesh(PETSC_COMM_WORLD, dim, nullptr, nullptr, nullptr, &dm));
+    PetscCall(DMGetBoundingBox(dm, lo, hi));
+    PetscCall(DMPlexGetHeightStratum(dm, 0, &c_start, &c_end));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &(n_cells = c_end - c_start), 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    bool ok = n_cells == (dim == 2 ? 8 : 6);
+    for (PetscInt d = 0; d < dim; ++d) ok = ok && lo[d] == 0 && hi[d] == 1;
+    failures += ok ? 0 : 1;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FEMGPUCreateBoxMesh(dim %d, NULL, NULL, NULL): %d cells, unit box %s\n", (int)dim, (int)n_cells, ok ? "ok" : "FAIL"));
+    PetscCall(DMDestroy(&dm));
+  }
+  PetscCall(FEMGPUCreateBoxMesh(PETSC_COMM_WORLD, 2, faces, nullptr, upper, &dm));  // lower NULL: from 0
+  PetscCall(DMDestroy(&dm));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  expect(FEMGPUCreateBoxMesh(PETSC_COMM_WORLD, 2, faces, lower, upper, &dm), PETSC_ERR_ARG_OUTOFRANGE, "a box of height 0");
+  expect(FEMGPUCreateBoxMesh(PETSC_COMM_WORLD, 4, faces, nullptr, nullptr, &dm), PETSC_ERR_ARG_OUTOFRANGE, "a 4D box");
+  PetscCall(PetscPopErrorHandler());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -86,6 +119,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(MatFEMGPURegister());
   PetscCall(run());
+  PetscCall(check_box_mesh());
   PetscCall(PetscFinalize());
   return failures ? 1 : 0;
 }

@@ -1,0 +1,265 @@
+// The fem_gpu Mat's options (MatSetFromOptions): one options block, each option read
+// with its range checked where it is declared (option_checks.h), so a bad value stops
+// with an error naming the option instead of being taken as "unset" or wrapped.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "femgpu.h"
+#include "petsc/mat_femgpu_impl.h"
+#include "petsc/option_checks.h"
+#include "petsc/petsc_errors.h"
+#include "tune/tuning_cache.h"
+
+namespace femgpu {
+
+// The tuning cache: its file ("none" or empty: off) and -mat_fem_gpu_retune.
+template <class Items> static PetscErrorCode read_tune_cache_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
+{
+  char path[PETSC_MAX_PATH_LEN];
+  PetscBool set;
+  std::string shown = ctx->tune_cache;
+  PetscFunctionBegin;
+  if (shown == "default") {
+    try {
+      shown = default_tuning_cache_path();
+    } catch (const std::exception &) {
+      shown = "none";  // neither XDG_CACHE_HOME nor HOME: no default folder
+    }
+  }
+  PetscCall(PetscStrncpy(path, shown.c_str(), sizeof(path)));
+  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", path, path, sizeof(path), &set));
+  if (set) ctx->tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->retune, &ctx->retune, nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// One option choosing among `choices` (the first is the default), read into *value as
+// its text; sets *any when the option is given.
+template <class Items>
+static PetscErrorCode read_choice(Items PetscOptionsObject, const char *name, const char *help, const std::vector<const char *> &choices,
+                                  std::string *value, PetscBool *any)
+{
+  const auto at = std::find_if(choices.begin(), choices.end(), [&](const char *c) { return *value == c; });
+  PetscInt chosen = at == choices.end() ? 0 : static_cast<PetscInt>(at - choices.begin());
+  PetscBool set;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEList(name, help, "", choices.data(), static_cast<PetscInt>(choices.size()), choices[static_cast<size_t>(chosen)], &chosen, &set));
+  if (set) *value = choices[static_cast<size_t>(chosen)], *any = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Schedule knobs: a forced strategy and tile sizes (unset ones are completed at setup).
+template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, const OptionSource &src, MatFEMGPUContext *ctx)
+{
+  ScheduleRequest &r = ctx->schedule;
+  PetscBool set, any = PETSC_FALSE;
+  PetscFunctionBegin;
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_nc, -mat_fem_gpu_warps, -mat_fem_gpu_tq)", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_dofs",
+                        "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
+                        "Tuning times the shared variant of its fastest unrolled or spilling candidates (-mat_fem_gpu_shared_dofs_candidates) and of "
+                        "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
+                        {"registers", "shared"}, &r.dofs, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_cells",
+                        "Forced tiled schedules: where the per-cell values the points read (inverse Jacobian, |det J|, constants) live "
+                        "across the loops: registers or shared (memory, read back at each point). Tuning times the shared variant bounded "
+                        "for more groups per SM (-mat_fem_gpu_cell_value_bound_candidates)",
+                        {"registers", "shared"}, &r.cells, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_tables",
+                        "Forced schedules: where an SCPWI kernel reads its element tables: global (memory), constant (memory, baked into the "
+                        "source; at most 64 KiB) or constant-merged (equal tables stored once); tuning times each where it fits. Tiled: global "
+                        "(the shared prefetch buffer holds one table after another) or interleaved (a point's derivative tables side by side, "
+                        "read in pairs); tuning times the interleaved variant of its fastest tiled candidates (-mat_fem_gpu_interleaved_candidates)",
+                        {"global", "constant", "constant-merged", "interleaved"}, &r.tables, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_loops",
+                        "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
+                        "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
+                        {"unrolled", "compiler"}, &r.loops, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_scatter",
+                        "Forced schedules: how the kernel adds its outputs into the vector: atomic (one atomic add per entry) or warp (CUDA: a "
+                        "warp's adds to one entry are summed first, one atomic per distinct entry). Tuning times the warp variant of its "
+                        "fastest candidates (-mat_fem_gpu_warp_scatter_candidates)",
+                        {"atomic", "warp"}, &r.scatter, &any));
+  // Tile sizes not given stay -1 (whole loops, or the strategy's default); given ones are
+  // checked here for range and by the schedule's validation against the form at setup.
+  struct Knob { const char *name, *help; PetscInt *value; IntRange range; };
+  const IntRange tile{1, 4096};
+  const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group, {1, 1024}},
+                        {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes, {1, 3}},
+                        {"-mat_fem_gpu_nc", "Tiled and mma: cells per work-group N_c (mma: a multiple of 8, default 16)", &r.cells_per_group, {1, 1024}},
+                        {"-mat_fem_gpu_warps", "mma: warps per work-group (default 4)", &r.warps, {1, 32}},
+                        {"-mat_fem_gpu_nwi", "Tiled: work-items per cell N_WI", &r.items_per_cell, {1, 1024}},
+                        {"-mat_fem_gpu_tq", "Tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", &r.quad_tile, tile},
+                        {"-mat_fem_gpu_ter", "Tiled: evaluation row tile T_e^r", &r.eval_rows, tile},
+                        {"-mat_fem_gpu_tqr", "Tiled: quadrature row tile T_q^r", &r.quad_rows, tile},
+                        {"-mat_fem_gpu_tqc", "Tiled: quadrature column tile T_q^c", &r.quad_cols, tile},
+                        {"-mat_fem_gpu_groups_per_sm",
+                         "Forced schedules, CUDA: bound the kernel's registers so that this many groups fit on one SM (__launch_bounds__; "
+                         "0: no bound). Tuning times the bounded variant of its fastest register-limited candidates "
+                         "(-mat_fem_gpu_register_bound_candidates)",
+                         &r.groups_per_sm, {0, 64}},
+                        {"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device, {-1, 1023}}};
+  for (const Knob &k : knobs) {
+    PetscCall(read_int_option(PetscOptionsObject, src, k.name, k.help, k.range, k.value, &set));
+    if (set) any = PETSC_TRUE;
+  }
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
+  PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
+  PetscCall(PetscOptionsReal("-mat_fem_gpu_tune_cutoff",
+                             "CUDA tuning: a candidate whose second launch takes more than this many times the fastest median so far keeps that one "
+                             "run as its time and is not timed further (0: off, every candidate gets 5 warm-ups and 15 runs or 0.2 s)",
+                             "", ctx->tune_cutoff, &ctx->tune_cutoff, nullptr));
+  PetscCheck(ctx->tune_cutoff == 0 || (ctx->tune_cutoff > 1 && ctx->tune_cutoff <= 1e6), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-mat_fem_gpu_tune_cutoff is %g; it is 0 (off) or a factor above 1 (e.g. 2: cut candidates over twice the fastest)",
+             (double)ctx->tune_cutoff);
+  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_eta_alias_min", "Search space: least aliasing efficiency", 0, 1, &ctx->eta_alias_min, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_eta_simd_min", "Search space: least SIMD efficiency", 0, 1, &ctx->eta_simd_min, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_model_barrier_ns",
+                             "Cost model: what one work-group barrier costs its group, in ns, added to the paper's t_heur as N_sync barriers "
+                             "(fitted on the H200; 0: rank by the paper's model alone)",
+                             0, 1e6, &ctx->model_barrier_ns, &set));
+  any = (PetscBool)(any || set);
+  // Tuning's integer knobs (tuner.h's TuneSettings), each part of the tuning cache's key.
+  // Counts of candidates are capped where tuning would take hours; register words at the
+  // largest register file a work-item can have.
+  const IntRange count{0, 1000}, words{0, 1024};
+  const Knob tuning[] = {
+      {"-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", &ctx->tune_candidates, count},
+      {"-mat_fem_gpu_paper_model_candidates",
+       "Tuning also times this many of the best candidates by the paper's cost model alone (without the barrier term "
+       "-mat_fem_gpu_model_barrier_ns), which also ranks the low-register and register-fitting candidates (0: off)",
+       &ctx->paper_model_candidates, count},
+      {"-mat_fem_gpu_tune_per_tiling",
+       "Tuning's selections of tiled candidates take at most this many that differ only in their quadrature tile T_q^r x T_q^c "
+       "(0: no cap, the paper's top b)",
+       &ctx->per_evaluation_tiling, count},
+      {"-mat_fem_gpu_wg_max", "Search space: most work-items per group (N_c N_WI); tuning needs room for -mat_fem_gpu_scpwi_work_groups or a whole warp", &ctx->wg_max, {1, 1024}},
+      {"-mat_fem_gpu_low_register_words",
+       "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)",
+       &ctx->low_register_words, words},
+      {"-mat_fem_gpu_shared_dofs_candidates",
+       "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that are unrolled "
+       "tiled kernels or spill registers (0: off)",
+       &ctx->shared_dofs_candidates, count},
+      {"-mat_fem_gpu_warp_scatter_candidates",
+       "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)",
+       &ctx->warp_scatter_candidates, count},
+      {"-mat_fem_gpu_interleaved_candidates",
+       "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
+       "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
+       &ctx->interleaved_candidates, count},
+      {"-mat_fem_gpu_mma_candidates",
+       "CUDA tuning in FP64 also times this many tensor-core schedules (mma nc=.. warps=.. tq=..: the contractions as FP64 m8n8k4 "
+       "matrix products), the first shapes of its list that fit the device's shared memory (0: off)",
+       &ctx->mma_candidates, count},
+      {"-mat_fem_gpu_half_group_candidates",
+       "CUDA tuning also times the variant with half the cells per group (-mat_fem_gpu_nc) of this many of the fastest tiled candidates, "
+       "so that two groups share an SM where one was alone (0: off)",
+       &ctx->half_group_candidates, count},
+      {"-mat_fem_gpu_tune_local_search",
+       "Tuning refines the fastest tiled candidate for up to this many rounds, timing its tile neighbours (each tile one step "
+       "along its ladder) while a round finds a faster one (0: off)",
+       &ctx->local_search_rounds, {0, 100}},
+      {"-mat_fem_gpu_register_bound_candidates",
+       "CUDA tuning also times the register-bound variant (-mat_fem_gpu_groups_per_sm) of this many of the fastest candidates whose "
+       "registers alone limit their groups per SM, one group more; a variant that spills more is not timed (0: off)",
+       &ctx->register_bound_candidates, count},
+      {"-mat_fem_gpu_cell_value_bound_candidates",
+       "CUDA tuning also times, for this many of the fastest register-limited tiled candidates, the variant with the per-cell values "
+       "in shared memory (-mat_fem_gpu_cells shared) bounded for one group per SM more; one that spills more is not timed (0: off)",
+       &ctx->cell_value_bound_candidates, count},
+      {"-mat_fem_gpu_fit_register_words",
+       "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
+       "footprint is too large) holds at most this many words per work-item (0: off)",
+       &ctx->fit_register_words, words},
+      {"-mat_fem_gpu_fit_candidates", "How many register-fitting candidates tuning also times (0: off)", &ctx->fit_candidates, count},
+      {"-mat_fem_gpu_shared_dofs_above_words",
+       "Tuning times unrolled tiled candidates whose register footprint with the DOF tile in registers is above this many words with "
+       "shared DOFs instead (255 registers hold 127 FP64 words; 0: off)",
+       &ctx->shared_dofs_above_words, words}};
+  for (const Knob &k : tuning) {
+    PetscCall(read_int_option(PetscOptionsObject, src, k.name, k.help, k.range, k.value, &set));
+    if (set) any = PETSC_TRUE;
+  }
+  std::vector<PetscInt> sizes(ctx->scpwi_work_groups.begin(), ctx->scpwi_work_groups.end());
+  PetscCall(read_int_list_option(PetscOptionsObject, "-mat_fem_gpu_scpwi_work_groups",
+                                 "Tuning times SCPWI at each of these work-group sizes (those up to -mat_fem_gpu_wg_max; work-items per group)", {1, 1024},
+                                 &sizes, &set));
+  if (set) {
+    ctx->scpwi_work_groups.assign(sizes.begin(), sizes.end());
+    any = PETSC_TRUE;
+  }
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_constant_tables",
+                             "Tuning also times each SCPWI size with its element tables in constant memory, separate and merged, where they fit", "",
+                             ctx->scpwi_constant_tables, &ctx->scpwi_constant_tables, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(read_int_option(PetscOptionsObject, src, "-mat_fem_gpu_quad_tile_classes",
+                            "Tuning also times the cost model's best candidate of each of the largest this many quadrature tiles T^Q (Q, Q/2, ...; 0: off)",
+                            {0, 64}, &ctx->quad_tile_classes, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_lanes",
+                             "Tuning also times each SCPWI candidate of a vector form with one work-item per component (lanes=C)", "",
+                             ctx->scpwi_lanes, &ctx->scpwi_lanes, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(read_int_list_option(PetscOptionsObject, "-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", tile,
+                                 &r.eval_cols, &set));
+  any = (PetscBool)(any || set);
+  if (any) ctx->set_up = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The options block has its own title: PETSc prints -help for a title once, and the
+// "Matrix (Mat)" block has usually been printed by another Mat (a partitioner's) already.
+static PetscErrorCode read_options(Mat A)
+{
+  MatFEMGPUContext *ctx;
+  const char *prefix;
+  char path[PETSC_MAX_PATH_LEN];
+  PetscBool set;
+  const char *backends[] = {"auto", "cpu", "opencl", "cuda"};
+  PetscInt backend = 0;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
+  OptionSource src;
+  src.prefix = prefix;
+  PetscCall(PetscObjectGetOptions((PetscObject)A, &src.options));
+  for (PetscInt i = 0; i < 4; ++i)
+    if (ctx->backend_name == backends[i]) backend = i;
+  PetscOptionsBegin(PetscObjectComm((PetscObject)A), prefix, "fem_gpu: matrix-free finite-element operator from a UFL form", "Mat");
+  PetscCall(PetscOptionsString("-mat_fem_gpu_form_file", "UFL form file defining a (or a residual F)", "MatFEMGPUSetFormFile", "", path, sizeof(path), &set));
+  if (set) PetscCall(MatFEMGPUSetFormFile(A, path));
+  PetscCall(PetscOptionsEList("-mat_fem_gpu_backend", "Where the action runs (auto: cuda if a device is present, else cpu)", "", backends, 4, backends[backend], &backend, &set));
+  if (set) {
+    ctx->backend_name = backends[backend];
+    ctx->set_up = false;
+  }
+  PetscCall(read_int_option(PetscOptionsObject, src, "-mat_fem_gpu_quadrature_degree", "Quadrature degree (-1: estimated from the form as UFL does)",
+                            {-1, 100}, &ctx->quadrature_degree, &set));
+  if (set) ctx->set_up = false;
+  PetscBool symmetric = ctx->symmetric_declared == 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_symmetric", "Declare the form symmetric (MatMultTranspose = MatMult, MAT_SYMMETRIC) or not; default: detected from a cell matrix at setup", "MatIsSymmetric", symmetric, &symmetric, &set));
+  if (set) {
+    ctx->symmetric_declared = symmetric ? 1 : 0;
+    ctx->set_up = false;
+  }
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->view_ir, &ctx->view_ir, nullptr));
+  PetscCall(read_schedule_options(PetscOptionsObject, src, ctx));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->view_source, &ctx->view_source, nullptr));
+  PetscCall(PetscOptionsName("-mat_fem_gpu_constant_<name>", "Value of the form's Constant <name> (listed once the form is set up)", "MatFEMGPUSetConstant", nullptr));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems)
+{
+  PetscFunctionBegin;
+  PetscCall(read_options(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
