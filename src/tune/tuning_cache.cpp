@@ -322,9 +322,7 @@ CacheLookup lookup_tuning(const std::string &path, const TuningKey &key, const s
     r.why = file.exists ? file.why : "no file " + path + " yet";
     return r;
   }
-  CacheLookup r = find_tuning(*file.text, key, check);
-  if (r.status == CacheStatus::ForeignFile) r.why = path + " is " + r.why;
-  return r;
+  return find_tuning(*file.text, key, check);
 }
 
 std::string store_tuning(const std::string &path, const TuningEntry &entry)
