@@ -153,6 +153,7 @@ PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chos
     ctx->device_params_source = target.params_source;
     const Precision precision = MatFEMGPURequestedPrecision(ctx->schedule);
     const DeviceParams params = target.params;
+    target.can_run = [ctx](const Schedule &s) { check_opencl_schedule(*ctx->ir, *ctx->tab, s, default_share_dir()); };
     target.tune = [ctx, precision, params, &tuned](const ActionArrays &arrays, size_t n, const TuneSettings &base) -> TuneReport {
       TuneSettings settings = base;  // cheap on PoCL: every candidate is built by the OpenCL compiler
       settings.items_per_cell_classes.clear();

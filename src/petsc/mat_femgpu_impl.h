@@ -117,6 +117,9 @@ struct TuneTarget {
   std::string params_source;   // e.g. "probe cache ...", "defaults (no probe for OpenCL)"
   // Times the candidates on arrays with n_out outputs (random values, this Mat's maps).
   std::function<TuneReport(const ActionArrays &arrays, size_t n_out, const TuneSettings &settings)> tune;
+  // Throws std::invalid_argument for a schedule this backend cannot run (a cached entry
+  // holding one is skipped and retuned); unset: validate() against the form only.
+  std::function<void(const Schedule &)> can_run;
 };
 
 PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx);

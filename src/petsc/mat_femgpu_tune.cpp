@@ -4,8 +4,11 @@
 // random values through the backend's tuner, keep the fastest and store it.
 //
 // Several MPI ranks: each rank looks up and, if needed, tunes for its own device and
-// cell count; stores are atomic renames, so the file stays whole (the last writer of a
-// key wins). Monitor lines come from rank 0.
+// cell count; stores lock the file and rename a new one over it, so the file stays
+// whole and keeps every rank's entry (the last writer of one key wins). A cache that
+// cannot be read, is not a tuning cache, holds a schedule this backend cannot run, or
+// cannot be written means tuning (and a PetscInfo line), never a failed solve. Monitor
+// lines come from rank 0.
 #include <algorithm>
 #include <random>
 #include <sstream>
@@ -116,36 +119,70 @@ std::string tuned_summary(const TuneReport &report, const TuneTarget &target)
   return os.str();
 }
 
+// A cached schedule for `key` that the backend can run, into *chosen (*hit); otherwise
+// *note says why not. A bad or foreign file, or an entry the backend cannot run, is a
+// miss (PetscInfo says which), never an error.
+PetscErrorCode lookup_cached(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, const std::string &path, const TuningKey &key,
+                             Schedule *chosen, bool *hit, std::string *note)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  const int Q = ctx->tab->n_points();
+  auto check = [&](const Schedule &s) {
+    validate(s, *ctx->ir, Q);
+    if (target.can_run) target.can_run(s);
+  };
+  CacheLookup found;
+  PetscFunctionBegin;
+  FEMGPU_CXX(comm, found = lookup_tuning(path, key, check));
+  *hit = found.status == CacheStatus::Hit;
+  if (!*hit) {
+    *note = "tune cache: " + found.why;
+    PetscCall(PetscInfo(A, "fem_gpu tune cache %s: %s (%s); tuning\n", path.c_str(), to_string(found.status), found.why.c_str()));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *chosen = *found.schedule;
+  ctx->tuned_median_seconds = found.entry.median_seconds;
+  std::ostringstream os;
+  os << "tune: from cache " << path << ": " << found.entry.schedule << " at " << found.entry.median_seconds * 1e3 << " ms (tuned "
+     << found.entry.date << ", " << found.entry.candidates_timed << " candidates timed)";
+  ctx->tune_summary = os.str();
+  if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: cache hit in %s: %s\n", path.c_str(), found.entry.schedule.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Stores the tuned schedule; a file that cannot or must not be written is reported
+// (PetscInfo, the monitor, MatView's summary) and the solve goes on with the schedule.
+PetscErrorCode store_tuned(Mat A, MatFEMGPUContext *ctx, const std::string &path, const TuningEntry &entry)
+{
+  std::string failed;
+  PetscFunctionBegin;
+  failed = store_tuning(path, entry);
+  ctx->tune_summary += failed.empty() ? "; saved to " + path : "; not saved: " + failed;
+  if (!failed.empty()) PetscCall(PetscInfo(A, "fem_gpu tune cache: tuned schedule used but not saved: %s\n", failed.c_str()));
+  if (ctx->tune_monitor)
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "  fem_gpu tune: %s\n", failed.empty() ? ("saved to " + path).c_str() : ("not saved: " + failed).c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   std::string note, path;
+  bool hit = false;
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FEMGPU_Tune, A, 0, 0, 0));
   path = cache_path(ctx, &note);
+  if (path.empty()) PetscCall(PetscInfo(A, "fem_gpu %s\n", note.c_str()));
   const TuneSettings settings = settings_for(comm, ctx);
   TuningKey key = key_for(ctx, target);
   key.tuning_settings = tuning_settings_text(settings);
-  const int Q = ctx->tab->n_points();
-  auto check = [&](const Schedule &s) { validate(s, *ctx->ir, Q); };
   if (!path.empty() && ctx->retune) note = "-mat_fem_gpu_retune: cache entry ignored";
-  if (!path.empty() && !ctx->retune) {
-    CacheLookup found;
-    FEMGPU_CXX(comm, found = lookup_tuning(path, key, check));
-    if (found.status == CacheStatus::Hit) {
-      *chosen = *found.schedule;
-      ctx->tuned_median_seconds = found.entry.median_seconds;
-      std::ostringstream os;
-      os << "tune: from cache " << path << ": " << found.entry.schedule << " at " << found.entry.median_seconds * 1e3 << " ms (tuned "
-         << found.entry.date << ", " << found.entry.candidates_timed << " candidates timed)";
-      ctx->tune_summary = os.str();
-      if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: cache hit in %s: %s\n", path.c_str(), found.entry.schedule.c_str()));
-      PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    note = "tune cache: " + found.why;
+  if (!path.empty() && !ctx->retune) PetscCall(lookup_cached(A, ctx, target, path, key, chosen, &hit, &note));
+  if (hit) {
+    PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s; tuning\n", note.c_str()));
   TuneReport report;
@@ -154,12 +191,8 @@ PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTar
   *chosen = best.schedule.with_precision(MatFEMGPURequestedPrecision(ctx->schedule));
   ctx->tuned_median_seconds = best.median_ms * 1e-3;
   ctx->tune_summary = tuned_summary(report, target) + "\n" + note;
-  if (!path.empty()) {
-    TuningEntry entry{key, to_string(*chosen), ctx->tuned_median_seconds, static_cast<int>(report.candidates.size()), utc_date_now()};
-    const std::string failed = store_tuning(path, entry);
-    ctx->tune_summary += failed.empty() ? "; saved to " + path : "; not saved: " + failed;
-    if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s\n", failed.empty() ? ("saved to " + path).c_str() : failed.c_str()));
-  }
+  if (!path.empty())
+    PetscCall(store_tuned(A, ctx, path, {key, to_string(*chosen), ctx->tuned_median_seconds, static_cast<int>(report.candidates.size()), utc_date_now()}));
   PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -44,6 +44,12 @@ class ActionBackend {
 // The CPU reference action (Algorithm 2, FP64): runs everywhere.
 std::unique_ptr<ActionBackend> make_reference_backend(const ActionIR &ir, const Tabulation &tab);
 
+// Throws std::invalid_argument when the OpenCL backend cannot run `schedule` on this
+// form: validate() with its shared-memory limit, then the kernel built and printed in
+// OpenCL C, which refuses what the dialect lacks (mma, scatter=warp). The backend's
+// constructor makes the same checks; the tuning cache asks this before trusting an entry.
+void check_opencl_schedule(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &share_dir);
+
 // Generated kernels through OpenCL (the first device: PoCL on a CPU, or a GPU).
 std::unique_ptr<ActionBackend> make_opencl_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule,
                                                    const std::string &share_dir);

@@ -54,6 +54,12 @@ class OpenCLBackend : public ActionBackend {
 
 }  // namespace
 
+void check_opencl_schedule(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &share_dir)
+{
+  validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
+  (void)kernel::emit_opencl(kernel::build_kernel(ir, tab, schedule), share_dir);
+}
+
 std::unique_ptr<ActionBackend> make_opencl_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule,
                                                    const std::string &share_dir)
 {

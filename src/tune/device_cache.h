@@ -69,6 +69,10 @@ struct DeviceProbe {
 
 const char *femgpu_version();  // PROJECT_VERSION from CMake
 
+// The start of every version's "format": a file with it is a device cache a probe may
+// replace (cache_file.h's has_format_header).
+constexpr const char *kDeviceCacheFormatPrefix = "femgpu-device-params/";
+
 std::string device_cache_json(const DeviceProbe &probe);
 std::optional<DeviceProbe> parse_device_cache(const std::string &text, const ProbeKey &expected, std::string *why);
 

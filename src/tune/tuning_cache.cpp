@@ -20,6 +20,12 @@ namespace femgpu {
 namespace {
 
 constexpr const char *kFormat = "femgpu-tuning-cache/2";
+// Every version's header: a file starting with it is a tuning cache (perhaps an old or
+// a truncated one) that a store may replace; any other file is left alone.
+constexpr const char *kFormatPrefix = "femgpu-tuning-cache/";
+
+bool is_blank(const std::string &text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
+bool is_tuning_cache(const std::string &text) { return has_format_header(text, kFormatPrefix); }
 
 std::string fnv1a_hex(const std::string &text)
 {
@@ -171,6 +177,8 @@ const char *to_string(CacheStatus s)
   switch (s) {
     case CacheStatus::Hit: return "hit";
     case CacheStatus::NoFile: return "no cache file";
+    case CacheStatus::Unreadable: return "unreadable file";
+    case CacheStatus::ForeignFile: return "not a tuning cache";
     case CacheStatus::Miss: return "miss";
     case CacheStatus::CorruptFile: return "corrupt file";
     case CacheStatus::CorruptEntry: return "corrupt entry";
@@ -230,6 +238,12 @@ CacheLookup find_tuning(const std::string &text, const TuningKey &key, const std
 {
   CacheLookup r;
   std::vector<json::Object> entries;
+  if (!is_blank(text) && !is_tuning_cache(text)) {
+    r.status = CacheStatus::ForeignFile;
+    r.why = std::string("not a femgpu tuning cache (it does not start with {\"format\": \"") + kFormatPrefix +
+            "...\"): left as it is, nothing will be stored in it";
+    return r;
+  }
   try {
     entries = read_file_entries(text);
   } catch (const std::runtime_error &e) {  // json::JsonError or Invalid
@@ -258,7 +272,7 @@ CacheLookup find_tuning(const std::string &text, const TuningKey &key, const std
         throw std::invalid_argument("its precision is not " + key.precision);
       check(s);
       r.schedule = s;
-    } catch (const std::invalid_argument &e) {
+    } catch (const std::exception &e) {  // std::invalid_argument, or whatever a backend's check throws
       r.status = CacheStatus::InvalidSchedule;
       r.why = "invalid schedule \"" + r.entry.schedule + "\": " + e.what();
       return r;
@@ -301,20 +315,20 @@ std::string default_tuning_cache_path() { return default_cache_file("tuning.json
 
 CacheLookup lookup_tuning(const std::string &path, const TuningKey &key, const std::function<void(const Schedule &)> &check)
 {
-  std::optional<std::string> text = read_text_file(path);
-  if (!text) {
+  const CacheFileText file = read_cache_file(path);
+  if (!file.text) {
     CacheLookup r;
-    r.status = CacheStatus::NoFile;
-    r.why = "no file " + path + " yet";
+    r.status = file.exists ? CacheStatus::Unreadable : CacheStatus::NoFile;
+    r.why = file.exists ? file.why : "no file " + path + " yet";
     return r;
   }
-  return find_tuning(*text, key, check);
+  return find_tuning(*file.text, key, check);
 }
 
 std::string store_tuning(const std::string &path, const TuningEntry &entry)
 {
   try {
-    return write_file_atomically(path, with_tuning(read_text_file(path).value_or(""), entry));
+    return update_cache_file(path, is_tuning_cache, [&](const std::string &current) { return with_tuning(current, entry); });
   } catch (const std::exception &e) {  // e.g. json::JsonError for a non-finite time
     return e.what();
   }

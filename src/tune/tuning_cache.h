@@ -7,7 +7,9 @@
 // corrupt file or entry, checksum mismatch, invalid schedule, no entry for the key).
 // A store keeps every other readable entry and replaces the one with the same key.
 // Does not: tune, or trust anything it cannot verify. A corrupt file is never fatal:
-// lookup reports it and the next store rewrites the file from scratch.
+// lookup reports it, and the next store rewrites a damaged cache (one that still starts
+// with the format header) from scratch; a file without the header is not ours and is
+// never rewritten.
 //
 // File format (json_lite.h; "format" first):
 //   {"format": "femgpu-tuning-cache/2", "entries": [ {entry}, ... ]}
@@ -19,8 +21,11 @@
 //          tuning_settings
 //   value: schedule (to_string form), median_seconds, candidates_timed, date (UTC,
 //          ISO 8601), checksum (FNV-1a 64 over every other field, 16 hex digits).
-// Writes are atomic (cache_file.h): several MPI ranks may store at once; the file stays
-// whole, and at worst one rank's new entry is lost (retuned next run).
+// A store locks the file, re-reads it and renames a new file over it (cache_file.h):
+// several processes or MPI ranks may store at once and every entry is kept. A store
+// replaces only a missing file or a file that starts with the format header (any
+// version, also a truncated one); a foreign, unreadable, read-only or non-regular file,
+// or a symbolic link, is left alone and the store says why.
 #pragma once
 
 #include <functional>
@@ -58,7 +63,10 @@ struct TuningEntry {
   std::string date;
 };
 
-enum class CacheStatus { Hit, NoFile, Miss, CorruptFile, CorruptEntry, BadChecksum, InvalidSchedule };
+// Unreadable: something at the path that cannot be read as a file (a folder, a device,
+// no permission); ForeignFile: a file that is not a tuning cache (no format header).
+// Neither is ever written to; every status but Hit means "tune".
+enum class CacheStatus { Hit, NoFile, Unreadable, ForeignFile, Miss, CorruptFile, CorruptEntry, BadChecksum, InvalidSchedule };
 const char *to_string(CacheStatus status);
 
 struct CacheLookup {
@@ -87,7 +95,7 @@ std::string with_tuning(const std::string &text, const TuningEntry &entry);
 // On files.
 std::string default_tuning_cache_path();  // $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/...
 CacheLookup lookup_tuning(const std::string &path, const TuningKey &key, const std::function<void(const Schedule &)> &check);
-// "" when written, else why not (never throws for I/O).
+// "" when written, else why not (never throws for I/O); see the file format above.
 std::string store_tuning(const std::string &path, const TuningEntry &entry);
 
 }  // namespace femgpu

@@ -149,17 +149,14 @@ TEST_CASE("Tuning cache: an edited entry fails its checksum", "[cache]")
   }
 }
 
-TEST_CASE("Tuning cache: truncated or garbage files are reported, then rewritten", "[cache]")
+TEST_CASE("Tuning cache: truncated or damaged caches are reported, then rewritten", "[cache]")
 {
   const TuningKey key = some_key();
   const std::string good = with_tuning("", some_entry(key));
   const std::string bad[] = {
-      good.substr(0, good.size() / 2),          // truncated
-      "\x01\x02 not json at all \xff",          // garbage
-      "",                                       // empty
-      "{\"format\": \"something-else/1\", \"entries\": []}",
+      good.substr(0, good.size() / 2),  // truncated
+      "",                               // empty
       "{\"format\": \"femgpu-tuning-cache/2\"}",  // no entries
-      replaced(good, "\"format\"", "\"formats\""),
       replaced(good, "femgpu-tuning-cache/2", "femgpu-tuning-cache/1"),  // before 0.4.0: no tuning_settings
   };
   for (const std::string &text : bad) {
@@ -169,6 +166,26 @@ TEST_CASE("Tuning cache: truncated or garbage files are reported, then rewritten
     CHECK(!r.schedule);
     // The next store starts the file afresh, and the entry reads back.
     CHECK(find_tuning(with_tuning(text, some_entry(key)), key, check_small_groups).status == CacheStatus::Hit);
+  }
+}
+
+TEST_CASE("Tuning cache: a file without the format header is foreign, not corrupt", "[cache]")
+{
+  const TuningKey key = some_key();
+  const std::string good = with_tuning("", some_entry(key));
+  const std::string foreign[] = {
+      "\x01\x02 not json at all \xff",  // garbage
+      "{\"format\": \"something-else/1\", \"entries\": []}",
+      "{\"name\": \"my project\", \"version\": 3}",
+      "a = inner(grad(u), grad(v))*dx\n",  // a form file
+      replaced(good, "\"format\"", "\"formats\""),
+  };
+  for (const std::string &text : foreign) {
+    INFO(text);
+    CacheLookup r = find_tuning(text, key, check_small_groups);
+    CHECK(r.status == CacheStatus::ForeignFile);
+    CHECK(!r.schedule);
+    CHECK_THAT(r.why, Catch::Contains("not a femgpu tuning cache"));
   }
 }
 
@@ -224,13 +241,14 @@ TEST_CASE("Tuning cache: files are written atomically and read back", "[cache]")
   CHECK(lookup_tuning(path, key, check_small_groups).status == CacheStatus::NoFile);
   CHECK(store_tuning(path, some_entry(key)) == "");
   CHECK(lookup_tuning(path, key, check_small_groups).status == CacheStatus::Hit);
-  { std::ofstream(path, std::ios::trunc) << "{\"format\": \"femgpu-tun"; }  // truncated by hand
+  { std::ofstream(path, std::ios::trunc) << "{\"format\": \"femgpu-tuning-cache/2\", \"entr"; }  // truncated by hand
   CHECK(lookup_tuning(path, key, check_small_groups).status == CacheStatus::CorruptFile);
   CHECK(store_tuning(path, some_entry(key)) == "");
   CHECK(lookup_tuning(path, key, check_small_groups).status == CacheStatus::Hit);
-  size_t files = 0;  // no temporary file left behind
+  size_t files = 0;  // no temporary file left behind; the lock file stays
   for (const auto &f : std::filesystem::directory_iterator(dir.path / "sub")) files += f.is_regular_file();
-  CHECK(files == 1);
+  CHECK(files == 2);
+  CHECK(std::filesystem::is_regular_file(path + ".lock"));
 }
 
 TEST_CASE("Tuning cache: the fingerprint follows the lowered form", "[cache]")
