@@ -3,12 +3,8 @@
 #include "form/parser.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "form/form_file.h"
 #include "form/parse_builtins.h"
 #include "form/parse_grammar.h"
 
@@ -136,16 +132,7 @@ ParsedForms parse_form_text(const std::string &text, const std::string &source_n
 
 ParsedForms parse_form_file(const std::string &path, const FormSignature &sig)
 {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) located(path, {1, 1}, "cannot read form file: not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) located(path, {1, 1}, std::string("cannot read form file: ") + std::strerror(errno));
-  // Read one byte past the limit so the lexer reports an oversized file.
-  std::string text(kMaxSourceBytes + 1, '\0');
-  in.read(&text[0], static_cast<std::streamsize>(text.size()));
-  if (in.bad()) located(path, {1, 1}, "cannot read form file: read error");
-  text.resize(static_cast<size_t>(in.gcount()));
-  return parse_form_text(text, path, sig);
+  return parse_form_text(read_form_file(path), path, sig);
 }
 
 Expr parse_expression(const std::string &text, const std::string &source_name, int dim)
