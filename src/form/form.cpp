@@ -61,19 +61,30 @@ Integral FormBuilder::integral(const Expr &integrand, std::optional<int> degree)
     throw FormError("an integrand must be scalar, got shape " + shape_string(integrand->shape) + " (use inner())");
   if (degree && (*degree < 0 || *degree > 60))
     throw FormError("quadrature degree must be 0..60, got " + std::to_string(*degree));
-  return Integral{integrand, degree};
+  Integral i;
+  i.integrand = integrand;
+  i.quadrature_degree = degree;
+  return i;
 }
 
 Form FormBuilder::make_form(const std::vector<Integral> &integrals) const
 {
   if (integrals.empty()) throw FormError("a form needs at least one integral");
-  return Form{signature_, integrals, coefficients_, constants_};
+  Form f;
+  f.signature = signature_;
+  f.integrals = integrals;
+  f.coefficients = coefficients_;
+  f.constants = constants_;
+  return f;
 }
 
 std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, const Expr &du)
 {
   std::vector<Integral> out;
-  for (const Integral &i : F) out.push_back(Integral{femgpu::derivative(i.integrand, w, du), i.quadrature_degree});
+  for (Integral i : F) {
+    i.integrand = femgpu::derivative(i.integrand, w, du);
+    out.push_back(i);
+  }
   return out;
 }
 

@@ -41,10 +41,12 @@ struct ConstantInfo {
   double default_value = 0.0;
 };
 
-// One cell integral, `integrand * dx` (optionally dx(degree=q)).
+// One cell integral, `integrand * dx` (optionally dx(degree=q)). line:col is where a
+// form file wrote its '*dx' (0: not from a file), so lowering can point at it.
 struct Integral {
   Expr integrand;
   std::optional<int> quadrature_degree;
+  int line = 0, col = 0;
 };
 
 // What the form is defined on: the cell, the element shared by u and v, and the
@@ -60,6 +62,10 @@ struct Form {
   std::vector<Integral> integrals;
   std::vector<CoefficientInfo> coefficients;
   std::vector<ConstantInfo> constants;
+  // The form file and its 'a = ...' (or 'F = ...') line:col; empty from the C++ API.
+  // Lowering prefixes its errors with them, as the parser does.
+  std::string source;
+  int line = 0, col = 0;
 
   int dim() const { return cell_dim(signature.cell); }
 };

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "form/form_file.h"
+
 namespace femgpu {
 
 void fail_at(Loc loc, const std::string &what) { throw ParseFailure(loc, what); }
@@ -51,6 +53,7 @@ class Lexer {
   std::vector<Token> run()
   {
     if (s_.size() > kMaxSourceBytes) fail_at({1, 1}, "form text is larger than 1 MiB");
+    check_source_bytes(s_);
     while (i_ < s_.size()) step();
     end_line(here());
     Token end;

@@ -177,6 +177,8 @@ Value Grammar::lookup(const Token &name)
   if (python_keywords().count(name.text)) keyword_error(name);
   auto it = ctx_.env.find(name.text);
   if (it != ctx_.env.end()) return it->second;
+  if (name.text == "ds" || name.text == "dS")  // UFL's measures, not a typo: say so
+    fail_at(name.loc, "facet integrals (ds, dS) are not supported; femgpu forms integrate over cells only (dx)");
   std::string hint = suggest_name(ctx_, name.text);
   fail_at(name.loc, "unknown name '" + name.text + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
 }

@@ -21,7 +21,10 @@ Value integrate(const Value &integrand, const Value &measure, Loc loc)
   if (!is_exprlike(integrand)) fail_at(loc, "cannot integrate a " + type_name(integrand));
   Expr e = to_expr(integrand, loc, "an integrand");
   try {
-    return Value::of_form({FormBuilder::integral(e, measure.degree)});
+    Integral i = FormBuilder::integral(e, measure.degree);
+    i.line = loc.line;
+    i.col = loc.col;
+    return Value::of_form({i});
   } catch (const FormError &err) {
     fail_at(loc, err.what());
   }
@@ -29,9 +32,8 @@ Value integrate(const Value &integrand, const Value &measure, Loc loc)
 
 Value negate_form(Context &ctx, const Value &f, Loc loc)
 {
-  std::vector<Integral> out;
-  for (const Integral &i : f.form)
-    out.push_back({ctx.build(loc, [&] { return negate(i.integrand); }), i.quadrature_degree});
+  std::vector<Integral> out = f.form;
+  for (Integral &i : out) i.integrand = ctx.build(loc, [&] { return negate(i.integrand); });
   return Value::of_form(out);
 }
 
@@ -42,9 +44,8 @@ Value scale_form(Context &ctx, const Value &scalar, const Value &f, Loc loc)
   if (!ok)
     fail_at(loc, "a form can only be scaled by a number or a scalar constant expression, got " + type_name(scalar));
   Expr c = to_expr(scalar, loc, "the factor");
-  std::vector<Integral> out;
-  for (const Integral &i : f.form)
-    out.push_back({ctx.build(loc, [&] { return mul(c, i.integrand); }), i.quadrature_degree});
+  std::vector<Integral> out = f.form;
+  for (Integral &i : out) i.integrand = ctx.build(loc, [&] { return mul(c, i.integrand); });
   return Value::of_form(out);
 }
 

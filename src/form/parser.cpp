@@ -3,12 +3,8 @@
 #include "form/parser.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "form/form_file.h"
 #include "form/parse_builtins.h"
 #include "form/parse_grammar.h"
 
@@ -81,9 +77,22 @@ std::vector<Integral> implied_jacobian(Context &ctx, const std::vector<Integral>
   return derivative(F, we, ctx.builder->trial_function());
 }
 
-ParsedForms finish(Context &ctx, Loc end)
+// make_form, remembering where `name` was defined: lowering's errors point there.
+Form located_form(const Context &ctx, const std::vector<Integral> &integrals, const std::string &name)
+{
+  Form f = ctx.builder->make_form(integrals);
+  Loc at = ctx.defined_at.at(name);
+  f.line = at.line;
+  f.col = at.col;
+  return f;
+}
+
+ParsedForms finish(Context &ctx, Loc end, bool empty)
 {
   bool has_a = ctx.defined_at.count("a") > 0, has_F = ctx.defined_at.count("F") > 0;
+  if (empty)
+    fail_at(end, "the form file is empty (nothing but blanks and comments): it defines no form; "
+                 "assign the bilinear form to 'a' or the residual to 'F'");
   if (!has_a && !has_F)
     fail_at(end, "form file defines neither 'a' nor 'F' (assign the bilinear form to 'a' or the residual to 'F')");
   std::optional<std::vector<Integral>> F;
@@ -98,8 +107,8 @@ ParsedForms finish(Context &ctx, Loc end)
   } else {
     a = implied_jacobian(ctx, *F);
   }
-  ParsedForms out{ctx.builder->make_form(a), std::nullopt};
-  if (F) out.F = ctx.builder->make_form(*F);
+  ParsedForms out{located_form(ctx, a, has_a ? "a" : "F"), std::nullopt};
+  if (F) out.F = located_form(ctx, *F, "F");
   return out;
 }
 
@@ -117,7 +126,7 @@ ParsedForms run_form(const std::string &text, const FormSignature &sig)
   parse::seed_names(ctx, true);
   parse::Grammar(tokens, ctx).file();
   try {
-    return finish(ctx, tokens.back().loc);
+    return finish(ctx, tokens.back().loc, tokens.size() == 1);  // only End: no statement at all
   } catch (const FormError &e) {
     fail_at(tokens.back().loc, e.what());
   }
@@ -127,25 +136,20 @@ ParsedForms run_form(const std::string &text, const FormSignature &sig)
 
 ParsedForms parse_form_text(const std::string &text, const std::string &source_name, const FormSignature &sig)
 {
+  ParsedForms out;
   try {
-    return run_form(text, sig);
+    out = run_form(text, sig);
   } catch (const ParseFailure &f) {
     located(source_name, f.loc, f.what());
   }
+  out.a.source = source_name;
+  if (out.F) out.F->source = source_name;
+  return out;
 }
 
 ParsedForms parse_form_file(const std::string &path, const FormSignature &sig)
 {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) located(path, {1, 1}, "cannot read form file: not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) located(path, {1, 1}, std::string("cannot read form file: ") + std::strerror(errno));
-  // Read one byte past the limit so the lexer reports an oversized file.
-  std::string text(kMaxSourceBytes + 1, '\0');
-  in.read(&text[0], static_cast<std::streamsize>(text.size()));
-  if (in.bad()) located(path, {1, 1}, "cannot read form file: read error");
-  text.resize(static_cast<size_t>(in.gcount()));
-  return parse_form_text(text, path, sig);
+  return parse_form_text(read_form_file(path), path, sig);
 }
 
 Expr parse_expression(const std::string &text, const std::string &source_name, int dim)

@@ -23,7 +23,8 @@ struct ParsedForms {
 };
 
 ParsedForms parse_form_text(const std::string &text, const std::string &source_name, const FormSignature &sig);
-// The path is the source name in messages; an unreadable file is a FormError too.
+// The path is the source name in messages; the file is read by read_form_file
+// (form_file.h), so an unreadable, unbounded or non-UTF-8 file is a FormError too.
 ParsedForms parse_form_file(const std::string &path, const FormSignature &sig);
 
 // One expression in x (and d, pi, e, numbers, and the expression functions) for

@@ -16,6 +16,19 @@ namespace {
 
 int order_of(const std::array<int, 3> &a) { return a[0] + a[1] + a[2]; }
 
+// A linearity error that lower_form traced to one integral (its index in the form).
+struct IntegralError : FormError {
+  IntegralError(size_t which, const std::string &what) : FormError(what), integral(which) {}
+  size_t integral;
+};
+
+// "<source>:<line>:<col>: " for a form read from a file, "" for one from the C++ API.
+std::string location_prefix(const Form &form, int line, int col)
+{
+  if (form.source.empty() || line <= 0) return "";
+  return form.source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
+}
+
 void check_linear(Dependence d, const char *what, bool must_contain)
 {
   switch (d) {
@@ -184,7 +197,28 @@ int ActionIR::group_of_function(int function) const
   return -1;
 }
 
-ActionIR lower_form(const Form &form, const LowerOptions &options)
+namespace {
+
+// Runs `check` on the whole integrand; if it fails, on each integral alone, so that the
+// error names the first integral that fails by itself (a sum of linear terms is linear).
+template <class Check>
+void check_integrals(Check &&check, int integrand, const std::vector<int> &integral_ids)
+{
+  try {
+    check(integrand);
+  } catch (const FormError &e) {
+    for (size_t k = 0; k < integral_ids.size(); ++k) {
+      try {
+        check(integral_ids[k]);
+      } catch (const FormError &) {
+        throw IntegralError(k, e.what());
+      }
+    }
+    throw;
+  }
+}
+
+ActionIR lower(const Form &form, const LowerOptions &options)
 {
   const int dim = form.dim();
   const bool affine = form.signature.coordinate_degree == 1;
@@ -193,19 +227,26 @@ ActionIR lower_form(const Form &form, const LowerOptions &options)
   Scalarizer scalarize(p, geo);
 
   int integrand = p.zero();
+  std::vector<int> integral_ids;
   std::optional<int> explicit_degree;
   for (const Integral &i : form.integrals) {
-    integrand = p.add(integrand, scalarize(i.integrand).ids.at(0));
+    integral_ids.push_back(scalarize(i.integrand).ids.at(0));
+    integrand = p.add(integrand, integral_ids.back());
     if (i.quadrature_degree) explicit_degree = std::max(explicit_degree.value_or(0), *i.quadrature_degree);
   }
 
   auto is_test = [](const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTestFunction; };
   auto is_trial = [](const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTrialFunction; };
-  check_linear(dependence(p, integrand, is_test)[static_cast<size_t>(integrand)], "test function v", true);
-  Dependence trial = dependence(p, integrand, is_trial)[static_cast<size_t>(integrand)];
-  if (options.rank == 2) check_linear(trial, "trial function u", true);
-  else if (trial != Dependence::Zero && trial != Dependence::Independent)
-    throw FormError("a residual (rank-1 form) must not contain the trial function u");
+  check_integrals([&](int id) { check_linear(dependence(p, id, is_test)[static_cast<size_t>(id)], "test function v", true); },
+                  integrand, integral_ids);
+  check_integrals(
+      [&](int id) {
+        Dependence trial = dependence(p, id, is_trial)[static_cast<size_t>(id)];
+        if (options.rank == 2) check_linear(trial, "trial function u", true);
+        else if (trial != Dependence::Zero && trial != Dependence::Independent)
+          throw FormError("a residual (rank-1 form) must not contain the trial function u");
+      },
+      integrand, integral_ids);
 
   // e_j = d(integrand)/d(test term j): exact because the integrand is linear in v.
   std::set<InputRef> test_inputs;
@@ -279,6 +320,21 @@ ActionIR lower_form(const Form &form, const LowerOptions &options)
   mark_varying(ir.pointwise);
   mark_recomputed(ir.pointwise);
   return ir;
+}
+
+}  // namespace
+
+ActionIR lower_form(const Form &form, const LowerOptions &options)
+{
+  try {
+    return lower(form, options);
+  } catch (const IntegralError &e) {
+    const Integral &i = form.integrals[e.integral];
+    std::string at = location_prefix(form, i.line, i.col);
+    throw FormError((at.empty() ? location_prefix(form, form.line, form.col) : at) + e.what());
+  } catch (const FormError &e) {
+    throw FormError(location_prefix(form, form.line, form.col) + e.what());
+  }
 }
 
 }  // namespace femgpu

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "femgpu.h"
+#include "form/form_file.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 #include "tune/tuning_cache.h"
@@ -28,13 +29,12 @@ PetscErrorCode MatFEMGPUSetForm(Mat A, const char form_text[], const char source
 
 PetscErrorCode MatFEMGPUSetFormFile(Mat A, const char path[])
 {
+  std::string text;
   PetscFunctionBegin;
   PetscAssertPointer(path, 2);
-  std::ifstream in(path);
-  PetscCheck(in, PetscObjectComm((PetscObject)A), PETSC_ERR_FILE_OPEN, "fem_gpu: cannot open form file '%s'", path);
-  std::stringstream text;
-  text << in.rdbuf();
-  PetscCall(MatFEMGPUSetForm(A, text.str().c_str(), path));
+  // read_form_file rejects NUL bytes, so c_str() below hands on the whole text.
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), text = femgpu::read_form_file(path));
+  PetscCall(MatFEMGPUSetForm(A, text.c_str(), path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -105,6 +105,17 @@ PetscErrorCode check_coefficients(Mat A, MatFEMGPUContext *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Whether a parser error is about shapes or components: the builders' messages
+// (expr.h) name a shape, an index or an axis. Only those can come from reading a vector
+// form on a scalar field (or the reverse); a syntax error gets no note about the DM.
+bool is_shape_error(const std::string &what)
+{
+  if (what.find("unknown name") != std::string::npos) return false;  // a hint may name as_vector
+  for (const char *word : {"shape", "index", "axis", "component", "scalar", "vector", "matrix", "square"})
+    if (what.find(word) != std::string::npos) return true;
+  return false;
+}
+
 // The parser's errors say what is wrong at file:line:col; add which field the form was
 // read for, since a vector form on a scalar field (or the reverse) fails with a shape.
 ParsedForms parse_form_text_for_dm(const std::string &text, const std::string &source, const FormSignature &sig)
@@ -112,6 +123,7 @@ ParsedForms parse_form_text_for_dm(const std::string &text, const std::string &s
   try {
     return parse_form_text(text, source, sig);
   } catch (const FormError &e) {
+    if (!is_shape_error(e.what())) throw;
     const Element &el = sig.element;
     throw FormError(std::string(e.what()) + " (the form was read for the DM's field: P" + std::to_string(el.degree) +
                     (el.components == 1 ? " scalar" : " vector with " + std::to_string(el.components) + " components") + " on " +
@@ -133,7 +145,8 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(PetscLogEventBegin(FEMGPU_SetUp, A, 0, 0, 0));
   PetscCall(MatGetDM(A, &ctx->dm));
   PetscCheck(ctx->dm, comm, PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the Mat has no DM; create it with DMCreateMatrix() or call MatSetDM()");
-  PetscCheck(!ctx->form_text.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
+  // An empty text is a form that was given: the parser says the file is empty.
+  PetscCheck(!ctx->form_source.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
              "fem_gpu: no form; give -mat_fem_gpu_form_file FILE.ufl or call MatFEMGPUSetFormFile()");
   PetscCall(plex_form_signature(ctx->dm, &ctx->signature));
   FEMGPU_CXX(comm, {

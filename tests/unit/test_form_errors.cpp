@@ -2,6 +2,7 @@
 // the right place and says what was expected or wrong.
 #include <catch2/catch.hpp>
 
+#include "ir/lower.h"
 #include "test_form_util.h"
 
 using namespace femgpu;
@@ -38,7 +39,12 @@ TEST_CASE("malformed form files give located, helpful errors", "[form][parser][e
       {"a = gard(u)*v*dx\n", "t.ufl:1:5: ", "unknown name 'gard' (did you mean 'grad'?)"},
       {"a = grad(u, v)*v*dx\n", "t.ufl:1:5: ", "grad() takes 1 argument, got 2"},
       {"a = (grad(u) + u)*v*dx\n", "t.ufl:1:14: ", "cannot add shapes (2,) and ()"},
-      {"# nothing here\n", "t.ufl:2:1: ", "form file defines neither 'a' nor 'F'"},
+      {"# nothing here\n", "t.ufl:2:1: ", "the form file is empty (nothing but blanks and comments)"},
+      {"", "t.ufl:1:1: ", "the form file is empty"},
+      {" \t\n\n# c\n  # d\n", "t.ufl:5:1: ", "it defines no form; assign the bilinear form to 'a' or the residual to 'F'"},
+      {"b = 1\n", "t.ufl:2:1: ", "form file defines neither 'a' nor 'F'"},
+      {"a = u*v*ds\n", "t.ufl:1:9: ", "facet integrals (ds, dS) are not supported"},
+      {"a = u*v*dx + u*v*dS\n", "t.ufl:1:18: ", "facet integrals (ds, dS) are not supported"},
       {"a = u*v*dx\nb = 1 +\n", "t.ufl:2:8: ", "expected an expression, got end of line"},
       {"a = u*v*dx(degree=100)\n", "t.ufl:1:12: ", "quadrature degree must be 0..60, got 100"},
       {"a = u*v*dx\n  b = 2\n", "t.ufl:2:1: ", "unexpected indentation"},
@@ -113,4 +119,35 @@ TEST_CASE("an unreadable form file is a located FormError", "[form][parser][erro
                     Catch::StartsWith("/nonexistent/x.ufl:1:1: cannot read form file"));
   CHECK_THROWS_WITH(parse_form_file(test::forms_dir(), test::signature(2, 1)),
                     Catch::Contains("not a regular file"));
+}
+
+namespace {
+
+std::string lowering_error_of(const std::string &text, const std::string &source = "t.ufl")
+{
+  try {
+    lower_form(parse_form_text(text, source, test::signature(2, 1)).a);
+  } catch (const FormError &e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("lowering errors point at the integral, else at the form's definition", "[form][ir][errors]")
+{
+  // The second integral, on line 2, is the one that is not linear: its '*dx' is at 2:12.
+  CHECK(lowering_error_of("a = u*v*dx \\\n    + u*u*v*dx\n") == "t.ufl:2:12: the form is not linear in the trial function u");
+  CHECK(lowering_error_of("c = Constant('c', 1)\na = sin(v)*u*dx\n") == "t.ufl:2:13: the form is not linear in the test function v");
+  CHECK(lowering_error_of("a = u*v*dx + v*dx\n") == "t.ufl:1:15: a term of the form does not contain the trial function u");
+  // A residual's implied Jacobian keeps the integrals' positions.
+  CHECK(lowering_error_of("w = Coefficient('w')\nF = w*v*dx + inner(grad(w), grad(v))*dx\n") == "(no error)");
+  // Nothing to point at inside the form: its definition line.
+  CHECK_THAT(lowering_error_of("q = 2\na = u*v*dx(degree=q*25) + u*v*dx\n"), Catch::StartsWith("t.ufl:2:1: the quadrature degree"));
+  // A form from the C++ API has no file: the message is unchanged.
+  FormBuilder b(test::signature(2, 1));
+  Expr u = b.trial_function(), v = b.test_function();
+  CHECK_THROWS_WITH(lower_form(b.make_form({FormBuilder::integral(mul(mul(u, u), v))})),
+                    "the form is not linear in the trial function u");
 }

@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 
+#include "ir/lower.h"
 #include "test_form_util.h"
 
 using namespace femgpu;
@@ -33,7 +34,8 @@ const std::vector<std::string> kPool = {
     "[0, 1]", ".T", "grad(", "inner(", "derivative(", "Coefficient(", "Constant(", "Identity(d)", "as_matrix([[",
     "]]", "as_tensor(", "conditional(", "lt(", "variable(", "diff(", "sym(", "det(", "dx(degree=", "metadata=",
     "{\"quadrature_degree\": ", "components=", "degree=", "def ", "lambda ", "not ", "if ", "import ", "from ",
-    "and ", "x[0]", "u*v*dx", "F = ", "a = ", "\t", "\r\n", "TestFunction()", "abs(", "sqrt(", "cross("};
+    "and ", "x[0]", "u*v*dx", "F = ", "a = ", "\t", "\r\n", "TestFunction()", "abs(", "sqrt(", "cross(",
+    "ds", "dS", "*ds", "w*w*", "u*u*", "\xc3\xa9", "\xe2\x82", "\xff", std::string(1, '\0')};
 
 std::string mutate(std::string s, std::mt19937 &rng)
 {
@@ -102,6 +104,48 @@ TEST_CASE("fuzzed form files parse or throw FormError", "[form][parser][fuzz]")
   CHECK(parsed > 100);  // the mutations are not all fatal: some still exercise a full parse
   CHECK(rejected > 1000);
   WARN("fuzz: " << parsed << " parsed, " << rejected << " rejected");
+}
+
+// Parses `text`, then lowers a and F as MatFEMGPUSetUp would; every FormError must be
+// located in the file. Returns whether the text parsed with a residual F.
+bool parse_and_lower(const std::string &text, const FormSignature &sig)
+{
+  try {
+    ParsedForms p = parse_form_text(text, "fuzz.ufl", sig);
+    lower_form(p.a);
+    if (!p.F) return false;
+    LowerOptions residual;
+    residual.rank = 1;
+    lower_form(*p.F, residual);
+    return true;
+  } catch (const FormError &e) {
+    if (std::string(e.what()).rfind("fuzz.ufl:", 0) != 0) FAIL("unlocated error: " << e.what() << "\n" << text);
+  } catch (const std::exception &e) {
+    FAIL("non-FormError exception " << e.what() << " for input:\n" << text);
+  }
+  return false;
+}
+
+TEST_CASE("fuzzed residual forms parse and lower, or throw located FormError", "[form][parser][fuzz]")
+{
+  // The files that define a residual F (its Jacobian a is implied), found by content.
+  std::vector<std::pair<std::string, bool>> residuals;  // text, vector element
+  const std::vector<std::string> texts = shipped_texts();
+  for (size_t k = 0; k < texts.size(); ++k)
+    if (texts[k].find("\nF = ") != std::string::npos) residuals.emplace_back(texts[k], test::shipped_forms()[k].vector);
+  REQUIRE(residuals.size() >= 2);  // hyperelasticity and nonlinear_diffusion
+  std::mt19937 rng(20240917u);
+  int with_residual = 0;
+  const int kCases = 1500;
+  for (int n = 0; n < kCases; ++n) {
+    const auto &[seed, vector] = residuals[static_cast<size_t>(n) % residuals.size()];
+    std::string text = seed;
+    for (unsigned m = 0, count = 1 + rng() % 3; m < count; ++m) text = mutate(text, rng);
+    int dim = 2 + n % 2;
+    with_residual += parse_and_lower(text, test::signature(dim, vector ? dim : 1, 1 + n % 2));
+  }
+  CHECK(with_residual > 100);  // many mutants still reach the residual and its Jacobian
+  WARN("residual fuzz: " << with_residual << " of " << kCases << " lowered with F");
 }
 
 TEST_CASE("fuzzed interpolation expressions parse or throw FormError", "[form][parser][fuzz]")

@@ -60,8 +60,14 @@ TEST_CASE("shipped forms define the expected tables", "[form][parser]")
   CHECK(!test::form_contains_argument(*hyper.F, 1));
 
   ParsedForms cd = parse_form_file(test::forms_dir() + "extra/convection_diffusion.ufl", signature(3, 1, 2));
-  REQUIRE(cd.a.coefficients.size() == 1);
-  CHECK(cd.a.coefficients[0].element == Element{1, 3});
+  CHECK(cd.a.coefficients.empty());  // beta is made of Constants: the Mat can apply it
+  REQUIRE(cd.a.constants.size() == 3);
+  CHECK(cd.a.constants[1].name == "beta_0");
+  // The parser still reads a Coefficient in its own element (the Mat refuses it).
+  ParsedForms own = parse_form_text("beta = Coefficient('beta', degree=1, components=d)\na = dot(beta, grad(u))*v*dx\n",
+                                    "t.ufl", signature(3, 1, 2));
+  REQUIRE(own.a.coefficients.size() == 1);
+  CHECK(own.a.coefficients[0].element == Element{1, 3});
 
   ParsedForms an = parse_form_file(test::forms_dir() + "extra/anisotropic_diffusion.ufl", signature(2, 1));
   CHECK(an.a.integrals[0].quadrature_degree == 4);
