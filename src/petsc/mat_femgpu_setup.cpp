@@ -39,10 +39,16 @@ PetscErrorCode check_constant_options(Mat A, const MatFEMGPUContext *ctx, const 
   std::istringstream words(all);
   PetscCall(PetscFree(all));
   for (std::string word; words >> word;) {
-    if (word.compare(0, lead.size(), lead) != 0) continue;
+    PetscBool ours;
+    PetscCall(PetscStrcasecmp(word.substr(0, lead.size()).c_str(), lead.c_str(), &ours));
+    if (!ours || word.size() <= lead.size()) continue;
     const std::string name = word.substr(lead.size());
-    bool known = false;
-    for (const ConstantInfo &c : ctx->ir->constants) known = known || c.name == name;
+    bool known = false;  // PETSc matches option names without regard to case
+    for (const ConstantInfo &c : ctx->ir->constants) {
+      PetscBool same;
+      PetscCall(PetscStrcasecmp(c.name.c_str(), name.c_str(), &same));
+      known = known || same;
+    }
     PetscCheck(known, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "%s: form %s has no constant '%s' (its constants: %s)", word.c_str(),
                ctx->form_source.c_str(), name.c_str(), constant_names(*ctx->ir).c_str());
   }
