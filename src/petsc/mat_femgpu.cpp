@@ -29,6 +29,7 @@ static PetscErrorCode free_context(void *ptr)
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));
   }
+  PetscCall(VecDestroy(&ctx->linearization));
   delete ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -251,6 +252,7 @@ PetscErrorCode MatFEMGPURegister(void)
   if (registered) PetscFunctionReturn(PETSC_SUCCESS);
   registered = PETSC_TRUE;
   PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
+  PetscCall(SNESAddOptionsChecker(femgpu::MatFEMGPUSNESOptionsChecker));  // unchanged SNES programs: snes_jacobian.cpp
   PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &femgpu::FEMGPU_SetUp));
   PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
   PetscCall(PetscLogEventRegister("FEMGPUTune", MAT_CLASSID, &femgpu::FEMGPU_Tune));

@@ -4,6 +4,7 @@
 
 #include <petscdm.h>
 #include <petscmat.h>
+#include <petscsnes.h>
 
 #include <functional>
 #include <map>
@@ -84,6 +85,14 @@ struct MatFEMGPUContext {
   std::string tune_summary;  // for MatView
   double tuned_median_seconds = 0;  // the chosen schedule's median (tuned or cached); 0: none
   PetscInt symmetric_declared = -1;  // -mat_fem_gpu_symmetric: -1 detect, 0 no, 1 yes
+  // SNES's iterate (a local Vec, boundary values inserted) when SNES computes the Jacobian
+  // (snes_jacobian.cpp); bound at setup to the form's one coefficient if none was set.
+  Vec linearization = nullptr;
+  // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.
+  bool options_read = false;
+  PetscReal check_jacobian_tol = 0;  // -mat_fem_gpu_check_jacobian (snes_jacobian.cpp); 0: off
+  bool jacobian_checked = false;
+  std::string options_prefix;
 
   // Derived at setup (first use after the DM and form are known).
   bool set_up = false;
@@ -151,6 +160,10 @@ PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal);
 // Solver operations (mat_femgpu_solver.cpp): diagonal, transpose, duplicate, copy,
 // symmetry. SetSolverOperations installs them at MatCreate; DetectSymmetry runs at setup.
 PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);
+// Unchanged SNES programs (snes_jacobian.cpp): the SNES options checker that makes a DM's
+// local Jacobian the fem_gpu operator, and the linearization point it binds.
+PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes);
+PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local);
 PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx);
 
 // The MatSetFromOptions hook; its options argument's type changed in PETSc 3.23 (a

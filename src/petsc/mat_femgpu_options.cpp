@@ -225,6 +225,8 @@ static PetscErrorCode read_options(Mat A)
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatGetOptionsPrefix(A, &prefix));
+  ctx->options_read = true;
+  ctx->options_prefix = prefix ? prefix : "";
   OptionSource src;
   src.prefix = prefix;
   PetscCall(PetscObjectGetOptions((PetscObject)A, &src.options));
@@ -247,6 +249,10 @@ static PetscErrorCode read_options(Mat A)
     ctx->symmetric_declared = symmetric ? 1 : 0;
     ctx->set_up = false;
   }
+  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_check_jacobian",
+                             "In an unchanged SNES program: on first use, compare this operator with the Jacobian the program assembles from its "
+                             "PetscDS (3 random vectors) and stop with an error when their relative difference exceeds this tolerance (0: off)",
+                             0, 1, &ctx->check_jacobian_tol, &set));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->view_ir, &ctx->view_ir, nullptr));
   PetscCall(read_schedule_options(PetscOptionsObject, src, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->view_source, &ctx->view_source, nullptr));

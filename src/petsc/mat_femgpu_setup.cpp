@@ -66,7 +66,10 @@ PetscErrorCode resolve_constants(Mat A, MatFEMGPUContext *ctx)
     PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): form %s has no constant '%s' (its constants: %s)", ctx->form_source.c_str(),
                kv.first.c_str(), constant_names(*ctx->ir).c_str());
   }
+  // The prefix the Mat's other options were read with: a program may change it after
+  // MatSetFromOptions (PETSc's DMSNESCheckJacobian sets "jac_" on a Mat DMCreateMatrix made).
   PetscCall(MatGetOptionsPrefix(A, &prefix));
+  if (ctx->options_read) prefix = ctx->options_prefix.empty() ? nullptr : ctx->options_prefix.c_str();
   PetscCall(check_constant_options(A, ctx, prefix));
   ctx->constants.clear();
   PetscOptionsBegin(comm, prefix, "fem_gpu constants of the form", "Mat");
@@ -93,6 +96,12 @@ PetscErrorCode check_coefficients(Mat A, MatFEMGPUContext *ctx)
     const std::string &name = ctx->ir->coefficients[i].name;
     if (ctx->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by a
     auto it = ctx->coefficients.find(name);
+    if (it == ctx->coefficients.end() && ctx->linearization && ctx->ir->coefficients.size() == 1) {
+      // SNES's iterate is the point the Jacobian of F(w) is taken at: the form's one coefficient.
+      PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
+      it = ctx->coefficients.emplace(name, CoefficientBinding{ctx->linearization, nullptr, -1}).first;
+      PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is SNES's linearization point\n", name.c_str()));
+    }
     PetscCheck(it != ctx->coefficients.end(), comm, PETSC_ERR_ARG_WRONGSTATE,
                "fem_gpu: form %s needs coefficient '%s': call MatFEMGPUSetCoefficient(A, \"%s\", vec)", ctx->form_source.c_str(), name.c_str(), name.c_str());
     PetscCheck(ctx->ir->coefficients[i].element == ctx->signature.element, comm, PETSC_ERR_SUP,

@@ -5,7 +5,7 @@
 # /usr/local/cuda is absent femgpu builds without its CUDA backend.
 # Does nothing when everything is already installed.
 set -euo pipefail
-packages=(petsc-dev catch2 cmake g++ make pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
+packages=(petsc-dev libpetsc3.18-dev-examples catch2 cmake g++ make pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Runs an unchanged PETSc program twice, for ctest: with -dm_mat_type aij, and with
+-dm_mat_type fem_gpu plus the options after --fem-gpu (the library loaded by -dll_append
+in COMMAND), then compares what PETSc printed.
+
+  compare_unchanged_program.py "--fem-gpu=OPTIONS" -- COMMAND ...
+
+Passes when both runs exit 0, print the same number of linear solves
+('Linear solve converged due to ... iterations N', from -ksp_converged_reason) with
+counts within --iterations (default 1) of each other, and the same 'L2 error: X' lines
+(from -error_view) within a relative --error-tolerance (default 1e-6).
+"""
+import argparse
+import re
+import shlex
+import subprocess
+import sys
+
+ITERATIONS = re.compile(r"Linear solve converged due to \w+ iterations (\d+)")
+ERROR = re.compile(r"L2 error: ([-+0-9.eE]+)")
+
+
+def run(command):
+    r = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    print("$ " + " ".join(command) + "\n" + r.stdout)
+    if r.returncode != 0:
+        sys.exit("FAIL: exit code %d" % r.returncode)
+    iterations = [int(m) for m in ITERATIONS.findall(r.stdout)]
+    errors = [float(m) for m in ERROR.findall(r.stdout)]
+    if not iterations:
+        sys.exit("FAIL: no converged linear solve printed (give -ksp_converged_reason)")
+    return iterations, errors
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--fem-gpu", default="", help="the fem_gpu run's extra options, as one string")
+    p.add_argument("--iterations", type=int, default=1)
+    p.add_argument("--error-tolerance", type=float, default=1e-6)
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    a = p.parse_args()
+    command = a.command[1:] if a.command and a.command[0] == "--" else a.command
+    aij_its, aij_errors = run(command + ["-dm_mat_type", "aij"])
+    gpu_its, gpu_errors = run(command + ["-dm_mat_type", "fem_gpu"] + shlex.split(a.fem_gpu))
+    if len(aij_its) != len(gpu_its) or any(abs(x - y) > a.iterations for x, y in zip(aij_its, gpu_its)):
+        sys.exit("FAIL: linear iterations differ: aij %s, fem_gpu %s" % (aij_its, gpu_its))
+    if len(aij_errors) != len(gpu_errors) or any(abs(x - y) > a.error_tolerance * max(abs(x), 1e-300) for x, y in zip(aij_errors, gpu_errors)):
+        sys.exit("FAIL: L2 errors differ: aij %s, fem_gpu %s" % (aij_errors, gpu_errors))
+    print("ok: linear iterations aij %s, fem_gpu %s; L2 errors aij %s, fem_gpu %s" % (aij_its, gpu_its, aij_errors, gpu_errors))
+
+
+if __name__ == "__main__":
+    main()
