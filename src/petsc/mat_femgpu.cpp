@@ -104,20 +104,53 @@ PetscErrorCode MatFEMGPURecordApply(MatFEMGPUContext *ctx, PetscLogDouble second
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// y_local += the action on local (ghosted) vectors, on the host arrays: no communication.
+static PetscErrorCode apply_on_local(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec yl)
+{
+  Vec coords;
+  const PetscScalar *xa, *ca;
+  PetscScalar *ya;
+  ActionArrays arrays;
+  PetscLogDouble t0, t1;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(VecGetArrayRead(xl, &xa));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  PetscCall(VecGetArray(yl, &ya));
+  PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, true, &arrays));
+  PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, xl, yl, 0));
+  PetscCall(PetscTime(&t0));  // the backend's call alone: MatView's time per apply
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->apply(arrays, static_cast<size_t>(ctx->maps.local_size), ya));
+  PetscCall(PetscTime(&t1));
+  PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
+  PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, xl, yl, 0));
+  PetscCall(VecRestoreArray(yl, &ya));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscCall(VecRestoreArrayRead(xl, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUSetUp(A));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatFEMGPURefreshCoefficients(ctx));
+  PetscCall(apply_on_local(A, ctx, x_local, y_local));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // y = A x (add == false) or y = y + A x.
 PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
 {
   MatFEMGPUContext *ctx;
-  Vec xl, yl, coords;
-  const PetscScalar *xa, *ca;
-  PetscScalar *ya;
-  ActionArrays arrays;
+  Vec xl, yl;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
   PetscBool on_device;
-  PetscLogDouble t0, t1;
   PetscCall(MatFEMGPUApplyDevice(A, ctx, x, y, add, &on_device));  // records its own apply
   if (on_device) PetscFunctionReturn(PETSC_SUCCESS);
   // 1. global-to-local
@@ -126,22 +159,7 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
   // 2-4. the action on host arrays: get, apply, restore.
-  {
-    PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
-    PetscCall(VecGetArrayRead(xl, &xa));
-    PetscCall(VecGetArrayRead(coords, &ca));
-    PetscCall(VecGetArray(yl, &ya));
-    PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, true, &arrays));
-    PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, x, y, 0));
-    PetscCall(PetscTime(&t0));  // the backend's call alone: MatView's time per apply
-    FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->apply(arrays, static_cast<size_t>(ctx->maps.local_size), ya));
-    PetscCall(PetscTime(&t1));
-    PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
-    PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, x, y, 0));
-    PetscCall(VecRestoreArray(yl, &ya));
-    PetscCall(VecRestoreArrayRead(coords, &ca));
-    PetscCall(VecRestoreArrayRead(xl, &xa));
-  }
+  PetscCall(apply_on_local(A, ctx, xl, yl));
   // 5. local-to-global, summing shared DOFs
   if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMLocalToGlobal(ctx->dm, yl, ADD_VALUES, y));

@@ -90,6 +90,9 @@ struct MatFEMGPUContext {
   Vec linearization = nullptr;
   // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.
   bool options_read = false;
+  // A residual operator (the rank-1 form F of the file, snes_residual.cpp): its apply adds
+  // F(w; v) with w bound to the linearization point; no trial function, no symmetry.
+  bool residual = false;
   PetscReal check_jacobian_tol = 0;  // -mat_fem_gpu_check_jacobian (snes_jacobian.cpp); 0: off
   bool jacobian_checked = false;
   std::string options_prefix;
@@ -146,6 +149,8 @@ inline Precision MatFEMGPURequestedPrecision(const ScheduleRequest &r) { return 
 // Re-reads coefficient Vecs that changed; fills the action's arrays (pointers into the
 // given local arrays, valid until they are restored).
 PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add);  // y (+)= A x, no shell scaling
+// y_local += the action on local vectors of the DM (no ghost exchange): the residual's path.
+PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local);
 PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
 // Host arrays of one apply; host_coefficients false leaves coefficient values null
 // (they stay on the device).
@@ -164,6 +169,11 @@ PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);
 // local Jacobian the fem_gpu operator, and the linearization point it binds.
 PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes);
 PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local);
+// The form file of -dm_fem_gpu_form_file when the DM's residual is femgpu's (snes_residual.cpp),
+// so its Jacobian Mats take derivative(F) without -mat_fem_gpu_form_file; unchanged otherwise.
+PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *source);
+// -dm_fem_gpu_form_file: the DM's residual becomes femgpu's (called by the SNES checker).
+PetscErrorCode MatFEMGPUWrapDMResidual(DM dm);
 PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx);
 
 // The MatSetFromOptions hook; its options argument's type changed in PETSc 3.23 (a

@@ -158,8 +158,11 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   if (ctx->set_up) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FEMGPU_SetUp, A, 0, 0, 0));
-  PetscCall(MatGetDM(A, &ctx->dm));
+  DM dm;
+  PetscCall(MatGetDM(A, &dm));
+  if (dm) ctx->dm = dm;  // a residual Mat has its DM without the Mat holding it (snes_residual.cpp)
   PetscCheck(ctx->dm, comm, PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the Mat has no DM; create it with DMCreateMatrix() or call MatSetDM()");
+  if (ctx->form_source.empty()) PetscCall(MatFEMGPUFormOfDMResidual(ctx->dm, &ctx->form_text, &ctx->form_source));
   // An empty text is a form that was given: the parser says the file is empty.
   PetscCheck(!ctx->form_source.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
              "fem_gpu: no form; give -mat_fem_gpu_form_file FILE.ufl or call MatFEMGPUSetFormFile()");
@@ -168,7 +171,9 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
     ParsedForms forms = parse_form_text_for_dm(ctx->form_text, ctx->form_source, ctx->signature);
     LowerOptions lo;
     if (ctx->quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->quadrature_degree);
-    ctx->ir = std::make_unique<ActionIR>(lower_form(forms.a, lo));
+    if (ctx->residual && !forms.F) throw FormError(ctx->form_source + ": defines no residual F(w; v); the DM's residual needs one");
+    if (ctx->residual) lo.rank = 1;
+    ctx->ir = std::make_unique<ActionIR>(lower_form(ctx->residual ? *forms.F : forms.a, lo));
     ctx->tab = std::make_unique<Tabulation>(tabulate_action(*ctx->ir, default_share_dir()));
   });
   PetscCall(PetscLogEventBegin(FEMGPU_Maps, A, 0, 0, 0));
@@ -185,7 +190,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   ctx->apply_count = 0;
   PetscCall(MatFEMGPUMakeBackend(A, ctx));
   PetscCall(PetscLogEventBegin(FEMGPU_Symmetry, A, 0, 0, 0));
-  PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
+  if (!ctx->residual) PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
   PetscCall(PetscLogEventEnd(FEMGPU_Symmetry, A, 0, 0, 0));
   ctx->flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->ir, ctx->tab->n_points()).total());
   ctx->set_up = true;

@@ -166,6 +166,7 @@ PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes)
   PetscBool ours;
   PetscFunctionBegin;
   PetscCall(SNESGetDM(snes, &dm));  // SNES always has one (a shell DM if the program set none)
+  PetscCall(MatFEMGPUWrapDMResidual(dm));
   PetscCall(DMGetMatType(dm, &type));
   PetscCall(PetscStrcmp(type, MATFEMGPU, &ours));
   if (ours) PetscCall(wrap_local_jacobian(dm));

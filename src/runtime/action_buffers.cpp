@@ -64,7 +64,9 @@ std::vector<HostArgument> host_arguments(const std::vector<KernelArg> &arguments
     const size_t tail = function && a.function == kCoordinates ? static_cast<size_t>(ir.dim) - 1 : 0;
     switch (a.kind) {
       case ArgKind::CellCount: h.scalar = arrays.n_cells; break;
-      case ArgKind::Values: h.bytes = reals(f->values, extent(f->map, cells * width) + tail, p); break;
+      case ArgKind::Values:  // null: a coefficient the form does not use (the kernel never reads it)
+        h.bytes = f->values ? reals(f->values, extent(f->map, cells * width) + tail, p) : reals(nullptr, 0, p);
+        break;
       case ArgKind::Map: h.bytes = bytes_of(f->map, cells * width); break;
       case ArgKind::TestMap: h.bytes = bytes_of(arrays.test_map, cells * test_width); break;
       case ArgKind::Tables: h.bytes = reals(tables.data.data(), tables.data.size(), p); break;

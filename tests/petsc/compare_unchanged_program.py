@@ -7,8 +7,10 @@ in COMMAND), then compares what PETSc printed.
 
 Passes when both runs exit 0, print the same number of linear solves
 ('Linear solve converged due to ... iterations N', from -ksp_converged_reason) with
-counts within --iterations (default 1) of each other, and the same 'L2 error: X' lines
-(from -error_view) within a relative --error-tolerance (default 1e-6).
+counts within --iterations (default 1; -1: not compared) of each other, and the same
+'L2 error: X' lines (from -error_view) within a relative --error-tolerance (default
+1e-6); with --snes-norms RTOL also the same Newton history ('N SNES Function norm X',
+from -snes_monitor), each norm within RTOL relative.
 """
 import argparse
 import re
@@ -18,6 +20,7 @@ import sys
 
 ITERATIONS = re.compile(r"Linear solve converged due to \w+ iterations (\d+)")
 ERROR = re.compile(r"L2 error: ([-+0-9.eE]+)")
+SNES_NORM = re.compile(r"\d+ SNES Function norm ([-+0-9.eE]+)")
 
 
 def run(command):
@@ -27,9 +30,14 @@ def run(command):
         sys.exit("FAIL: exit code %d" % r.returncode)
     iterations = [int(m) for m in ITERATIONS.findall(r.stdout)]
     errors = [float(m) for m in ERROR.findall(r.stdout)]
+    norms = [float(m) for m in SNES_NORM.findall(r.stdout)]
     if not iterations:
         sys.exit("FAIL: no converged linear solve printed (give -ksp_converged_reason)")
-    return iterations, errors
+    return iterations, errors, norms
+
+
+def close(xs, ys, rtol):
+    return len(xs) == len(ys) and all(abs(x - y) <= rtol * max(abs(x), abs(y), 1e-300) for x, y in zip(xs, ys))
 
 
 def main():
@@ -37,16 +45,20 @@ def main():
     p.add_argument("--fem-gpu", default="", help="the fem_gpu run's extra options, as one string")
     p.add_argument("--iterations", type=int, default=1)
     p.add_argument("--error-tolerance", type=float, default=1e-6)
+    p.add_argument("--snes-norms", type=float)
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command and a.command[0] == "--" else a.command
-    aij_its, aij_errors = run(command + ["-dm_mat_type", "aij"])
-    gpu_its, gpu_errors = run(command + ["-dm_mat_type", "fem_gpu"] + shlex.split(a.fem_gpu))
-    if len(aij_its) != len(gpu_its) or any(abs(x - y) > a.iterations for x, y in zip(aij_its, gpu_its)):
+    aij_its, aij_errors, aij_norms = run(command + ["-dm_mat_type", "aij"])
+    gpu_its, gpu_errors, gpu_norms = run(command + ["-dm_mat_type", "fem_gpu"] + shlex.split(a.fem_gpu))
+    if a.iterations >= 0 and (len(aij_its) != len(gpu_its) or any(abs(x - y) > a.iterations for x, y in zip(aij_its, gpu_its))):
         sys.exit("FAIL: linear iterations differ: aij %s, fem_gpu %s" % (aij_its, gpu_its))
-    if len(aij_errors) != len(gpu_errors) or any(abs(x - y) > a.error_tolerance * max(abs(x), 1e-300) for x, y in zip(aij_errors, gpu_errors)):
+    if not close(aij_errors, gpu_errors, a.error_tolerance):
         sys.exit("FAIL: L2 errors differ: aij %s, fem_gpu %s" % (aij_errors, gpu_errors))
-    print("ok: linear iterations aij %s, fem_gpu %s; L2 errors aij %s, fem_gpu %s" % (aij_its, gpu_its, aij_errors, gpu_errors))
+    if a.snes_norms is not None and (not aij_norms or not close(aij_norms, gpu_norms, a.snes_norms)):
+        sys.exit("FAIL: Newton histories differ: aij %s, fem_gpu %s" % (aij_norms, gpu_norms))
+    print("ok: linear iterations aij %s, fem_gpu %s; L2 errors aij %s, fem_gpu %s; SNES norms aij %s, fem_gpu %s"
+          % (aij_its, gpu_its, aij_errors, gpu_errors, aij_norms, gpu_norms))
 
 
 if __name__ == "__main__":

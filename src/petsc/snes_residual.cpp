@@ -1,0 +1,100 @@
+// The whole problem from one form file: -dm_fem_gpu_form_file F.ufl makes an unchanged
+// DMPlex + SNES program's residual the kernel of the file's F(w; v), and (with
+// -dm_mat_type fem_gpu) its Jacobian the fem_gpu operator of derivative(F, w, u).
+//
+// Takes: a DM whose local residual is PETSc's DMPlexSNESComputeResidualFEM (set by
+// DMPlexSetSNESLocalFEM). Does: replaces it by femgpu's, which binds SNES's iterate (a
+// local vector, essential boundary values inserted by PETSc) as w and adds F(w; v) cell by
+// cell into the local residual, through a fem_gpu Mat in residual mode (the rank-1 form,
+// the same -mat_fem_gpu_* backend and tuning options, its own tuning-cache key). PETSc
+// then sums the local residual into the global one, leaving out constrained DOFs, as it
+// does for its own. Does not: change a residual the program wrote itself.
+#include <petscdmplex.h>
+#include <petscsnes.h>
+
+#include "femgpu.h"
+#include "petsc/mat_femgpu_impl.h"
+
+namespace femgpu {
+
+namespace {
+
+constexpr const char *kResidualKey = "femgpu_residual";
+
+PetscErrorCode residual_local(DM, Vec x_local, Vec f_local, void *ctx)
+{
+  Mat residual = static_cast<Mat>(ctx);
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
+  PetscCall(VecSet(f_local, 0.0));
+  PetscCall(MatFEMGPUApplyLocal(residual, x_local, f_local));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A fem_gpu Mat in residual mode for `file` on `dm`. It keeps the DM without a reference
+// (the DM holds the Mat, so a reference would keep both alive forever).
+PetscErrorCode create_residual(DM dm, const char *file, Mat *residual)
+{
+  Vec g;
+  PetscInt n, N;
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(dm, &g));
+  PetscCall(VecGetLocalSize(g, &n));
+  PetscCall(VecGetSize(g, &N));
+  PetscCall(DMRestoreGlobalVector(dm, &g));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), residual));
+  PetscCall(MatSetSizes(*residual, n, n, N, N));
+  PetscCall(MatSetType(*residual, MATFEMGPU));
+  PetscCall(MatSetFromOptions(*residual));  // the backend and tuning options the Jacobian has
+  PetscCall(MatFEMGPUSetFormFile(*residual, file));
+  PetscCall(MatFEMGPUGetContext(*residual, &ctx));
+  ctx->residual = true;
+  ctx->dm = dm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
+{
+  PetscErrorCode (*program)(DM, Vec, Vec, void *) = nullptr;
+  void *program_ctx = nullptr;
+  char file[PETSC_MAX_PATH_LEN] = "";
+  PetscBool set;
+  Mat residual;
+  PetscFunctionBegin;
+  PetscObjectOptionsBegin((PetscObject)dm);
+  PetscCall(PetscOptionsString("-dm_fem_gpu_form_file", "UFL file whose residual F(w; v) replaces the DM's PetscDS residual (femgpu)", "",
+                               file, file, sizeof(file), &set));
+  PetscOptionsEnd();
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMSNESGetFunctionLocal(dm, &program, &program_ctx));
+  if (program == residual_local) PetscFunctionReturn(PETSC_SUCCESS);  // already femgpu's
+  PetscCheck(program == DMPlexSNESComputeResidualFEM, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE,
+             "-dm_fem_gpu_form_file %s: the DM's residual is the program's own function, not PETSc's DMPlexSNESComputeResidualFEM; femgpu "
+             "replaces only PETSc's (set by DMPlexSetSNESLocalFEM)",
+             file);
+  PetscCall(create_residual(dm, file, &residual));
+  PetscCall(PetscObjectCompose((PetscObject)dm, kResidualKey, (PetscObject)residual));
+  PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
+  PetscCall(MatDestroy(&residual));  // the DM holds it
+  PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *source)
+{
+  Mat residual = nullptr;
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  if (!dm) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectQuery((PetscObject)dm, kResidualKey, (PetscObject *)&residual));
+  if (!residual) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatFEMGPUGetContext(residual, &ctx));
+  *text = ctx->form_text;
+  *source = ctx->form_source;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
