@@ -1,0 +1,222 @@
+// femgpu's residual kernel (-dm_fem_gpu_form_file) computes the residual PETSc computes
+// (DMPlexSNESComputeResidualFEM) from independent pointwise functions written here from
+// each form file's header, for every degree in -degrees.
+//
+// For each degree: mesh (FEMGPUCreateMeshFromOptions) -> "left" faces with an essential
+// condition of non-zero values (so boundary values must reach the kernel) -> P_k field ->
+// PetscDS residual (f0, f1 below) -> SNES with DMPlexSetSNESLocalFEM -> F_petsc =
+// SNESComputeFunction at a random x -> -dm_fem_gpu_form_file FILE, SNESSetFromOptions
+// (femgpu replaces the residual) -> F_femgpu at the same x -> |F_femgpu - F_petsc|_inf /
+// |F_petsc|_inf, which must be at most -tolerance (exit code 1 otherwise). Both use exact
+// quadrature for the polynomial integrands. Constants go to both sides: the PetscDS's
+// and -mat_fem_gpu_constant_*.
+#include <petscdmplex.h>
+#include <petscds.h>
+#include <petscfe.h>
+#include <petscsnes.h>
+
+#include <cmath>
+#include <string>
+
+#include "femgpu.h"
+#include "petsc/petsc_compat.h"
+
+static const char help[] = "Compares femgpu's residual kernel with PETSc's DMPlexSNESComputeResidualFEM.\n"
+                           "  -form hyperelasticity|nonlinear_diffusion -forms_dir DIR -degrees 1,2,3 -tolerance T\n";
+
+namespace {
+
+#define POINTWISE_ARGS                                                                                                             \
+  PetscInt dim, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar u[], const PetscScalar[],              \
+      const PetscScalar u_x[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], \
+      PetscReal, const PetscReal[], PetscInt, const PetscScalar constants[]
+
+// St. Venant-Kirchhoff (hyperelasticity.ufl): P = (I + grad w) S, S = lmbda tr(E) I + 2 mu E,
+// E = ((I + grad w)^T (I + grad w) - I) / 2; F = (P, grad v) - (B e_0, v).
+// constants = {lmbda, mu, B}.
+void f0_hyperelastic(POINTWISE_ARGS, PetscScalar f0[])
+{
+  (void)u, (void)u_x;
+  for (PetscInt c = 0; c < dim; ++c) f0[c] = c == 0 ? -constants[2] : 0.0;
+}
+
+void f1_hyperelastic(POINTWISE_ARGS, PetscScalar f1[])
+{
+  (void)u;
+  PetscScalar Fd[3][3], E[3][3], S[3][3], trE = 0;
+  for (PetscInt i = 0; i < dim; ++i)
+    for (PetscInt j = 0; j < dim; ++j) Fd[i][j] = (i == j ? 1.0 : 0.0) + u_x[i * dim + j];
+  for (PetscInt i = 0; i < dim; ++i)
+    for (PetscInt j = 0; j < dim; ++j) {
+      E[i][j] = -(i == j ? 0.5 : 0.0);
+      for (PetscInt k = 0; k < dim; ++k) E[i][j] += 0.5 * Fd[k][i] * Fd[k][j];
+    }
+  for (PetscInt i = 0; i < dim; ++i) trE += E[i][i];
+  for (PetscInt i = 0; i < dim; ++i)
+    for (PetscInt j = 0; j < dim; ++j) S[i][j] = (i == j ? constants[0] * trE : 0.0) + 2.0 * constants[1] * E[i][j];
+  for (PetscInt i = 0; i < dim; ++i)
+    for (PetscInt j = 0; j < dim; ++j) {
+      f1[i * dim + j] = 0;
+      for (PetscInt k = 0; k < dim; ++k) f1[i * dim + j] += Fd[i][k] * S[k][j];
+    }
+}
+
+// nonlinear_diffusion.ufl: F = ((1 + w^2) grad w, grad v) - (f, v); constants = {f}.
+void f0_nonlinear_diffusion(POINTWISE_ARGS, PetscScalar f0[])
+{
+  (void)dim, (void)u, (void)u_x;
+  f0[0] = -constants[0];
+}
+
+void f1_nonlinear_diffusion(POINTWISE_ARGS, PetscScalar f1[])
+{
+  (void)constants;
+  for (PetscInt d = 0; d < dim; ++d) f1[d] = (1.0 + u[0] * u[0]) * u_x[d];
+}
+
+// Non-zero, different in every component: the values the boundary must carry.
+PetscErrorCode boundary_values(PetscInt dim, PetscReal, const PetscReal x[], PetscInt Nc, PetscScalar *u, void *)
+{
+  for (PetscInt c = 0; c < Nc; ++c) {
+    u[c] = 0.05 * (c + 1);
+    for (PetscInt d = 0; d < dim; ++d) u[c] += 0.1 * std::sin(1.3 * (c + 1) * x[d] + 0.7 * d);
+  }
+  return PETSC_SUCCESS;
+}
+
+// Boundary faces with centroid on x = x_min, closed under closure, as label "left".
+PetscErrorCode mark_left(DM dm)
+{
+  DMLabel boundary, left;
+  IS faces;
+  PetscReal lo[3], hi[3];
+  PetscFunctionBegin;
+  PetscCall(DMGetBoundingBox(dm, lo, hi));
+  PetscCall(DMCreateLabel(dm, "boundary"));
+  PetscCall(DMCreateLabel(dm, "left"));
+  PetscCall(DMGetLabel(dm, "boundary", &boundary));
+  PetscCall(DMGetLabel(dm, "left", &left));
+  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, boundary));
+  PetscCall(DMLabelGetStratumIS(boundary, 1, &faces));
+  if (faces) {
+    PetscInt n;
+    const PetscInt *f;
+    PetscCall(ISGetLocalSize(faces, &n));
+    PetscCall(ISGetIndices(faces, &f));
+    for (PetscInt i = 0; i < n; ++i) {
+      PetscReal centroid[3];
+      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], nullptr, centroid, nullptr));
+      if (std::abs(centroid[0] - lo[0]) < 1e-10 * (hi[0] - lo[0])) PetscCall(DMLabelSetValue(left, f[i], 1));
+    }
+    PetscCall(ISRestoreIndices(faces, &f));
+    PetscCall(ISDestroy(&faces));
+  }
+  PetscCall(DMPlexLabelComplete(dm, left));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+struct Case {
+  std::string form, forms_dir;
+  PetscInt degree = 1;
+  PetscReal tolerance = 1e-12;
+};
+
+PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
+{
+  PetscInt dim, left = 1;
+  PetscFE fe;
+  DMLabel label;
+  PetscDS ds;
+  const bool vector = c.form == "hyperelasticity";
+  PetscFunctionBegin;
+  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
+  PetscCall(mark_left(*dm));
+  PetscCall(DMGetDimension(*dm, &dim));
+  // Stroud rules of order 2k are exact to degree 4k + 1: both integrands are of degree 4k - 2 at most.
+  PetscCall(PetscFECreateLagrange(comm, dim, vector ? dim : 1, PETSC_TRUE, c.degree, 2 * c.degree, &fe));
+  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(DMGetLabel(*dm, "left", &label));
+  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "left", label, 1, &left, 0, 0, nullptr, (void (*)(void))boundary_values, nullptr, nullptr, nullptr));
+  PetscCall(DMGetDS(*dm, &ds));
+  if (vector) {
+    const PetscScalar constants[3] = {0.7, 0.5, 0.1};  // lmbda, mu, B
+    PetscCall(PetscDSSetConstants(ds, 3, const_cast<PetscScalar *>(constants)));
+    PetscCall(PetscDSSetResidual(ds, 0, f0_hyperelastic, f1_hyperelastic));
+    PetscCall(PetscOptionsSetValue(nullptr, "-mat_fem_gpu_constant_lmbda", "0.7"));
+  } else {
+    const PetscScalar constants[1] = {1.0};  // f, the form's default
+    PetscCall(PetscDSSetConstants(ds, 1, const_cast<PetscScalar *>(constants)));
+    PetscCall(PetscDSSetResidual(ds, 0, f0_nonlinear_diffusion, f1_nonlinear_diffusion));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// |F_femgpu - F_petsc|_inf / |F_petsc|_inf at a random x.
+PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt *size)
+{
+  DM dm;
+  SNES snes;
+  Vec x, f_petsc, f_femgpu;
+  PetscReal norm;
+  PetscFunctionBegin;
+  PetscCall(create_problem(comm, c, &dm));
+  PetscCall(SNESCreate(comm, &snes));
+  PetscCall(SNESSetDM(snes, dm));
+  PetscCall(DMPlexSetSNESLocalFEM(dm, nullptr, nullptr, nullptr));
+  PetscCall(DMCreateGlobalVector(dm, &x));
+  PetscCall(VecGetSize(x, size));
+  PetscCall(VecDuplicate(x, &f_petsc));
+  PetscCall(VecDuplicate(x, &f_femgpu));
+  PetscCall(VecSetRandom(x, nullptr));
+  PetscCall(VecScale(x, 0.2));  // a moderate displacement: the hyperelastic stress stays O(1)
+  PetscCall(SNESComputeFunction(snes, x, f_petsc));
+  const std::string file = c.forms_dir + "/" + c.form + ".ufl";
+  PetscCall(PetscOptionsSetValue(nullptr, "-dm_fem_gpu_form_file", file.c_str()));
+  PetscCall(SNESSetFromOptions(snes));  // femgpu replaces the DM's residual
+  PetscCall(PetscOptionsClearValue(nullptr, "-dm_fem_gpu_form_file"));
+  PetscCall(VecSet(f_femgpu, NAN));  // every entry must be written
+  PetscCall(SNESComputeFunction(snes, x, f_femgpu));
+  PetscCall(VecNorm(f_petsc, NORM_INFINITY, &norm));
+  PetscCall(VecAXPY(f_femgpu, -1.0, f_petsc));
+  PetscCall(VecNorm(f_femgpu, NORM_INFINITY, error));
+  *error = norm > 0 ? *error / norm : *error;
+  if (!(*error == *error)) *error = PETSC_INFINITY;
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&f_petsc));
+  PetscCall(VecDestroy(&f_femgpu));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  PetscInt degrees[8] = {1, 2}, n_degrees = 8;
+  char form[64] = "nonlinear_diffusion", dir[PETSC_MAX_PATH_LEN] = FEMGPU_FORMS_DIR;
+  Case c;
+  int failures = 0;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscCall(MatFEMGPURegister());
+  PetscCall(PetscOptionsGetString(nullptr, nullptr, "-form", form, sizeof(form), nullptr));
+  PetscCall(PetscOptionsGetString(nullptr, nullptr, "-forms_dir", dir, sizeof(dir), nullptr));
+  PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-degrees", degrees, &n_degrees, nullptr));
+  PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-tolerance", &c.tolerance, nullptr));
+  c.form = form;
+  c.forms_dir = dir;
+  for (PetscInt i = 0; i < n_degrees; ++i) {
+    PetscReal error;
+    PetscInt size;
+    c.degree = degrees[i];
+    PetscCall(compare(PETSC_COMM_WORLD, c, &error, &size));
+    const bool ok = error <= c.tolerance;
+    failures += ok ? 0 : 1;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s P%d (%d DOFs): |F_femgpu - F_petsc| / |F_petsc| = %.3e  %s\n", c.form.c_str(), (int)c.degree,
+                          (int)size, (double)error, ok ? "ok" : "FAIL"));
+  }
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
