@@ -164,6 +164,19 @@ PetscErrorCode store_tuned(Mat A, MatFEMGPUContext *ctx, const std::string &path
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// First-time tuning takes seconds to minutes inside the user's first solve: say so, once
+// per tuning, on stdout (rank 0), with what is tuned, where, and where the result is kept.
+PetscErrorCode announce_tuning(MPI_Comm comm, const MatFEMGPUContext *ctx, const TuneTarget &target, const std::string &path)
+{
+  const Element &e = ctx->signature.element;
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(comm, "fem_gpu: tuning the %s kernel of %s (P%d%s on %ss, %" PetscInt_FMT " cells on rank 0) on %s device %s; %s\n",
+                        ctx->residual ? "residual" : "operator", ctx->form_source.c_str(), e.degree, e.components > 1 ? " vector" : "",
+                        cell_name(ctx->signature.cell), ctx->maps.n_cells, target.backend.c_str(), target.device.c_str(),
+                        path.empty() ? "the result is not cached (-mat_fem_gpu_tune_cache)" : ("later runs read the result from " + path).c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen)
@@ -185,6 +198,7 @@ PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTar
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s; tuning\n", note.c_str()));
+  PetscCall(announce_tuning(comm, ctx, target, path));
   TuneReport report;
   PetscCall(run_tuner(ctx, comm, target, settings, &report));
   const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
