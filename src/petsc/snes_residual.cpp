@@ -64,7 +64,10 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscBool set;
   Mat residual;
   PetscFunctionBegin;
-  PetscObjectOptionsBegin((PetscObject)dm);
+  const char *prefix;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
+  // A block of its own: -help prints a title's options once, and the DM's were printed already.
+  PetscOptionsBegin(PetscObjectComm((PetscObject)dm), prefix, "fem_gpu: the DM's residual from a UFL form", "DM");
   PetscCall(PetscOptionsString("-dm_fem_gpu_form_file", "UFL file whose residual F(w; v) replaces the DM's PetscDS residual (femgpu)", "",
                                file, file, sizeof(file), &set));
   PetscOptionsEnd();
