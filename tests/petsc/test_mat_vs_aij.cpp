@@ -23,6 +23,7 @@
 
 #include "fem/quadrature.h"
 #include "femgpu.h"
+#include "left_boundary.h"
 #include "petsc/mesh_geometry.h"
 #include "petsc/petsc_compat.h"
 #include "pointwise_jacobians.h"
@@ -38,37 +39,6 @@ struct Case {
   PetscInt degree = 1, coordinate_degree = 1, quadrature_degree = -1;
   PetscReal lmbda = 0.0, mu = 0.5, perturb = 0.0;
 };
-
-// Faces of the boundary with centroid on x = x_min, closed under closure.
-PetscErrorCode mark_left(DM dm)
-{
-  DMLabel boundary, left;
-  IS faces;
-  PetscReal lo[3], hi[3];
-  PetscFunctionBegin;
-  PetscCall(DMGetBoundingBox(dm, lo, hi));
-  PetscCall(DMCreateLabel(dm, "boundary"));
-  PetscCall(DMCreateLabel(dm, "left"));
-  PetscCall(DMGetLabel(dm, "boundary", &boundary));
-  PetscCall(DMGetLabel(dm, "left", &left));
-  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, boundary));
-  PetscCall(DMLabelGetStratumIS(boundary, 1, &faces));
-  if (faces) {
-    PetscInt n;
-    const PetscInt *f;
-    PetscCall(ISGetLocalSize(faces, &n));
-    PetscCall(ISGetIndices(faces, &f));
-    for (PetscInt i = 0; i < n; ++i) {
-      PetscReal centroid[3];
-      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], nullptr, centroid, nullptr));
-      if (std::abs(centroid[0] - lo[0]) < 1e-10 * (hi[0] - lo[0])) PetscCall(DMLabelSetValue(left, f[i], 1));
-    }
-    PetscCall(ISRestoreIndices(faces, &f));
-    PetscCall(ISDestroy(&faces));
-  }
-  PetscCall(DMPlexLabelComplete(dm, left));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode zero(PetscInt, PetscReal, const PetscReal[], PetscInt Nc, PetscScalar *u, void *)
 {
@@ -113,7 +83,7 @@ PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
   PetscDS ds;
   PetscFunctionBegin;
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
-  PetscCall(mark_left(*dm));
+  PetscCall(MarkLeftBoundary(*dm));
   PetscCall(femgpu::set_coordinate_degree(*dm, c.coordinate_degree));
   PetscCall(femgpu::perturb_interior_coordinates(*dm, c.perturb));
   PetscCall(DMGetDimension(*dm, &dim));

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "femgpu.h"
+#include "left_boundary.h"
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Compares femgpu's residual kernel with PETSc's DMPlexSNESComputeResidualFEM.\n"
@@ -84,37 +85,6 @@ PetscErrorCode boundary_values(PetscInt dim, PetscReal, const PetscReal x[], Pet
   return PETSC_SUCCESS;
 }
 
-// Boundary faces with centroid on x = x_min, closed under closure, as label "left".
-PetscErrorCode mark_left(DM dm)
-{
-  DMLabel boundary, left;
-  IS faces;
-  PetscReal lo[3], hi[3];
-  PetscFunctionBegin;
-  PetscCall(DMGetBoundingBox(dm, lo, hi));
-  PetscCall(DMCreateLabel(dm, "boundary"));
-  PetscCall(DMCreateLabel(dm, "left"));
-  PetscCall(DMGetLabel(dm, "boundary", &boundary));
-  PetscCall(DMGetLabel(dm, "left", &left));
-  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, boundary));
-  PetscCall(DMLabelGetStratumIS(boundary, 1, &faces));
-  if (faces) {
-    PetscInt n;
-    const PetscInt *f;
-    PetscCall(ISGetLocalSize(faces, &n));
-    PetscCall(ISGetIndices(faces, &f));
-    for (PetscInt i = 0; i < n; ++i) {
-      PetscReal centroid[3];
-      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], nullptr, centroid, nullptr));
-      if (std::abs(centroid[0] - lo[0]) < 1e-10 * (hi[0] - lo[0])) PetscCall(DMLabelSetValue(left, f[i], 1));
-    }
-    PetscCall(ISRestoreIndices(faces, &f));
-    PetscCall(ISDestroy(&faces));
-  }
-  PetscCall(DMPlexLabelComplete(dm, left));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 struct Case {
   std::string form, forms_dir;
   PetscInt degree = 1;
@@ -130,7 +100,7 @@ PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
   const bool vector = c.form == "hyperelasticity";
   PetscFunctionBegin;
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
-  PetscCall(mark_left(*dm));
+  PetscCall(MarkLeftBoundary(*dm));
   PetscCall(DMGetDimension(*dm, &dim));
   // Stroud rules of order 2k are exact to degree 4k + 1: both integrands are of degree 4k - 2 at most.
   PetscCall(PetscFECreateLagrange(comm, dim, vector ? dim : 1, PETSC_TRUE, c.degree, 2 * c.degree, &fe));
