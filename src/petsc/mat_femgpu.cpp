@@ -75,6 +75,7 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
   PetscFunctionBegin;
   for (auto &kv : ctx->coefficients) {
     CoefficientBinding &b = kv.second;
+    if (b.vec == b.local) continue;  // the linearization point: a local vector read in place
     PetscObjectState state;
     PetscCall(PetscObjectStateGet((PetscObject)b.vec, &state));
     if (b.local && state == b.state) continue;

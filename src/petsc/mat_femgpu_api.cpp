@@ -1,17 +1,12 @@
 // The public C API of the fem_gpu Mat (include/femgpu.h); its options are read in
 // mat_femgpu_options.cpp.
-#include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "femgpu.h"
 #include "form/form_file.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
-#include "tune/tuning_cache.h"
 
 using femgpu::MatFEMGPUContext;
 
@@ -47,6 +42,7 @@ PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   femgpu::CoefficientBinding &b = ctx->coefficients[name];
   PetscCall(PetscObjectReference((PetscObject)w));
+  if (b.local == b.vec) PetscCall(VecDestroy(&b.local));  // was the linearization point, read in place
   PetscCall(VecDestroy(&b.vec));
   b.vec = w;
   b.state = -1;  // read it again at the next apply

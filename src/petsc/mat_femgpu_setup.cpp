@@ -97,9 +97,12 @@ PetscErrorCode check_coefficients(Mat A, MatFEMGPUContext *ctx)
     if (ctx->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by a
     auto it = ctx->coefficients.find(name);
     if (it == ctx->coefficients.end() && ctx->linearization && ctx->ir->coefficients.size() == 1) {
-      // SNES's iterate is the point the Jacobian of F(w) is taken at: the form's one coefficient.
+      // SNES's iterate is the point the Jacobian of F(w) is taken at: the form's one
+      // coefficient. It is a local vector already, so it is also the ghosted copy the
+      // action reads (no second copy per Newton step); the binding holds it twice.
       PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
-      it = ctx->coefficients.emplace(name, CoefficientBinding{ctx->linearization, nullptr, -1}).first;
+      PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
+      it = ctx->coefficients.emplace(name, CoefficientBinding{ctx->linearization, ctx->linearization, -1}).first;
       PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is SNES's linearization point\n", name.c_str()));
     }
     PetscCheck(it != ctx->coefficients.end(), comm, PETSC_ERR_ARG_WRONGSTATE,

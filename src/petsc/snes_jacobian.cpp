@@ -97,8 +97,10 @@ PetscErrorCode jacobian_local(DM dm, Vec x_local, Mat J, Mat P, void *ctx)
   PetscFunctionBegin;
   PetscCall(is_fem_gpu(J, &j_ours));
   PetscCall(is_fem_gpu(P, &p_ours));
-  if (j_ours) PetscCall(MatFEMGPUSetLinearizationPoint(J, x_local));
-  if (j_ours) PetscCall(check_against_program(dm, x_local, J, wrapped));
+  if (j_ours) {
+    PetscCall(MatFEMGPUSetLinearizationPoint(J, x_local));
+    PetscCall(check_against_program(dm, x_local, J, wrapped));
+  }
   if (p_ours && P != J) PetscCall(MatFEMGPUSetLinearizationPoint(P, x_local));
   if (!p_ours) PetscCall(wrapped->program(dm, x_local, P, P, wrapped->program_ctx));  // the assembled P, as the program computes it
   PetscFunctionReturn(PETSC_SUCCESS);
