@@ -271,7 +271,8 @@ PetscErrorCode MatFEMGPURegister(void)
   if (registered) PetscFunctionReturn(PETSC_SUCCESS);
   registered = PETSC_TRUE;
   PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
-  PetscCall(SNESAddOptionsChecker(femgpu::MatFEMGPUSNESOptionsChecker));  // unchanged SNES programs: snes_jacobian.cpp
+  PetscCall(SNESAddOptionsChecker(femgpu::MatFEMGPUSNESOptionsChecker));
+  PetscCall(femgpu::PCFEMGPUPMGRegister());  // -pc_type fem_gpu_pmg: pc_femgpu_pmg.cpp  // unchanged SNES programs: snes_jacobian.cpp
   PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &femgpu::FEMGPU_SetUp));
   PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
   PetscCall(PetscLogEventRegister("FEMGPUTune", MAT_CLASSID, &femgpu::FEMGPU_Tune));

@@ -187,6 +187,10 @@ PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
 // MatMult's tuning, CUDA/OpenCL), FEMGPUSymmetry (the cell-matrix symmetry check).
 // FEMGPUApply covers the backend's call alone, on every path: the ghost exchanges
 // (DMGlobalToLocal, DMLocalToGlobal) show under PETSc's own events.
+// -pc_type fem_gpu_pmg (pc_femgpu_pmg.cpp): registers the PC and its events.
+PetscErrorCode PCFEMGPUPMGRegister();
+extern PetscLogEvent FEMGPU_Transfer;  // pmg_transfer.cpp
+
 extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune, FEMGPU_Maps, FEMGPU_Symmetry;
 
 // One backend call of MatMult took `seconds` (wall time): counts it for MatView's time

@@ -43,10 +43,12 @@ class OpenCLRuntime {
   // The same for a diagonal kernel (build_diagonal): diag[0..n_out) += the diagonal.
   void diagonal(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
                 const ActionArrays &arrays, double *diag, size_t n_out);
-
- private:
+  // Any kernel with these host arguments (action_buffers.h; the one of kind Out is read
+  // back into out[0..n_out)), launched over n_cells cells as Kernel says.
   void run(const kernel::Kernel &k, const std::string &source, const std::vector<HostArgument> &host, int n_cells,
            double *out, size_t n_out);
+
+ private:
   struct State;
   std::unique_ptr<State> state_;
 };

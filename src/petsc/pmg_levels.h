@@ -1,0 +1,27 @@
+// The operators of the p-multigrid levels below the fine one (pc_femgpu_pmg.cpp).
+//
+// Takes: the fine fem_gpu Mat (set up) and a lower degree. Returns: a DM on the same mesh
+// whose single field is the fine field at that degree, with the same essential boundary
+// conditions (PETSc's own DS boundaries, so constrained DOFs sit where the fine level
+// has them), and the fem_gpu Mat of the same form on it: same form text, constants,
+// backend and options prefix, its own closure maps and tuned kernel. The form's
+// coefficients are bound to local Vecs of the level's DM, which the PC fills from the
+// level above (PMGInject) before each setup.
+// Does not: build transfers (pmg_transfer.h) or know PCMG.
+#pragma once
+
+#include <petscdm.h>
+#include <petscmat.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace femgpu {
+
+PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level);
+
+// coefficients: the level's Vecs, by coefficient name (owned by the caller).
+PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, Mat *level, std::vector<std::pair<std::string, Vec>> *coefficients);
+
+}  // namespace femgpu

@@ -1,0 +1,77 @@
+// The CUDA transfer backend: the generated transfer kernels compiled with NVRTC for the
+// device, the table, maps and weights uploaded once; apply_device() runs on PETSc's
+// VECCUDA arrays, apply() stages host arrays through device buffers.
+#include <stdexcept>
+
+#include "kernel/emit.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/nvrtc_compile.h"
+#include "runtime/transfer_backend.h"
+
+namespace femgpu {
+
+namespace {
+
+template <class T> cuda::Buffer upload(const std::vector<T> &v)
+{
+  cuda::Buffer b(sizeof(T) * std::max<std::size_t>(v.size(), 1));
+  if (!v.empty()) b.upload(v.data(), sizeof(T) * v.size());
+  return b;
+}
+
+class CudaTransfer : public TransferBackend {
+ public:
+  CudaTransfer(TransferData data, int device) : TransferBackend(std::move(data))
+  {
+    const cuda::DeviceInfo info = cuda::open_device(device);
+    for (auto d : {kernel::TransferDirection::Forward, kernel::TransferDirection::Transpose}) {
+      kernels_.push_back(kernel::build_transfer(data_.shape, d));
+      const std::vector<char> cubin = nvrtc_compile(kernel::emit_cuda(kernels_.back()), kernels_.back().name, info.arch()).cubin;
+      modules_.push_back(std::make_unique<cuda::Module>(cubin, kernels_.back().name));
+    }
+    table_ = upload(data_.table);
+    row_map_ = upload(data_.row_map);
+    col_map_ = upload(data_.col_map);
+    row_weight_ = upload(data_.row_weight);
+  }
+  std::string name() const override { return "cuda"; }
+  bool on_device() const override { return true; }
+
+  void apply_device(kernel::TransferDirection direction, unsigned long long in, unsigned long long out) override
+  {
+    if (data_.n_cells == 0) return;
+    const std::size_t k = direction == kernel::TransferDirection::Forward ? 0 : 1;
+    int cells = data_.n_cells;
+    unsigned long long pointers[6] = {table_.device_pointer(), row_map_.device_pointer(), col_map_.device_pointer(),
+                                      row_weight_.device_pointer(), in, out};
+    void *params[7] = {&cells, &pointers[0], &pointers[1], &pointers[2], &pointers[3], &pointers[4], &pointers[5]};
+    const kernel::Kernel &kern = kernels_[k];
+    const unsigned groups = static_cast<unsigned>((cells + kern.cells_per_group - 1) / kern.cells_per_group);
+    modules_[k]->launch(groups, static_cast<unsigned>(kern.block_x), static_cast<unsigned>(kern.block_y), 0, params);
+  }
+
+  void apply(kernel::TransferDirection direction, const double *in, double *out) override
+  {
+    const bool forward = direction == kernel::TransferDirection::Forward;
+    const std::size_t n_in = forward ? data_.n_cols : data_.n_rows, n_out = forward ? data_.n_rows : data_.n_cols;
+    cuda::Buffer din(sizeof(double) * std::max<std::size_t>(n_in, 1)), dout(sizeof(double) * std::max<std::size_t>(n_out, 1));
+    if (n_in) din.upload(in, sizeof(double) * n_in);
+    if (n_out) dout.upload(out, sizeof(double) * n_out);
+    apply_device(direction, din.device_pointer(), dout.device_pointer());
+    if (n_out) dout.download(out, sizeof(double) * n_out);
+  }
+
+ private:
+  std::vector<kernel::Kernel> kernels_;
+  std::vector<std::unique_ptr<cuda::Module>> modules_;
+  cuda::Buffer table_, row_map_, col_map_, row_weight_;
+};
+
+}  // namespace
+
+std::unique_ptr<TransferBackend> make_cuda_transfer(TransferData data, int device)
+{
+  return std::make_unique<CudaTransfer>(std::move(data), device);
+}
+
+}  // namespace femgpu
