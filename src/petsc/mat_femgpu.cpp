@@ -259,6 +259,7 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscCall(MatShellSetOperation(A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_FROM_OPTIONS, (void (*)(void))MatSetFromOptions_FEMGPU));
   PetscCall(MatFEMGPUSetSolverOperations(A));
+  PetscCall(MatFEMGPUSetAssemblyOperations(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -271,14 +272,15 @@ PetscErrorCode MatFEMGPURegister(void)
   if (registered) PetscFunctionReturn(PETSC_SUCCESS);
   registered = PETSC_TRUE;
   PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
-  PetscCall(SNESAddOptionsChecker(femgpu::MatFEMGPUSNESOptionsChecker));
-  PetscCall(femgpu::PCFEMGPUPMGRegister());  // -pc_type fem_gpu_pmg: pc_femgpu_pmg.cpp  // unchanged SNES programs: snes_jacobian.cpp
+  PetscCall(SNESAddOptionsChecker(femgpu::MatFEMGPUSNESOptionsChecker));  // unchanged SNES programs: snes_jacobian.cpp
+  PetscCall(femgpu::PCFEMGPUPMGRegister());  // -pc_type fem_gpu_pmg: pc_femgpu_pmg.cpp
   PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &femgpu::FEMGPU_SetUp));
   PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
   PetscCall(PetscLogEventRegister("FEMGPUTune", MAT_CLASSID, &femgpu::FEMGPU_Tune));
   PetscCall(PetscLogEventRegister("FEMGPUDiagonal", MAT_CLASSID, &femgpu::FEMGPU_Diagonal));
   PetscCall(PetscLogEventRegister("FEMGPUMaps", MAT_CLASSID, &femgpu::FEMGPU_Maps));
   PetscCall(PetscLogEventRegister("FEMGPUSymmetry", MAT_CLASSID, &femgpu::FEMGPU_Symmetry));
+  PetscCall(PetscLogEventRegister("FEMGPUAssembly", MAT_CLASSID, &femgpu::FEMGPU_Assembly));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -187,6 +187,9 @@ PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
 // MatMult's tuning, CUDA/OpenCL), FEMGPUSymmetry (the cell-matrix symmetry check).
 // FEMGPUApply covers the backend's call alone, on every path: the ghost exchanges
 // (DMGlobalToLocal, DMLocalToGlobal) show under PETSc's own events.
+// MatConvert to assembled types (mat_femgpu_assembly.cpp), installed at MatCreate.
+PetscErrorCode MatFEMGPUSetAssemblyOperations(Mat A);
+extern PetscLogEvent FEMGPU_Assembly;
 // -pc_type fem_gpu_pmg (pc_femgpu_pmg.cpp): registers the PC and its events.
 PetscErrorCode PCFEMGPUPMGRegister();
 extern PetscLogEvent FEMGPU_Transfer;  // pmg_transfer.cpp

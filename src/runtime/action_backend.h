@@ -6,10 +6,12 @@
 // Returns: out += action, FP64 on the host side of the interface; diagonal() adds the
 // diagonal of the operator's matrix (reference_diagonal.h) into `diag` the same way.
 // By default it runs the CPU reference on the host arrays, so every backend has one;
-// a backend with a diagonal kernel overrides it.
+// a backend with a diagonal kernel overrides it. cell_matrices() gives every cell's
+// matrix (MatConvert to assembled types), also from the reference by default.
 // Does not: know PETSc; src/petsc/ owns vectors and communication.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -31,6 +33,16 @@ class ActionBackend {
   virtual void diagonal(const ActionArrays &arrays, std::size_t /*n_out*/, double *diag)
   {
     reference_diagonal(action_ir_, action_tables_, arrays, diag);
+  }
+  // Every cell's matrix, row-major (test DOF rows, trial DOF columns), cell after cell:
+  // out[cell * w * w + i * w + j], w = cell_width(ir). By default the CPU reference.
+  virtual void cell_matrices(const ActionArrays &arrays, double *out)
+  {
+    const std::size_t w = static_cast<std::size_t>(cell_width(action_ir_));
+    for (int cell = 0; cell < arrays.n_cells; ++cell) {
+      const std::vector<double> m = reference_cell_matrix(action_ir_, action_tables_, arrays, cell);
+      std::copy(m.begin(), m.end(), out + static_cast<std::size_t>(cell) * w * w);
+    }
   }
 
  protected:

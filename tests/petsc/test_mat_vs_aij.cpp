@@ -10,7 +10,8 @@
 // exceeds -tolerance (or, with -expect_mismatch, when it does not).
 // -check picks the operation compared: mult (MatMult), diagonal (MatGetDiagonal),
 // transpose (MatMultTranspose; symmetric forms), duplicate (MatMult of a duplicate without
-// values of a duplicate with values of A, made before A was ever set up).
+// values of a duplicate with values of A, made before A was ever set up), convert (MatMult
+// of the AIJ matrix MatConvert assembles, the second time in place).
 // On curved (P2) cells neither side integrates exactly, so both use femgpu's rule of
 // degree -mat_fem_gpu_quadrature_degree; on affine cells PETSc uses its own rule,
 // exact for the integrand.
@@ -122,7 +123,20 @@ PetscErrorCode apply_check(const std::string &check, Mat M, Vec x, Vec y)
     }
     PetscCall(MatMult(B, x, y));
     PetscCall(MatDestroy(&B));
-  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -check %s (mult, diagonal, transpose, duplicate)", check.c_str());
+  } else if (check == "convert") {
+    // fem_gpu: assembled by MatConvert, twice (the second reuses the first's pattern).
+    PetscBool fem_gpu;
+    PetscCall(PetscObjectTypeCompare((PetscObject)M, MATFEMGPU, &fem_gpu));
+    if (!fem_gpu) PetscCall(MatMult(M, x, y));
+    else {
+      Mat B;
+      PetscCall(MatConvert(M, MATAIJ, MAT_INITIAL_MATRIX, &B));
+      PetscCall(MatZeroEntries(B));
+      PetscCall(MatConvert(M, MATAIJ, MAT_REUSE_MATRIX, &B));
+      PetscCall(MatMult(B, x, y));
+      PetscCall(MatDestroy(&B));
+    }
+  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -check %s (mult, diagonal, transpose, duplicate, convert)", check.c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
