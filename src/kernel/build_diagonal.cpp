@@ -20,6 +20,10 @@
 // work-items read the same addresses at once (cache broadcasts), and the diagonal is
 // computed once per operator (Jacobi, Chebyshev setup), not once per iteration.
 //
+// build_cell_matrix is the same kernel with one work-item per (cell, matrix entry)
+// (test DOF i = entry / width, trial DOF j = entry % width), each entry stored to
+// g_out[cell * width^2 + entry] (no atomics, no map): the cell matrices MatConvert
+// assembles.
 // Always FP64, whatever schedule the action runs: one kernel per form, no Schedule.
 // Arguments: kernel_abi.h's, less the trial function's values and map
 // (diagonal_arguments()). Throws std::invalid_argument for a rank-1 form.
@@ -43,9 +47,9 @@ Ex equals(const Ex &a, const Ex &b) { return binary("==", a, b); }
 Ex trial_term(const ActionIR &ir, int g, const EvalTerm &term)
 {
   const Ex phi = var("g_tables")[group_table(g, term.derivative) + var("i_quad") * size("N_BASIS_G" + std::to_string(g)) +
-                                 var("r_basis")];
+                                 var("r_trial_basis")];
   if (ir.signature.element.components == 1) return phi;
-  return select(equals(var("r_component"), lit(term.component)), phi, real_lit(0.0));
+  return select(equals(var("r_trial_component"), lit(term.component)), phi, real_lit(0.0));
 }
 
 // The terms of group g at i_quad: trial terms directly, the others (coordinates,
@@ -81,7 +85,8 @@ Block evaluate_group(const ActionIR &ir, int g)
   return out;
 }
 
-// One quadrature point's contribution to r_diag.
+// One quadrature point's contribution to r_diag: the entry (test DOF r_basis,
+// r_component; trial DOF r_trial_basis, r_trial_component).
 Block quadrature_point(const ActionIR &ir)
 {
   const Ex iq = var("i_quad");
@@ -102,19 +107,32 @@ Block quadrature_point(const ActionIR &ir)
   return b;
 }
 
-// The diagonal entry of DOF r_local of cell r_cell, added into g_out.
-Block dof_body(const ActionIR &ir)
+// Entry r_local of cell r_cell: the diagonal entry of DOF r_local, added into
+// g_out[test map] (Diagonal), or the cell-matrix entry (r_local / width, r_local % width),
+// stored to g_out[cell * width^2 + r_local] (Matrix).
+enum class Output { Diagonal, Matrix };
+
+Block dof_body(const ActionIR &ir, Output output)
 {
   const Ex cell = var("r_cell"), local = var("r_local"), dof = var("r_dof"), zero = lit(0);
-  return {declare(Space::Register, Type::Int, "r_basis", local / size("N_COMPONENTS")),
-          declare(Space::Register, Type::Int, "r_component", local % size("N_COMPONENTS")),
+  const Ex test = output == Output::Diagonal ? local : local / size("N_TEST_DOFS");
+  const Ex trial = output == Output::Diagonal ? local : local % size("N_TEST_DOFS");
+  Block b{declare(Space::Register, Type::Int, "r_basis", test / size("N_COMPONENTS")),
+          declare(Space::Register, Type::Int, "r_component", test % size("N_COMPONENTS")),
+          declare(Space::Register, Type::Int, "r_trial_basis", trial / size("N_COMPONENTS")),
+          declare(Space::Register, Type::Int, "r_trial_component", trial % size("N_COMPONENTS")),
           declare(Space::Register, Type::Real, "r_diag", real_lit(0.0), false),
-          loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir)),
-          declare(Space::Register, Type::Int, "r_dof", var("g_test_map")[cell * size("N_TEST_DOFS") + local]),
-          if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), var("r_diag"))})};
+          loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir))};
+  if (output == Output::Matrix) {
+    b.push_back(assign(var("g_out")[cell * size("N_ENTRIES") + local], var("r_diag")));
+    return b;
+  }
+  b.push_back(declare(Space::Register, Type::Int, "r_dof", var("g_test_map")[cell * size("N_TEST_DOFS") + local]));
+  b.push_back(if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), var("r_diag"))}));
+  return b;
 }
 
-Block cell_body(const ActionIR &ir, const Tabulation &tab)
+Block cell_body(const ActionIR &ir, const Tabulation &tab, Output output)
 {
   const Ex cell = var("r_cell"), yes = lit(1), zero = lit(0);
   Block b{comment("gather: coordinates and coefficients (the trial function is a unit vector)")};
@@ -130,36 +148,42 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab)
   if (ir.affine) append(affine_jacobian(ir, tab));
   b.push_back(comment("per-cell pointwise nodes, hoisted out of the DOF and quadrature loops"));
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
-  b.push_back(comment("this work-item's DOFs of the cell: LocalX, LocalX + BLOCK_X, ..."));
+  b.push_back(comment("this work-item's entries of the cell: LocalX, LocalX + BLOCK_X, ..."));
   b.push_back(loop("i_pass", zero, size("N_PASSES"),
                    {declare(Space::Register, Type::Int, "r_local", var("i_pass") * size("BLOCK_X") + builtin(Builtin::LocalX)),
-                    if_then(var("r_local") < size("N_TEST_DOFS"), dof_body(ir))}));
+                    if_then(var("r_local") < size("N_ENTRIES"), dof_body(ir, output))}));
   return b;
 }
 
-}  // namespace
-
-Kernel build_diagonal(const ActionIR &ir, const Tabulation &tab)
+Kernel build_entries(const ActionIR &ir, const Tabulation &tab, Output output)
 {
+  const bool diagonal = output == Output::Diagonal;
   if (ir.rank != 2)
-    throw std::invalid_argument("build_diagonal: the form is a residual (rank 1), linear in the test function only; a matrix "
-                                "diagonal needs a bilinear form (rank 2), e.g. derivative(F, w, u)");
-  const int dofs = ir.n_test_basis * ir.signature.element.components;
+    throw std::invalid_argument(std::string(diagonal ? "build_diagonal" : "build_cell_matrix") +
+                                ": the form is a residual (rank 1), linear in the test function only; a matrix "
+                                "needs a bilinear form (rank 2), e.g. derivative(F, w, u)");
+  const int dofs = ir.n_test_basis * ir.signature.element.components, entries = diagonal ? dofs : dofs * dofs;
   Kernel k;
-  k.name = "femgpu_diagonal";
-  k.schedule = "diagonal, one work-item per (cell, cell DOF)";
+  k.name = diagonal ? "femgpu_diagonal" : "femgpu_cell_matrix";
+  k.schedule = diagonal ? "diagonal, one work-item per (cell, cell DOF)" : "cell matrix, one work-item per (cell, matrix entry)";
   k.precision = Precision::FP64;
-  k.block_x = std::min(dofs, kThreadsPerGroup);
+  k.block_x = std::min(entries, kThreadsPerGroup);
   k.block_y = std::max(1, kThreadsPerGroup / k.block_x);
   k.cells_per_group = k.block_y;
   declare_common_sizes(k, ir, tab);
   k.sizes.insert(k.sizes.end(), {{"BLOCK_X", k.block_x},
-                                 {"N_PASSES", (dofs + k.block_x - 1) / k.block_x},
+                                 {"N_ENTRIES", entries},
+                                 {"N_PASSES", (entries + k.block_x - 1) / k.block_x},
                                  {"CELLS_PER_GROUP", k.cells_per_group}});
   k.params = params_of(diagonal_arguments(ir));
   const Ex cell = size("CELLS_PER_GROUP") * builtin(Builtin::GroupX) + builtin(Builtin::LocalY);
-  k.body = {declare(Space::Register, Type::Int, "r_cell", cell), if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab))};
+  k.body = {declare(Space::Register, Type::Int, "r_cell", cell), if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab, output))};
   return k;
 }
+
+}  // namespace
+
+Kernel build_diagonal(const ActionIR &ir, const Tabulation &tab) { return build_entries(ir, tab, Output::Diagonal); }
+Kernel build_cell_matrix(const ActionIR &ir, const Tabulation &tab) { return build_entries(ir, tab, Output::Matrix); }
 
 }  // namespace femgpu::kernel

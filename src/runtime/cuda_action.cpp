@@ -217,11 +217,11 @@ void CudaKernel::launch(const DeviceActionData &data) const
   launch_kernel(*module_, *kernel_, kernel_arguments(ir_), data, static_cast<unsigned>(shared_bytes_));
 }
 
-CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch) : ir_(ir)
+CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch, bool cell_matrix) : ir_(ir)
 {
-  kernel_ = std::make_unique<kernel::Kernel>(kernel::build_diagonal(ir, tab));
+  kernel_ = std::make_unique<kernel::Kernel>(cell_matrix ? kernel::build_cell_matrix(ir, tab) : kernel::build_diagonal(ir, tab));
   source_ = kernel::emit_cuda(*kernel_);
-  cubin_ = nvrtc_compile(source_, "femgpu_diagonal", arch).cubin;
+  cubin_ = nvrtc_compile(source_, kernel_->name, arch).cubin;
 }
 
 void CudaDiagonalKernel::load()

@@ -88,8 +88,9 @@ class CudaKernel {
 
 class CudaDiagonalKernel {
  public:
-  // Builds, emits and compiles for `arch`; load() needs the context.
-  CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch);
+  // Builds, emits and compiles for `arch`; load() needs the context. cell_matrix: the
+  // cell-matrix kernel (build_cell_matrix, same arguments) instead of the diagonal.
+  CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch, bool cell_matrix = false);
   void load();
   // data's out += the diagonal; data must be FP64.
   void launch(const DeviceActionData &data) const;

@@ -104,4 +104,24 @@ void CudaBackend::diagonal_device(const ActionArrays &arrays, std::size_t n_out,
   diagonal_kernel_->launch(data);
 }
 
+void CudaBackend::cell_matrices(const ActionArrays &given, double *out)
+{
+  if (ir_.rank != 2) throw std::invalid_argument("cuda cell matrices: the form is a residual (rank 1), not a bilinear form");
+  if (given.n_cells == 0) return;
+  ActionArrays arrays = given;  // the kernel reads no trial map; the device data wants one
+  if (!arrays.trial.map) arrays.trial.map = arrays.test_map;
+  const std::size_t w = static_cast<std::size_t>(cell_width(ir_)), n = static_cast<std::size_t>(arrays.n_cells) * w * w;
+  if (!matrix_kernel_) {
+    matrix_kernel_ = std::make_unique<CudaDiagonalKernel>(ir_, tab_, info_.arch(), true);
+    matrix_kernel_->load();
+  }
+  if (!matrix_data_ || matrix_data_->n_cells() != arrays.n_cells || matrix_data_->n_out() != n)
+    matrix_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, n, Precision::FP64);
+  matrix_data_->upload_coefficients(arrays);
+  matrix_data_->upload_constants(arrays);
+  matrix_data_->use_device_arrays(0, {}, 0);
+  matrix_kernel_->launch(*matrix_data_);
+  matrix_data_->download_out(out);
+}
+
 }  // namespace femgpu

@@ -36,6 +36,9 @@ class CudaBackend : public ActionBackend {
   void diagonal_device(const ActionArrays &arrays, std::size_t n_out, const std::vector<unsigned long long> &coefficients,
                        unsigned long long out);
 
+  // Every cell's matrix (action_backend.h's contract) by the cell-matrix kernel, FP64.
+  void cell_matrices(const ActionArrays &arrays, double *out) override;
+
   const cuda::KernelResources &resources() const { return kernel_->resources(); }
   const cuda::DeviceInfo &device() const { return info_; }
   const Schedule &kernel_schedule() const { return kernel_->schedule(); }
@@ -53,6 +56,8 @@ class CudaBackend : public ActionBackend {
   std::unique_ptr<CudaDiagonalKernel> diagonal_kernel_;
   std::unique_ptr<DeviceActionData> diagonal_data_;  // only when the schedule is FP32
   const int *diagonal_test_map_ = nullptr;
+  std::unique_ptr<CudaDiagonalKernel> matrix_kernel_;
+  std::unique_ptr<DeviceActionData> matrix_data_;  // its output: n_cells x width^2
 };
 
 }  // namespace femgpu

@@ -39,6 +39,15 @@ class OpenCLBackend : public ActionBackend {
     }
     runtime_.diagonal(diagonal_kernel_, diagonal_source_, ir_, tab_, arrays, diag, n_out);
   }
+  void cell_matrices(const ActionArrays &arrays, double *out) override
+  {
+    if (matrix_source_.empty()) {
+      matrix_kernel_ = kernel::build_cell_matrix(ir_, tab_);
+      matrix_source_ = kernel::emit_opencl(matrix_kernel_, share_dir_);
+    }
+    const std::size_t w = static_cast<std::size_t>(cell_width(ir_));
+    runtime_.diagonal(matrix_kernel_, matrix_source_, ir_, tab_, arrays, out, static_cast<std::size_t>(arrays.n_cells) * w * w);
+  }
 
  private:
   const ActionIR &ir_;
@@ -49,6 +58,8 @@ class OpenCLBackend : public ActionBackend {
   std::string share_dir_;
   kernel::Kernel diagonal_kernel_;
   std::string diagonal_source_;  // empty until the first diagonal()
+  kernel::Kernel matrix_kernel_;
+  std::string matrix_source_;  // empty until the first cell_matrices()
   OpenCLRuntime runtime_;
 };
 
