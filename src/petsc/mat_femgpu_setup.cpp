@@ -6,6 +6,7 @@
 #include "femgpu.h"
 #include "form/parser.h"
 #include "ir/lower.h"
+#include "petsc/log_stage.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
@@ -159,6 +160,8 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   if (ctx->set_up) PetscFunctionReturn(PETSC_SUCCESS);
+  ScopedLogStage stage;  // popped on every way out, errors included
+  PetscCall(stage.push(kStageSetUp));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FEMGPU_SetUp, A, 0, 0, 0));
   DM dm;
