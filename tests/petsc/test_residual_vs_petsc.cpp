@@ -213,7 +213,11 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
   PetscCall(create_problem(comm, c, &dm));
   PetscCall(SNESCreate(comm, &snes));
   PetscCall(SNESSetDM(snes, dm));
+#if PETSC_VERSION_LT(3, 21, 0)
   PetscCall(DMPlexSetSNESLocalFEM(dm, nullptr, nullptr, nullptr));
+#else
+  PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, nullptr));
+#endif
   PetscCall(DMCreateGlobalVector(dm, &x));
   PetscCall(VecGetSize(x, size));
   PetscCall(VecDuplicate(x, &f_petsc));
