@@ -127,10 +127,14 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(dm, &u));
   PetscCall(PetscObjectSetName((PetscObject)u, "u"));
   PetscCall(VecDuplicate(u, &b));
+  PetscCall(ExampleStagePush(EXAMPLE_STAGE_RESIDUAL));
   PetscCall(ExampleComputeRHS(dm, b));
+  PetscCall(ExampleStagePop(EXAMPLE_STAGE_RESIDUAL));
+  PetscCall(ExampleStagePush(EXAMPLE_STAGE_OPERATOR));
   PetscCall(PetscTime(&t0));
   PetscCall(CreateOperator(dm, &A));
   PetscCall(PetscTime(&t1));
+  PetscCall(ExampleStagePop(EXAMPLE_STAGE_OPERATOR));
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
@@ -142,10 +146,15 @@ int main(int argc, char **argv)
     PetscCall(PCSetType(pc, PCJACOBI));
   }
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(ExampleStagePush(EXAMPLE_STAGE_OPERATOR)); /* the PC's setup: Jacobi's diagonal, femgpu's setup */
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(ExampleStagePop(EXAMPLE_STAGE_OPERATOR));
   PetscCall(VecSet(u, 0.0));
+  PetscCall(ExampleStagePush(EXAMPLE_STAGE_KSP_SOLVE));
   PetscCall(PetscTime(&t2));
   PetscCall(KSPSolve(ksp, b, u));
   PetscCall(PetscTime(&t3));
+  PetscCall(ExampleStagePop(EXAMPLE_STAGE_KSP_SOLVE));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(DMComputeL2Diff(dm, 0.0, exact, NULL, u, &error));
@@ -157,6 +166,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSP iterations %" PetscInt_FMT " (%s)\n", its, KSPConvergedReasons[reason]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "L2 error %.6e\n", (double)error));
   PetscCall(ExampleReportTimes(PETSC_COMM_WORLD, t1 - t0, t3 - t2, its));
+  PetscCall(ExampleReportStages(PETSC_COMM_WORLD));
 
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&A));

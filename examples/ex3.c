@@ -313,7 +313,9 @@ int main(int argc, char **argv)
   PetscCall(DMSNESSetBoundaryLocal(dm, DMPlexSNESComputeBoundaryFEM, &user));
   PetscCall(DMSNESSetFunctionLocal(dm, DMPlexSNESComputeResidualFEM, &user));
   PetscCall(DMSNESSetJacobianLocal(dm, FormJacobianLocal, &user));
+  PetscCall(ExampleStagePush(EXAMPLE_STAGE_OPERATOR));
   PetscCall(CreateJacobian(dm, &user, &J, &P));
+  PetscCall(ExampleStagePop(EXAMPLE_STAGE_OPERATOR));
   PetscCall(SNESSetJacobian(snes, J, P, NULL, NULL));
   PetscCall(SNESSetConvergenceHistory(snes, norms, lits, 64, PETSC_TRUE));
   PetscCall(SNESGetKSP(snes, &ksp));
@@ -326,15 +328,18 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(dm, &u));
   PetscCall(PetscObjectSetName((PetscObject)u, "displacement"));
   PetscCall(VecSet(u, 0.0));
+  PetscCall(ExampleStagePush(EXAMPLE_STAGE_SNES_SOLVE)); /* residuals and Jacobians are computed inside it */
   PetscCall(PetscTime(&t0));
   PetscCall(SNESSolve(snes, NULL, u));
   PetscCall(PetscTime(&t1));
+  PetscCall(ExampleStagePop(EXAMPLE_STAGE_SNES_SOLVE));
   PetscCall(SNESGetConvergedReason(snes, &reason));
   PetscCall(Report(snes, J, P, &user));
   {
     PetscInt lin;
     PetscCall(SNESGetLinearSolveIterations(snes, &lin));
     PetscCall(ExampleReportTimes(PETSC_COMM_WORLD, -1.0, t1 - t0, lin));
+    PetscCall(ExampleReportStages(PETSC_COMM_WORLD));
   }
 
   PetscCall(VecDestroy(&u));

@@ -109,3 +109,85 @@ PetscErrorCode ExampleCreateMatrix(DM dm, Mat *A)
   if (fem_gpu) PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The examples' stages, each with an event of the same span: PetscLogEventGetPerfInfo
+   (stage, event) gives an event's time in a stage on PETSc 3.18 and 3.26 alike, while
+   PetscLogStageGetPerfInfo exists only since 3.20. The event's time includes femgpu's
+   stages pushed inside it (setup at the first MatMult or MatGetDiagonal). */
+static const char *const example_stage_names[EXAMPLE_NUM_STAGES] = {"Residual", "Jacobian/PC setup", "KSP solve", "SNES solve"};
+static PetscLogStage     example_stages[EXAMPLE_NUM_STAGES] = {-1, -1, -1, -1};
+static PetscLogEvent     example_events[EXAMPLE_NUM_STAGES];
+
+/* A stage and its event, registered at their first use: -log_view lists no stage that
+   never ran. The breakdown needs the times without -log_view too, so logging starts. */
+static PetscErrorCode RegisterStage(ExampleStage stage)
+{
+  static PetscClassId id = 0;
+  PetscBool           active;
+  PetscFunctionBeginUser;
+  if (example_stages[stage] >= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscCall(PetscLogDefaultBegin());
+  if (!id) PetscCall(PetscClassIdRegister("Example", &id));
+  PetscCall(PetscLogStageRegister(example_stage_names[stage], &example_stages[stage]));
+  PetscCall(PetscLogEventRegister(example_stage_names[stage], id, &example_events[stage]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExampleStagePush(ExampleStage stage)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RegisterStage(stage));
+  PetscCall(PetscLogStagePush(example_stages[stage]));
+  PetscCall(PetscLogEventBegin(example_events[stage], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExampleStagePop(ExampleStage stage)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventEnd(example_events[stage], 0, 0, 0, 0));
+  PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Seconds of `event_name` in the stage `stage_name` on this rank (0 when either is unknown). */
+static PetscErrorCode EventSeconds(const char *stage_name, const char *event_name, PetscLogDouble *seconds)
+{
+  PetscLogStage      stage;
+  PetscLogEvent      event;
+  PetscEventPerfInfo info;
+  PetscFunctionBeginUser;
+  *seconds = 0;
+  PetscCall(PetscLogStageGetId(stage_name, &stage));
+  PetscCall(PetscLogEventGetId(event_name, &event));
+  if (stage < 0 || event < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventGetPerfInfo(stage, event, &info));
+  *seconds = info.time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExampleReportStages(MPI_Comm comm)
+{
+  PetscLogDouble     t[EXAMPLE_NUM_STAGES + 2];
+  PetscInt           count[EXAMPLE_NUM_STAGES];
+  PetscEventPerfInfo info;
+  PetscFunctionBeginUser;
+  for (int s = 0; s < EXAMPLE_NUM_STAGES; ++s) {
+    t[s] = 0;
+    count[s] = 0;
+    if (example_stages[s] < 0) continue;
+    PetscCall(PetscLogEventGetPerfInfo(example_stages[s], example_events[s], &info));
+    t[s]     = info.time;
+    count[s] = info.count;
+  }
+  /* femgpu's stages hold its setup and tuning events (src/petsc/log_stage.h) */
+  PetscCall(EventSeconds("femgpu setup", "FEMGPUSetUp", &t[EXAMPLE_NUM_STAGES]));
+  PetscCall(EventSeconds("femgpu tuning", "FEMGPUTune", &t[EXAMPLE_NUM_STAGES + 1]));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, EXAMPLE_NUM_STAGES + 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  PetscCall(PetscPrintf(comm, "Stages:"));
+  for (int s = 0; s < EXAMPLE_NUM_STAGES; ++s)
+    if (count[s] > 0) PetscCall(PetscPrintf(comm, " %s %.3f s,", example_stage_names[s], (double)t[s]));
+  PetscCall(PetscPrintf(comm, " of these femgpu setup %.3f s (tuning %.3f s)\n", (double)t[EXAMPLE_NUM_STAGES], (double)t[EXAMPLE_NUM_STAGES + 1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -8,18 +8,6 @@
 
 #if PETSC_VERSION_LT(3, 19, 0) /* Debian 12's PETSc 3.18 */
   #define PETSC_SUCCESS 0
-/* DMCreateMatrix, without the AIJ nonzero pattern when the type is fem_gpu: DMPlex
-   computes that pattern for every type it does not know to be a shell (about 8 s for
-   4M DOFs on one core), and a fem_gpu Mat stores no entries. */
-PetscErrorCode ExampleCreateMatrix(DM dm, Mat *A);
-
-/* One line of timings and one of GPU memory: the operator's creation (assembly for an
-   assembled matrix; a fem_gpu Mat sets itself up on first use, inside the solve), the
-   solve, the solve per Krylov iteration, and the memory in use on the GPU after the
-   solve (FEMGPUDeviceMemoryInUse; skipped without a CUDA device). A negative
-   operator_seconds leaves the operator out (SNES builds it inside the solve). */
-PetscErrorCode ExampleReportTimes(MPI_Comm comm, PetscLogDouble operator_seconds, PetscLogDouble solve_seconds, PetscInt krylov_iterations);
-
 #endif
 
 /* The mesh of the options (default dimension default_dim unless -dm_plex_dim is
@@ -40,5 +28,16 @@ PetscErrorCode ExampleCreateMatrix(DM dm, Mat *A);
    solve (FEMGPUDeviceMemoryInUse; skipped without a CUDA device). A negative
    operator_seconds leaves the operator out (SNES builds it inside the solve). */
 PetscErrorCode ExampleReportTimes(MPI_Comm comm, PetscLogDouble operator_seconds, PetscLogDouble solve_seconds, PetscInt krylov_iterations);
+
+/* Log stages of the examples' phases, as PETSc users time a solve (-log_view shows them):
+   "Residual" (the right-hand side), "Jacobian/PC setup" (the operator, KSPSetUp),
+   "KSP solve" or "SNES solve". The library adds "femgpu setup" and "femgpu tuning". */
+typedef enum { EXAMPLE_STAGE_RESIDUAL, EXAMPLE_STAGE_OPERATOR, EXAMPLE_STAGE_KSP_SOLVE, EXAMPLE_STAGE_SNES_SOLVE, EXAMPLE_NUM_STAGES } ExampleStage;
+PetscErrorCode ExampleStagePush(ExampleStage stage);
+PetscErrorCode ExampleStagePop(ExampleStage stage);
+
+/* One line: the seconds of every stage entered (max over ranks), and femgpu's setup and
+   tuning, which run inside them (at the first MatMult or MatGetDiagonal). */
+PetscErrorCode ExampleReportStages(MPI_Comm comm);
 
 #endif

@@ -1,6 +1,8 @@
 // Form terminals, tables of coefficients and constants, and form-level derivative.
 #include "form/form.h"
 
+#include <unordered_map>
+
 namespace femgpu {
 
 int cell_dim(CellType cell) { return cell == CellType::Triangle ? 2 : 3; }
@@ -83,6 +85,47 @@ std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, 
   std::vector<Integral> out;
   for (Integral i : F) {
     i.integrand = femgpu::derivative(i.integrand, w, du);
+    out.push_back(i);
+  }
+  return out;
+}
+
+namespace {
+
+// The expression with every trial-function node replaced by `by`; nodes without one are
+// returned as they are (so the rebuilt DAG shares what it can with the old one).
+Expr replace_trial(const Expr &e, const Expr &by, std::unordered_map<const Node *, Expr> *memo)
+{
+  if (auto it = memo->find(e.get()); it != memo->end()) return it->second;
+  Expr out = e;
+  if (e->op == Op::Argument && e->index == 1) {
+    if (by->shape != e->shape) throw FormError("replacing u: the replacement has shape " + shape_string(by->shape) + ", u has " + shape_string(e->shape));
+    out = by;
+  } else if (!e->operands.empty()) {
+    std::vector<Expr> operands;
+    bool changed = false;
+    for (const Expr &o : e->operands) {
+      operands.push_back(replace_trial(o, by, memo));
+      changed = changed || operands.back() != o;
+    }
+    if (changed) {
+      auto copy = std::make_shared<Node>(*e);
+      copy->operands = std::move(operands);
+      out = copy;
+    }
+  }
+  memo->emplace(e.get(), out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Integral> replace_trial_function(const std::vector<Integral> &a, const Expr &by)
+{
+  std::unordered_map<const Node *, Expr> memo;
+  std::vector<Integral> out;
+  for (Integral i : a) {
+    i.integrand = replace_trial(i.integrand, by, &memo);
     out.push_back(i);
   }
   return out;

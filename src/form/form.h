@@ -89,6 +89,7 @@ class FormBuilder {
   static Integral integral(const Expr &integrand, std::optional<int> degree = std::nullopt);
 
   Form make_form(const std::vector<Integral> &integrals) const;
+  const std::vector<CoefficientInfo> &coefficients() const { return coefficients_; }
 
  private:
   FormSignature signature_;
@@ -98,5 +99,10 @@ class FormBuilder {
 
 // Gateaux derivative of every integral of F: derivative(F, w, du).
 std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, const Expr &du);
+
+// Every integral with the trial function u replaced by `by` (of u's shape): a(u, v)
+// becomes a(w, v), the action of a bilinear form on a coefficient. Shared subexpressions
+// stay shared; `variable` labels are kept, so diff() still finds its variable.
+std::vector<Integral> replace_trial_function(const std::vector<Integral> &a, const Expr &by);
 
 }  // namespace femgpu

@@ -1,5 +1,5 @@
 // parse_form_text / parse_form_file / parse_expression: run the grammar, then pick
-// out `a` and `F` and check them, and turn every error into "<source>:L:C: what".
+// out `a`, `F` and `L` and check them, and turn every error into "<source>:L:C: what".
 #include "form/parser.h"
 
 #include <algorithm>
@@ -87,28 +87,69 @@ Form located_form(const Context &ctx, const std::vector<Integral> &integrals, co
   return f;
 }
 
+// L(v): linear in v, free of u (a right-hand side).
+void check_right_hand_side(const Context &ctx, const std::vector<Integral> &L)
+{
+  Loc at = ctx.defined_at.at("L");
+  if (!any_integrand_contains(L, 0)) fail_at(at, "'L' must be linear in the test function v, but it does not contain v");
+  if (any_integrand_contains(L, 1)) fail_at(at, "'L' must not contain the trial function u (a right-hand side is a form in v alone)");
+}
+
+// The unknown of F = a(w, v) - L(v): a Coefficient "w" in u's element, or "w_1", "w_2",
+// ... when the file already names a coefficient w (a may use it, e.g. a Picard iterate).
+Expr unknown_coefficient(Context &ctx)
+{
+  const std::vector<CoefficientInfo> &declared = ctx.builder->coefficients();
+  for (int k = 0;; ++k) {
+    const std::string name = k ? "w_" + std::to_string(k) : "w";
+    bool taken = false;
+    for (const CoefficientInfo &c : declared) taken = taken || c.name == name;
+    if (!taken) return ctx.builder->coefficient(name, ctx.element);
+  }
+}
+
+// F(w; v) = a(w, v) - L(v) (or -L(v) without 'a'): a linear problem written as a residual.
+std::vector<Integral> residual_of_linear_problem(Context &ctx, const std::vector<Integral> *a, const std::vector<Integral> &L)
+{
+  std::vector<Integral> F;
+  if (a) F = replace_trial_function(*a, unknown_coefficient(ctx));
+  for (Integral i : L) {
+    i.integrand = negate(i.integrand);
+    F.push_back(i);
+  }
+  return F;
+}
+
 ParsedForms finish(Context &ctx, Loc end, bool empty)
 {
-  bool has_a = ctx.defined_at.count("a") > 0, has_F = ctx.defined_at.count("F") > 0;
+  const bool has_a = ctx.defined_at.count("a") > 0, has_F = ctx.defined_at.count("F") > 0, has_L = ctx.defined_at.count("L") > 0;
   if (empty)
     fail_at(end, "the form file is empty (nothing but blanks and comments): it defines no form; "
                  "assign the bilinear form to 'a' or the residual to 'F'");
-  if (!has_a && !has_F)
-    fail_at(end, "form file defines neither 'a' nor 'F' (assign the bilinear form to 'a' or the residual to 'F')");
-  std::optional<std::vector<Integral>> F;
+  if (!has_a && !has_F && !has_L)
+    fail_at(end, "form file defines neither 'a' nor 'F' nor 'L' (assign the bilinear form to 'a', the residual to 'F', "
+                 "or a right-hand side to 'L')");
+  if (has_F && has_L)
+    fail_at(ctx.defined_at.at("L"), "'L' and 'F' are both defined: define the residual 'F', or 'a' and 'L' (the residual is then "
+                                    "a(w, v) - L(v)), not both");
+  std::optional<std::vector<Integral>> F, a, L;
+  if (has_a) {
+    a = defined_form(ctx, "a");
+    check_bilinear(ctx, *a);
+  }
+  if (has_L) {
+    L = defined_form(ctx, "L");
+    check_right_hand_side(ctx, *L);
+  }
   if (has_F) {
     F = defined_form(ctx, "F");
     check_residual(ctx, *F);
   }
-  std::vector<Integral> a;
-  if (has_a) {
-    a = defined_form(ctx, "a");
-    check_bilinear(ctx, a);
-  } else {
-    a = implied_jacobian(ctx, *F);
-  }
-  ParsedForms out{located_form(ctx, a, has_a ? "a" : "F"), std::nullopt};
-  if (F) out.F = located_form(ctx, *F, "F");
+  ParsedForms out;
+  if (has_a || has_F) out.a = located_form(ctx, a ? *a : implied_jacobian(ctx, *F), has_a ? "a" : "F");
+  if (has_L) out.L = located_form(ctx, *L, "L");
+  if (has_L) F = residual_of_linear_problem(ctx, a ? &*a : nullptr, *L);
+  if (F) out.F = located_form(ctx, *F, has_L ? "L" : "F");
   return out;
 }
 
@@ -144,6 +185,7 @@ ParsedForms parse_form_text(const std::string &text, const std::string &source_n
   }
   out.a.source = source_name;
   if (out.F) out.F->source = source_name;
+  if (out.L) out.L->source = source_name;
   return out;
 }
 

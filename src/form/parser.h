@@ -4,6 +4,10 @@
 // the grammar, share/femgpu/forms/ for examples) and the FormSignature to build on.
 // Returns: the bilinear form `a` and, if the file defines it, the residual `F`. When
 // only F is given, a = derivative(F, w, u) for the one Coefficient w in u's element.
+// A linear problem may be given as `a` and a right-hand side `L(v)`: then
+// F(w; v) = a(w, v) - L(v), for a new Coefficient w (named "w", or "w_1", ... when the
+// file already has a w). A file with `L` alone has F = -L(v) and no `a` (an empty form:
+// has_bilinear() is false); defining both `F` and `L` is an error.
 // Errors: every failure is a FormError "<source>:<line>:<col>: <what>". Input is
 // bounded (1 MiB, 100000 tokens, 100 nesting levels, expression depth 1000), so no
 // input can crash, hang or overflow the stack.
@@ -18,8 +22,10 @@
 namespace femgpu {
 
 struct ParsedForms {
-  Form a;
+  Form a;                  // no integrals when the file defines only L
   std::optional<Form> F;
+  std::optional<Form> L;   // the right-hand side, as written
+  bool has_bilinear() const { return !a.integrals.empty(); }
 };
 
 ParsedForms parse_form_text(const std::string &text, const std::string &source_name, const FormSignature &sig);

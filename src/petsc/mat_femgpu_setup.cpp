@@ -6,6 +6,7 @@
 #include "femgpu.h"
 #include "form/parser.h"
 #include "ir/lower.h"
+#include "petsc/log_stage.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
@@ -159,6 +160,8 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   if (ctx->set_up) PetscFunctionReturn(PETSC_SUCCESS);
+  ScopedLogStage stage;  // popped on every way out, errors included
+  PetscCall(stage.push(kStageSetUp));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(FEMGPU_SetUp, A, 0, 0, 0));
   DM dm;
@@ -174,7 +177,11 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
     ParsedForms forms = parse_form_text_for_dm(ctx->form_text, ctx->form_source, ctx->signature);
     LowerOptions lo;
     if (ctx->quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->quadrature_degree);
-    if (ctx->residual && !forms.F) throw FormError(ctx->form_source + ": defines no residual F(w; v); the DM's residual needs one");
+    if (ctx->residual && !forms.F)
+      throw FormError(ctx->form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
+                                         "(F = a(w, v) - L(v))");
+    if (!ctx->residual && !forms.has_bilinear())
+      throw FormError(ctx->form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
     if (ctx->residual) lo.rank = 1;
     ctx->ir = std::make_unique<ActionIR>(lower_form(ctx->residual ? *forms.F : forms.a, lo));
     ctx->tab = std::make_unique<Tabulation>(tabulate_action(*ctx->ir, default_share_dir()));

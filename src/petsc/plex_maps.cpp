@@ -5,60 +5,28 @@
 #include <petscfe.h>
 
 #include "fem/tabulation.h"
+#include "petsc/plex_closure.h"
 
 namespace femgpu {
 
 namespace {
 
-// A local vector of `section` holding each entry's own index, encoded as -(index + 1)
-// where the entry is constrained (Dirichlet), so that one closure per cell gives both the
-// cell's indices and which of them are free.
-PetscErrorCode index_vector(PetscSection section, bool mark_constrained, Vec *v)
+// Whether each entry of the local section is constrained (Dirichlet).
+PetscErrorCode constrained_entries(PetscSection section, std::vector<char> *constrained)
 {
   PetscInt pStart, pEnd, n;
-  PetscScalar *a;
   PetscFunctionBegin;
   PetscCall(PetscSectionGetStorageSize(section, &n));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, v));
-  PetscCall(VecGetArray(*v, &a));
-  for (PetscInt i = 0; i < n; ++i) a[i] = static_cast<PetscScalar>(i);
+  constrained->assign(static_cast<size_t>(n), 0);
   PetscCall(PetscSectionGetChart(section, &pStart, &pEnd));
-  for (PetscInt p = pStart; p < pEnd && mark_constrained; ++p) {
+  for (PetscInt p = pStart; p < pEnd; ++p) {
     PetscInt cdof, off;
     const PetscInt *cind;
     PetscCall(PetscSectionGetConstraintDof(section, p, &cdof));
     if (!cdof) continue;
     PetscCall(PetscSectionGetOffset(section, p, &off));
     PetscCall(PetscSectionGetConstraintIndices(section, p, &cind));
-    for (PetscInt k = 0; k < cdof; ++k) a[off + cind[k]] = -static_cast<PetscScalar>(off + cind[k] + 1);
-  }
-  PetscCall(VecRestoreArray(*v, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// Closure of every cell of `dm` through `section` over an index vector (index_vector):
-// `all` gets every index, `free` (if given) -1 in place of constrained ones.
-PetscErrorCode closure_indices(DM dm, PetscSection section, Vec indices, PetscInt cStart, PetscInt cEnd, PetscInt *width,
-                               std::vector<int> *all, std::vector<int> *free)
-{
-  PetscFunctionBegin;
-  *width = -1;
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    PetscInt n = 0;
-    PetscScalar *idx = nullptr;
-    PetscCall(DMPlexVecGetClosure(dm, section, indices, c, &n, &idx));
-    if (*width < 0) {
-      *width = n;
-      all->reserve(static_cast<size_t>(n) * static_cast<size_t>(cEnd - cStart));
-      if (free) free->reserve(all->capacity());
-    }
-    PetscCheck(n == *width, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: cell %" PetscInt_FMT " has %" PetscInt_FMT " closure DOFs, cell %" PetscInt_FMT " has %" PetscInt_FMT " (mixed meshes are not supported)", c, n, cStart, *width);
-    for (PetscInt i = 0; i < n; ++i) {
-      const int code = static_cast<int>(PetscRealPart(idx[i]));
-      all->push_back(code < 0 ? -code - 1 : code);
-      if (free) free->push_back(code < 0 ? -1 : code);
-    }
-    PetscCall(DMPlexVecRestoreClosure(dm, section, indices, c, &n, &idx));
+    for (PetscInt k = 0; k < cdof; ++k) (*constrained)[static_cast<size_t>(off + cind[k])] = 1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -190,43 +158,44 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
 {
   PetscSection section, csection;
   PetscInt cStart, cEnd;
-  Vec idx, cidx;
   DM cdm;
   PetscFunctionBegin;
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   maps->n_cells = cEnd - cStart;
   PetscCall(DMGetLocalSection(dm, &section));
   PetscCall(PetscSectionGetStorageSize(section, &maps->local_size));
-  PetscCall(index_vector(section, true, &idx));
-  PetscCall(closure_indices(dm, section, idx, cStart, cEnd, &maps->width, &maps->all, &maps->free));
-  PetscCall(VecDestroy(&idx));
+  bool fast_dofs, fast_coordinates;
+  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs));
+  std::vector<char> constrained;
+  PetscCall(constrained_entries(section, &constrained));
+  maps->free.resize(maps->all.size());
+  for (size_t k = 0; k < maps->all.size(); ++k) maps->free[k] = constrained[static_cast<size_t>(maps->all[k])] ? -1 : maps->all[k];
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
   if (size == 1) {
     std::vector<int> g;
     PetscCall(local_to_global_offsets(dm, &g));
-    maps->global_free.reserve(maps->free.size());
-    for (int i : maps->free) maps->global_free.push_back(i < 0 ? -1 : g[static_cast<size_t>(i)]);
+    maps->global_free.resize(maps->free.size());
+    for (size_t k = 0; k < maps->free.size(); ++k) maps->global_free[k] = maps->free[k] < 0 ? -1 : g[static_cast<size_t>(maps->free[k])];
     PetscSection gs;
     PetscCall(DMGetGlobalSection(dm, &gs));
     PetscCall(PetscSectionGetConstrainedStorageSize(gs, &maps->global_size));
   }
   PetscCall(DMGetCoordinateDM(dm, &cdm));
   PetscCall(DMGetLocalSection(cdm, &csection));
-  PetscCall(index_vector(csection, false, &cidx));
   std::vector<int> per_component;
   PetscInt width = 0, dim;
-  PetscCall(closure_indices(cdm, csection, cidx, cStart, cEnd, &width, &per_component, nullptr));
-  PetscCall(VecDestroy(&cidx));
+  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, &fast_coordinates));
+  maps->from_patterns = fast_dofs && fast_coordinates;
   PetscCall(DMGetCoordinateDim(dm, &dim));
   // One entry per node: the kernels read a node's dim coordinates from there on.
   maps->coordinate_width = width / dim;
-  maps->coordinates.reserve(per_component.size() / static_cast<size_t>(dim));
-  for (size_t k = 0; k < per_component.size(); k += static_cast<size_t>(dim)) {
+  maps->coordinates.resize(per_component.size() / static_cast<size_t>(dim));
+  for (size_t k = 0, node = 0; k < per_component.size(); k += static_cast<size_t>(dim), ++node) {
     for (PetscInt c = 1; c < dim; ++c)
       PetscCheck(per_component[k + static_cast<size_t>(c)] == per_component[k] + c, PETSC_COMM_SELF, PETSC_ERR_SUP,
                  "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
-    maps->coordinates.push_back(per_component[k]);
+    maps->coordinates[node] = per_component[k];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

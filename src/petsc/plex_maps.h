@@ -2,9 +2,9 @@
 //
 // Takes: a DMPlex with one PetscFE (Lagrange) field and its coordinate DM.
 // Returns: for each cell, the local-vector index of every closure DOF, in the order of
-// the PetscFE basis (node-major, component-minor: entry j*C + c). They are read from
-// DMPlexVecGetClosure on a vector holding its own indices, so orientation and closure
-// permutations are exactly PETSc's own. Constrained DOFs are -1 in `free` (they take no
+// the PetscFE basis (node-major, component-minor: entry j*C + c), exactly as
+// DMPlexVecGetClosure orders a cell's values (plex_closure.h: from the section offsets and
+// the closure's points and orientations, checked against DMPlexVecGetClosure). Constrained DOFs are -1 in `free` (they take no
 // part in the action, as in the assembled matrix) and kept in `all` (coefficients read
 // them). The coordinate map holds, per node, the index of its first coordinate in the
 // local coordinate array (the others follow it).
@@ -33,6 +33,7 @@ struct PlexMaps {
   // MatMult can read x and add into y without DMGlobalToLocal/DMLocalToGlobal.
   std::vector<int> global_free;
   PetscInt global_size = 0;
+  bool from_patterns = false;      // both closures came from the fast path (plex_closure.h)
 };
 
 // The form signature the DM implies: cell type, element degree and components of its

@@ -22,7 +22,8 @@ const char *kUsage =
     "usage: femgpu-form FILE.ufl --cell triangle|tetrahedron --degree K [--components C]\n"
     "                   [--coordinate-degree 1|2] [--quadrature-degree Q] [--residual] [--ir]\n"
     "  Prints the lowered action IR of the form's bilinear form a (or, with --residual,\n"
-    "  of the residual F) as JSON; --ir adds a listing of the pointwise program.\n";
+    "  of the residual F, or a(w, v) - L(v) for a file with a and L) as JSON; --ir adds a\n"
+    "  listing of the pointwise program.\n";
 
 struct Args {
   std::string file, cell = "triangle";
@@ -70,7 +71,8 @@ int run(const Args &a)
   ParsedForms forms = parse_form_file(a.file, sig);
   LowerOptions lo;
   if (a.quadrature_degree >= 0) lo.quadrature_degree = a.quadrature_degree;
-  if (a.residual && !forms.F) throw FormError(a.file + " defines no residual F");
+  if (a.residual && !forms.F) throw FormError(a.file + " defines no residual F (nor a right-hand side L)");
+  if (!a.residual && !forms.has_bilinear()) throw FormError(a.file + " defines only a right-hand side L; use --residual for its kernel (F = -L)");
   lo.rank = a.residual ? 1 : 2;
   ActionIR ir = lower_form(a.residual ? *forms.F : forms.a, lo);
   QuadratureRule rule = simplex_quadrature(ir.dim, ir.quadrature_degree, default_share_dir());

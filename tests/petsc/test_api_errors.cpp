@@ -25,6 +25,24 @@ void expect(PetscErrorCode got, PetscErrorCode want, const char *what)
   PetscPrintf(PETSC_COMM_WORLD, "%s: error %d (expected %d) %s\n", what, (int)got, (int)want, ok ? "ok" : "FAIL");
 }
 
+// The log stage PETSc is in: an error inside femgpu's setup must leave its stage popped
+// ("femgpu setup" is pushed for the setup's duration), or later work is logged there.
+PetscErrorCode current_stage(PetscLogStage *stage)
+{
+  PetscFunctionBegin;
+#if PETSC_VERSION_LT(3, 20, 0)
+  PetscStageLog log;
+  PetscCall(PetscLogGetStageLog(&log));
+  PetscCall(PetscStageLogGetCurrent(log, stage));
+#else
+  PetscLogState state;
+  PetscCall(PetscLogGetState(&state));
+  *stage = 0;
+  if (state) PetscCall(PetscLogStateGetCurrentStage(state, stage));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // A P1 vector field on a 2x2 square and the hyperelasticity Jacobian (needs coefficient w).
 PetscErrorCode create(DM *dm, Mat *A)
 {
@@ -116,10 +134,15 @@ PetscErrorCode check_box_mesh()
 
 int main(int argc, char **argv)
 {
+  PetscLogStage before, after;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(MatFEMGPURegister());
+  PetscCall(current_stage(&before));
   PetscCall(run());
   PetscCall(check_box_mesh());
+  PetscCall(current_stage(&after));
+  failures += before == after ? 0 : 1;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "log stage after the errors: %d (before: %d) %s\n", (int)after, (int)before, before == after ? "ok" : "FAIL"));
   PetscCall(PetscFinalize());
   return failures ? 1 : 0;
 }

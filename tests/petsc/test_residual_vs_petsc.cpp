@@ -1,6 +1,8 @@
 // femgpu's residual kernel (-dm_fem_gpu_form_file) computes the residual PETSc computes
 // (DMPlexSNESComputeResidualFEM) from independent pointwise functions written here from
-// each form file's header, for every degree in -degrees.
+// each form file's header, for every degree in -degrees: residuals F, linear problems
+// given as a and L (F = a(w, v) - L(v)), and right-hand sides L alone (F = -L(v), kernels
+// with no trial function and one coefficient or none).
 //
 // For each degree: mesh (FEMGPUCreateMeshFromOptions) -> "left" faces with an essential
 // condition of non-zero values (so boundary values must reach the kernel) -> P_k field ->
@@ -17,33 +19,35 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "femgpu.h"
 #include "left_boundary.h"
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Compares femgpu's residual kernel with PETSc's DMPlexSNESComputeResidualFEM.\n"
-                           "  -form hyperelasticity|nonlinear_diffusion -forms_dir DIR -degrees 1,2,3 -tolerance T\n";
+                           "  -form hyperelasticity|nonlinear_diffusion|linear_problem|rhs_coefficient|rhs_constant|elasticity_load -forms_dir DIR\n"
+                           "  -form_file FILE (another file with -form's physics) -degrees 1,2,3 -tolerance T\n";
 
 namespace {
 
 #define POINTWISE_ARGS                                                                                                             \
   PetscInt dim, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar u[], const PetscScalar[],              \
       const PetscScalar u_x[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], \
-      PetscReal, const PetscReal[], PetscInt, const PetscScalar constants[]
+      PetscReal, const PetscReal x[], PetscInt, const PetscScalar constants[]
 
 // St. Venant-Kirchhoff (hyperelasticity.ufl): P = (I + grad w) S, S = lmbda tr(E) I + 2 mu E,
 // E = ((I + grad w)^T (I + grad w) - I) / 2; F = (P, grad v) - (B e_0, v).
 // constants = {lmbda, mu, B}.
 void f0_hyperelastic(POINTWISE_ARGS, PetscScalar f0[])
 {
-  (void)u, (void)u_x;
+  (void)u, (void)u_x, (void)x;
   for (PetscInt c = 0; c < dim; ++c) f0[c] = c == 0 ? -constants[2] : 0.0;
 }
 
 void f1_hyperelastic(POINTWISE_ARGS, PetscScalar f1[])
 {
-  (void)u;
+  (void)u, (void)x;
   PetscScalar Fd[3][3], E[3][3], S[3][3], trE = 0;
   for (PetscInt i = 0; i < dim; ++i)
     for (PetscInt j = 0; j < dim; ++j) Fd[i][j] = (i == j ? 1.0 : 0.0) + u_x[i * dim + j];
@@ -65,14 +69,65 @@ void f1_hyperelastic(POINTWISE_ARGS, PetscScalar f1[])
 // nonlinear_diffusion.ufl: F = ((1 + w^2) grad w, grad v) - (f, v); constants = {f}.
 void f0_nonlinear_diffusion(POINTWISE_ARGS, PetscScalar f0[])
 {
-  (void)dim, (void)u, (void)u_x;
+  (void)dim, (void)u, (void)u_x, (void)x;
   f0[0] = -constants[0];
 }
 
 void f1_nonlinear_diffusion(POINTWISE_ARGS, PetscScalar f1[])
 {
-  (void)constants;
+  (void)constants, (void)x;
   for (PetscInt d = 0; d < dim; ++d) f1[d] = (1.0 + u[0] * u[0]) * u_x[d];
+}
+
+// linear_problem.ufl: F = a(w, v) - L(v) = (k grad w, grad v) + (c w, v) - (1 + x0^2 x1, v);
+// constants = {k, c}.
+void f0_linear_problem(POINTWISE_ARGS, PetscScalar f0[])
+{
+  (void)dim, (void)u_x;
+  f0[0] = constants[1] * u[0] - (1.0 + x[0] * x[0] * x[1]);
+}
+
+void f1_linear_problem(POINTWISE_ARGS, PetscScalar f1[])
+{
+  (void)u, (void)x;
+  for (PetscInt d = 0; d < dim; ++d) f1[d] = constants[0] * u_x[d];
+}
+
+// rhs_coefficient.ufl: F(g; v) = -L = -(s (1 + g^2) x0, v) - (x1 grad g, grad v); constants = {s}.
+void f0_rhs_coefficient(POINTWISE_ARGS, PetscScalar f0[])
+{
+  (void)dim, (void)u_x;
+  f0[0] = -constants[0] * (1.0 + u[0] * u[0]) * x[0];
+}
+
+void f1_rhs_coefficient(POINTWISE_ARGS, PetscScalar f1[])
+{
+  (void)u, (void)constants;
+  for (PetscInt d = 0; d < dim; ++d) f1[d] = -x[1] * u_x[d];
+}
+
+// rhs_constant.ufl: F(v) = -(s, v); constants = {s}.
+void f0_rhs_constant(POINTWISE_ARGS, PetscScalar f0[])
+{
+  (void)dim, (void)u, (void)u_x, (void)x;
+  f0[0] = -constants[0];
+}
+
+// elasticity_load.ufl: F = (sigma(w), eps(v)) - (f, v), f_i = x_i x_0; constants = {lmbda, mu}.
+void f0_elasticity_load(POINTWISE_ARGS, PetscScalar f0[])
+{
+  (void)u, (void)u_x, (void)constants;
+  for (PetscInt c = 0; c < dim; ++c) f0[c] = -x[c] * x[0];
+}
+
+void f1_elasticity_load(POINTWISE_ARGS, PetscScalar f1[])
+{
+  (void)u, (void)x;
+  PetscScalar trace = 0;
+  for (PetscInt d = 0; d < dim; ++d) trace += u_x[d * dim + d];
+  for (PetscInt i = 0; i < dim; ++i)
+    for (PetscInt j = 0; j < dim; ++j)
+      f1[i * dim + j] = (i == j ? constants[0] * trace : 0.0) + constants[1] * (u_x[i * dim + j] + u_x[j * dim + i]);
 }
 
 // Non-zero, different in every component: the values the boundary must carry.
@@ -86,10 +141,40 @@ PetscErrorCode boundary_values(PetscInt dim, PetscReal, const PetscReal x[], Pet
 }
 
 struct Case {
-  std::string form, forms_dir;
+  std::string form, forms_dir, file;  // file: FORMS_DIR/FORM.ufl unless -form_file says otherwise
   PetscInt degree = 1;
   PetscReal tolerance = 1e-12;
 };
+
+using Pointwise = void (*)(POINTWISE_ARGS, PetscScalar[]);
+
+// Each form file's pointwise residual, its field and the PetscDS constants (the form's
+// defaults unless an option gives the form the same value).
+struct Physics {
+  const char *form;
+  bool vector;
+  std::vector<PetscScalar> constants;
+  Pointwise f0, f1;
+};
+
+const Physics kPhysics[] = {
+    {"hyperelasticity", true, {0.7, 0.5, 0.1}, f0_hyperelastic, f1_hyperelastic},  // lmbda, mu, B
+    {"nonlinear_diffusion", false, {1.0}, f0_nonlinear_diffusion, f1_nonlinear_diffusion},
+    {"linear_problem", false, {1.5, 0.5}, f0_linear_problem, f1_linear_problem},
+    {"rhs_coefficient", false, {2.0}, f0_rhs_coefficient, f1_rhs_coefficient},
+    {"rhs_constant", false, {3.0}, f0_rhs_constant, nullptr},
+    {"elasticity_load", true, {0.7, 1.3}, f0_elasticity_load, f1_elasticity_load},
+};
+
+PetscErrorCode find_physics(const std::string &form, const Physics **physics)
+{
+  PetscFunctionBegin;
+  *physics = nullptr;
+  for (const Physics &p : kPhysics)
+    if (form == p.form) *physics = &p;
+  PetscCheck(*physics, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-form %s: no pointwise residual for this form", form.c_str());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
 {
@@ -97,29 +182,23 @@ PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
   PetscFE fe;
   DMLabel label;
   PetscDS ds;
-  const bool vector = c.form == "hyperelasticity";
+  const Physics *physics;
   PetscFunctionBegin;
+  PetscCall(find_physics(c.form, &physics));
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
   PetscCall(MarkLeftBoundary(*dm));
   PetscCall(DMGetDimension(*dm, &dim));
-  // Stroud rules of order 2k are exact to degree 4k + 1: both integrands are of degree 4k - 2 at most.
-  PetscCall(PetscFECreateLagrange(comm, dim, vector ? dim : 1, PETSC_TRUE, c.degree, 2 * c.degree, &fe));
+  // Stroud rules of order 2k are exact to degree 4k + 1: every integrand is of degree 4k - 2 at most.
+  PetscCall(PetscFECreateLagrange(comm, dim, physics->vector ? dim : 1, PETSC_TRUE, c.degree, 2 * c.degree, &fe));
   PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
   PetscCall(PetscFEDestroy(&fe));
   PetscCall(DMCreateDS(*dm));
   PetscCall(DMGetLabel(*dm, "left", &label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "left", label, 1, &left, 0, 0, nullptr, (void (*)(void))boundary_values, nullptr, nullptr, nullptr));
   PetscCall(DMGetDS(*dm, &ds));
-  if (vector) {
-    const PetscScalar constants[3] = {0.7, 0.5, 0.1};  // lmbda, mu, B
-    PetscCall(PetscDSSetConstants(ds, 3, const_cast<PetscScalar *>(constants)));
-    PetscCall(PetscDSSetResidual(ds, 0, f0_hyperelastic, f1_hyperelastic));
-    PetscCall(PetscOptionsSetValue(nullptr, "-mat_fem_gpu_constant_lmbda", "0.7"));
-  } else {
-    const PetscScalar constants[1] = {1.0};  // f, the form's default
-    PetscCall(PetscDSSetConstants(ds, 1, const_cast<PetscScalar *>(constants)));
-    PetscCall(PetscDSSetResidual(ds, 0, f0_nonlinear_diffusion, f1_nonlinear_diffusion));
-  }
+  PetscCall(PetscDSSetConstants(ds, static_cast<PetscInt>(physics->constants.size()), const_cast<PetscScalar *>(physics->constants.data())));
+  PetscCall(PetscDSSetResidual(ds, 0, physics->f0, physics->f1));
+  if (c.form == "hyperelasticity") PetscCall(PetscOptionsSetValue(nullptr, "-mat_fem_gpu_constant_lmbda", "0.7"));  // the file's is 1
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -134,7 +213,11 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
   PetscCall(create_problem(comm, c, &dm));
   PetscCall(SNESCreate(comm, &snes));
   PetscCall(SNESSetDM(snes, dm));
+#if PETSC_VERSION_LT(3, 21, 0)
   PetscCall(DMPlexSetSNESLocalFEM(dm, nullptr, nullptr, nullptr));
+#else
+  PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, nullptr));
+#endif
   PetscCall(DMCreateGlobalVector(dm, &x));
   PetscCall(VecGetSize(x, size));
   PetscCall(VecDuplicate(x, &f_petsc));
@@ -142,8 +225,7 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
   PetscCall(VecSetRandom(x, nullptr));
   PetscCall(VecScale(x, 0.2));  // a moderate displacement: the hyperelastic stress stays O(1)
   PetscCall(SNESComputeFunction(snes, x, f_petsc));
-  const std::string file = c.forms_dir + "/" + c.form + ".ufl";
-  PetscCall(PetscOptionsSetValue(nullptr, "-dm_fem_gpu_form_file", file.c_str()));
+  PetscCall(PetscOptionsSetValue(nullptr, "-dm_fem_gpu_form_file", c.file.c_str()));
   PetscCall(SNESSetFromOptions(snes));  // femgpu replaces the DM's residual
   PetscCall(PetscOptionsClearValue(nullptr, "-dm_fem_gpu_form_file"));
   PetscCall(VecSet(f_femgpu, NAN));  // every entry must be written
@@ -166,17 +248,19 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
 int main(int argc, char **argv)
 {
   PetscInt degrees[8] = {1, 2}, n_degrees = 8;
-  char form[64] = "nonlinear_diffusion", dir[PETSC_MAX_PATH_LEN] = FEMGPU_FORMS_DIR;
+  char form[64] = "nonlinear_diffusion", dir[PETSC_MAX_PATH_LEN] = FEMGPU_FORMS_DIR, file[PETSC_MAX_PATH_LEN] = "";
   Case c;
   int failures = 0;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(MatFEMGPURegister());
   PetscCall(PetscOptionsGetString(nullptr, nullptr, "-form", form, sizeof(form), nullptr));
   PetscCall(PetscOptionsGetString(nullptr, nullptr, "-forms_dir", dir, sizeof(dir), nullptr));
+  PetscCall(PetscOptionsGetString(nullptr, nullptr, "-form_file", file, sizeof(file), nullptr));
   PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-degrees", degrees, &n_degrees, nullptr));
   PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-tolerance", &c.tolerance, nullptr));
   c.form = form;
   c.forms_dir = dir;
+  c.file = file[0] ? std::string(file) : c.forms_dir + "/" + c.form + ".ufl";
   for (PetscInt i = 0; i < n_degrees; ++i) {
     PetscReal error;
     PetscInt size;
