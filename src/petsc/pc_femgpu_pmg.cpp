@@ -176,8 +176,61 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The rigid-body modes of a P1 vector field on affine cells, from the closure maps: node
+// j of a cell is its vertex j in both the field's and the coordinates' maps, so each
+// mode's value at a DOF is a polynomial of that vertex's coordinates. Orthonormalised,
+// as GAMG wants them. (DMPlexCreateRigidBody projects the modes cell by cell on the
+// host: 14 s for 384k tetrahedra on the GPU machine.)
+PetscErrorCode rigid_body_modes(DM dm, const MatFEMGPUContext *ctx, MatNullSpace *modes)
+{
+  const PetscInt dim = ctx->ir->dim, n_modes = dim == 2 ? 3 : 6, C = ctx->signature.element.components;
+  const PlexMaps &m = ctx->maps;
+  Vec coords, local, vecs[6];
+  const PetscScalar *x;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &x));
+  PetscCall(DMGetLocalVector(dm, &local));
+  for (PetscInt k = 0; k < n_modes; ++k) {
+    PetscScalar *v;
+    PetscCall(VecSet(local, 0.0));
+    PetscCall(VecGetArray(local, &v));
+    for (PetscInt cell = 0; cell < m.n_cells; ++cell)
+      for (PetscInt j = 0; j <= dim; ++j) {
+        const PetscScalar *p = x + m.coordinates[static_cast<size_t>(cell * m.coordinate_width + j)];
+        const int *dofs = m.all.data() + cell * m.width + j * C;
+        // translations e_k, then rotations: (-y, x) in 2D; e_r x p for r = 0, 1, 2 in 3D
+        PetscScalar mode[3] = {0, 0, 0};
+        if (k < dim) mode[k] = 1;
+        else if (dim == 2) mode[0] = -p[1], mode[1] = p[0];
+        else if (k == 3) mode[1] = -p[2], mode[2] = p[1];
+        else if (k == 4) mode[0] = p[2], mode[2] = -p[0];
+        else mode[0] = -p[1], mode[1] = p[0];
+        for (PetscInt c = 0; c < C; ++c) v[dofs[c]] = mode[c];
+      }
+    PetscCall(VecRestoreArray(local, &v));
+    PetscCall(DMCreateGlobalVector(dm, &vecs[k]));
+    PetscCall(DMLocalToGlobal(dm, local, INSERT_VALUES, vecs[k]));
+  }
+  PetscCall(DMRestoreLocalVector(dm, &local));
+  PetscCall(VecRestoreArrayRead(coords, &x));
+  for (PetscInt k = 0; k < n_modes; ++k) {  // Gram-Schmidt, twice for stability
+    PetscScalar dots[6];
+    for (int pass = 0; pass < 2 && k > 0; ++pass) {
+      PetscCall(VecMDot(vecs[k], k, vecs, dots));
+      for (PetscInt i = 0; i < k; ++i) dots[i] = -dots[i];
+      PetscCall(VecMAXPY(vecs[k], k, dots, vecs));
+    }
+    PetscCall(VecNormalize(vecs[k], nullptr));
+  }
+  PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)dm), PETSC_FALSE, n_modes, vecs, modes));
+  for (PetscInt k = 0; k < n_modes; ++k) PetscCall(VecDestroy(&vecs[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The coarsest operator assembled (in place after the first time), with the rigid-body
-// modes as GAMG's near-null space for a vector field of the mesh's dimension.
+// modes as GAMG's near-null space for a vector field of the mesh's dimension (set once:
+// the mesh does not move, and MAT_REUSE_MATRIX keeps it).
 PetscErrorCode assemble_coarse(PC pc, PMG *p)
 {
   Level &coarsest = p->levels.front();
@@ -188,11 +241,12 @@ PetscErrorCode assemble_coarse(PC pc, PMG *p)
   PetscCall(PetscLogEventBegin(FEMGPU_PMGCoarse, coarsest.A, 0, 0, 0));
   PetscCall(MatFEMGPUGetContext(coarsest.A, &ctx));
   PetscCall(DMGetVecType(coarsest.dm, &vtype));
-  const bool device = std::string(vtype).find("cuda") != std::string::npos;
-  PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, p->coarse ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &p->coarse));
-  if (ctx->signature.element.components > 1 && ctx->signature.element.components == ctx->ir->dim) {
+  const bool device = std::string(vtype).find("cuda") != std::string::npos, first = !p->coarse;
+  PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &p->coarse));
+  if (first && ctx->signature.element.components > 1 && ctx->signature.element.components == ctx->ir->dim) {
     MatNullSpace rigid;
-    PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));
+    if (ctx->signature.element.degree == 1 && ctx->signature.coordinate_degree == 1) PetscCall(rigid_body_modes(coarsest.dm, ctx, &rigid));
+    else PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));  // a ladder ending above P1, or curved cells
     PetscCall(MatSetNearNullSpace(p->coarse, rigid));
     PetscCall(MatNullSpaceDestroy(&rigid));
   }
