@@ -2,10 +2,11 @@
 //
 // Levels: the operator's form at degrees k > ... > 1 on the same mesh (halving by
 // default: 4 -> 2 -> 1, 3 -> 1, 6 -> 3 -> 1; -pc_fem_gpu_pmg_degrees replaces the
-// ladder), each a fem_gpu Mat with its own kernels (pmg_levels.h). Transfers are
+// ladder), each a fem_gpu Mat with its own kernels (pmg_levels.h), FP32 between the
+// operator and P1 with -pc_fem_gpu_pmg_level_precision fp32. Transfers are
 // generated kernels (pmg_transfer.h). Smoothers default to Chebyshev with Jacobi (the
 // operators' diagonals, computed on their backends); the P1 coarse level is assembled
-// by MatConvert (on the device where the Vecs live there) and solved by GAMG, with the
+// by MatConvert (on the device where the Vecs live there) and solved by two GAMG cycles, with the
 // rigid-body near-null space when the field is a vector of the mesh's dimension.
 // The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
@@ -44,6 +45,7 @@ struct Level {
 
 struct PMG {
   std::vector<PetscInt> degrees;  // -pc_fem_gpu_pmg_degrees: the levels below the operator's
+  std::string level_precision = "fp64";  // -pc_fem_gpu_pmg_level_precision: levels between the operator and P1
   std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
   Mat coarse = nullptr;           // the assembled coarsest operator
@@ -121,7 +123,8 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
   Level &level = p->levels[l], &above = p->levels[l + 1];
   PetscFunctionBegin;
   PetscCall(PMGCreateLevelDM(p->levels.back().dm, level.degree, &level.dm));
-  PetscCall(PMGCreateLevelMat(p->op, level.dm, &level.A, &level.coefficients));
+  // The coarsest level is only assembled (in FP64 whatever its kernel): it keeps FP64.
+  PetscCall(PMGCreateLevelMat(p->op, level.dm, l == 0 ? "fp64" : p->level_precision, &level.A, &level.coefficients));
   PetscCall(MatFEMGPUSetUp(level.A));
   PetscCall(PMGCreateProlongation(level.A, above.A, &above.P));
   if (!level.coefficients.empty()) PetscCall(PMGCreateInjection(above.A, level.A, &level.inject));
@@ -147,8 +150,12 @@ PetscErrorCode build_mg(PC pc, PMG *p)
     PetscCall(PCSetType(sub, PCJACOBI));
     if (l < n - 1) PetscCall(KSPSetOperators(ksp, p->levels[static_cast<size_t>(l)].A, p->levels[static_cast<size_t>(l)].A));
   }
+  // Two GAMG cycles on the P1 level: with one, ex13's CG counts grew from 12 to 18 over
+  // 8x8 to 32x32 squares (P2 and P4); with two, 12 to 13 (an LU coarse solve: 11-12).
   PetscCall(PCMGGetCoarseSolve(pc, &ksp));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPGetPC(ksp, &sub));
   PetscCall(PCSetType(sub, PCGAMG));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -163,6 +170,9 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscCall(MatFEMGPUGetContext(op, &ctx));
   PetscCheck(!ctx->residual, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_type fem_gpu_pmg: the operator is a residual (rank-1 form), not a matrix");
   PetscCall(ladder(pc, p, ctx->signature.element.degree, &degrees));
+  PetscCheck(p->level_precision == "fp64" || ctx->backend->name() != "cpu", PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+             "-pc_fem_gpu_pmg_level_precision fp32: the operator runs on the cpu backend, the FP64 reference; FP32 levels need "
+             "-mat_fem_gpu_backend opencl or cuda");
   p->op = op;
   p->levels.resize(degrees.size());
   for (size_t l = 0; l < degrees.size(); ++l) p->levels[l].degree = degrees[l];
@@ -318,8 +328,14 @@ PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
   PetscCall(read_int_list_option(PetscOptionsObject, "-pc_fem_gpu_pmg_degrees",
                                  "Degrees of the levels below the operator's, ending at 1 (default: halving, e.g. 2,1 under P4)", {1, 64},
                                  &p->degrees, &set));
+  const char *precisions[] = {"fp64", "fp32"};
+  PetscInt precision = p->level_precision == "fp32" ? 1 : 0;
+  PetscBool set_precision;
+  PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_level_precision", "Precision of the levels' kernels between the operator's and P1", "", precisions, 2,
+                              precisions[precision], &precision, &set_precision));
+  p->level_precision = precisions[precision];
   PetscOptionsHeadEnd();
-  if (set && p->op) PetscCall(reset(p));  // a new ladder: build again at the next setup
+  if ((set || set_precision) && p->op) PetscCall(reset(p));  // another ladder: build again at the next setup
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
