@@ -146,20 +146,90 @@ void Grammar::statement()
   if (t.kind == TokenKind::Op && t.text == kIndent) fail_at(t.loc, "unexpected indentation");
   bool assign = at_op("=", 1) || at_op("+=", 1) || at_op("-=", 1) || at_op("*=", 1) || at_op("/=", 1);
   if (t.kind == TokenKind::Name && assign) return assignment();
-  if (t.kind == TokenKind::Name && at_op(",", 1))
-    fail_at(peek(1).loc, "tuple assignment is not supported; assign one name per line");
+  if (t.kind == TokenKind::Name && at_op(",", 1)) return tuple_assignment();
+  if (at_op("(") && peek(1).kind == TokenKind::Name && at_op(",", 2)) return tuple_assignment();  // (u, p) = ...
   fail_at(t.loc, "expected an assignment 'name = expression', got " + describe(t));
+}
+
+// Whether the tokens from here are one call and the end of the line: 'f = Coefficient(V)'.
+bool Grammar::at_lone_call() const
+{
+  if (peek().kind != TokenKind::Name || !at_op("(", 1)) return false;
+  int depth = 0;
+  for (size_t k = 1;; ++k) {
+    const Token &t = peek(k);
+    if (t.kind == TokenKind::End) return false;
+    if (t.kind != TokenKind::Op) continue;
+    if (t.text == "(" || t.text == "[" || t.text == "{") ++depth;
+    if ((t.text == ")" || t.text == "]" || t.text == "}") && --depth == 0) {
+      const Token &after = peek(k + 1);
+      return after.kind == TokenKind::Newline || after.kind == TokenKind::End || (after.kind == TokenKind::Op && after.text == ";");
+    }
+  }
+}
+
+void Grammar::bind(const Token &name, const Value &v)
+{
+  // An index takes the first name it is given (i, j = indices(2)), for messages.
+  if (v.kind == Kind::Index && ctx_.index_names[static_cast<int>(v.i)].empty()) ctx_.index_names[static_cast<int>(v.i)] = name.text;
+  ctx_.env[name.text] = v;
+  ctx_.defined_at[name.text] = name.loc;
 }
 
 void Grammar::assignment()
 {
   Token name = next();
   Token op = next();
-  Value v = expression();
+  if (op.text == "=" && at_lone_call()) {
+    ctx_.call_target = name.text;
+    ctx_.call_target_loc = peek().loc;
+  }
+  Value v;
+  try {
+    v = expression();
+  } catch (...) {
+    ctx_.call_target.clear();
+    throw;
+  }
+  ctx_.call_target.clear();
   if (op.text != "=") v = binary_op(ctx_, op.text.substr(0, 1), lookup(name), v, op.loc);
   end_statement();
-  ctx_.env[name.text] = v;
-  ctx_.defined_at[name.text] = name.loc;
+  bind(name, v);
+}
+
+// a, b = value: the value must be a list (tuple) of as many items.
+void Grammar::tuple_assignment()
+{
+  const bool bracketed = at_op("(");
+  if (bracketed) next();
+  std::vector<Token> names{next()};
+  while (at_op(",")) {
+    next();
+    if (at_op("=") || at_op(")")) break;  // a trailing comma: 'a, = ...'
+    if (peek().kind != TokenKind::Name) fail_at(peek().loc, "expected a name in the assignment, got " + describe(peek()));
+    if (python_keywords().count(peek().text)) keyword_error(peek());
+    names.push_back(next());
+  }
+  if (bracketed && !at_op(")")) fail_at(peek().loc, "expected ')' after the names of a tuple assignment, got " + describe(peek()));
+  if (bracketed) next();
+  if (!at_op("=")) fail_at(peek().loc, "expected '=' after the names of a tuple assignment, got " + describe(peek()));
+  Token op = next();
+  Value v = expression();
+  if (at_op(",")) {  // a, b = x, y: a tuple without brackets
+    std::vector<Value> items{v};
+    while (at_op(",")) {
+      next();
+      if (at_line_end()) break;
+      items.push_back(expression());
+    }
+    v = Value::list(items);
+  }
+  end_statement();
+  if (v.kind != Kind::List)
+    fail_at(op.loc, "cannot unpack a " + type_name(v) + " into " + std::to_string(names.size()) + " names");
+  if (v.items.size() != names.size())
+    fail_at(op.loc, "cannot unpack " + std::to_string(v.items.size()) + " values into " + std::to_string(names.size()) + " names");
+  for (size_t k = 0; k < names.size(); ++k) bind(names[k], v.items[k]);
 }
 
 void Grammar::end_statement()
@@ -179,6 +249,8 @@ Value Grammar::lookup(const Token &name)
   if (it != ctx_.env.end()) return it->second;
   if (name.text == "ds" || name.text == "dS")  // UFL's measures, not a typo: say so
     fail_at(name.loc, "facet integrals (ds, dS) are not supported; femgpu forms integrate over cells only (dx)");
+  if (name.text == "interval" || name.text == "quadrilateral" || name.text == "hexahedron")
+    fail_at(name.loc, "cell '" + name.text + "' is not supported: femgpu forms are on triangles and tetrahedra");
   std::string hint = suggest_name(ctx_, name.text);
   fail_at(name.loc, "unknown name '" + name.text + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
 }
@@ -359,10 +431,10 @@ Value Grammar::subscript(const Value &base, const Token &open)
   std::vector<Value> indices;
   std::vector<Loc> locs;
   for (;;) {
-    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers");
+    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers or free indices (i, j)");
     locs.push_back(peek().loc);
     indices.push_back(expression());
-    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers");
+    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers or free indices (i, j)");
     if (!at_op(",")) break;
     next();
   }

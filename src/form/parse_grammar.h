@@ -6,7 +6,8 @@
 // file is straight-line code (no def, if or loops).
 // Grammar (Python's precedence, loosest first):
 //   file       := { statement (NEWLINE | ';') }
-//   statement  := NAME ('=' | '+=' | '-=' | '*=' | '/=') expression | import-line | docstring
+//   statement  := NAME ('=' | '+=' | '-=' | '*=' | '/=') expression | NAME {',' NAME} '=' expression
+//                 | import-line | docstring
 //   expression := arith [ ('<' | '<=' | '>' | '>=' | '==' | '!=') arith ]
 //   arith      := term { ('+' | '-') term }
 //   term       := unary { ('*' | '/') unary }
@@ -47,6 +48,9 @@ class Grammar {
 
   void statement();
   void assignment();
+  void tuple_assignment();
+  bool at_lone_call() const;
+  void bind(const Token &name, const Value &v);
   void end_statement();
   Value lookup(const Token &name);
 
