@@ -130,3 +130,20 @@ TEST_CASE("mixed elements parse and are refused at lowering, naming what is miss
   CHECK_THROWS_WITH(lower_form(sp.a), Catch::StartsWith("split.ufl:1:37: coefficient 'w' (made at 2:5) is not on the trial function's element") &&
                                           Catch::Contains("is a mixed element") && Catch::Contains("not supported yet"));
 }
+
+TEST_CASE("a strain energy in index notation, its residual and Jacobian by derivative()", "[form][ufl]")
+{
+  // docs/forms.md's example: E = (grad u + grad u^T + grad u^T grad u)/2, energy mu E:E.
+  const std::string ufl =
+      "element = VectorElement('Lagrange', triangle, 2)\nv = TestFunction(element)\ndu = TrialFunction(element)\n"
+      "u = Coefficient(element)\nmu = Constant(triangle)\ni, j, k = indices(3)\n"
+      "E = as_tensor((u[i].dx(j) + u[j].dx(i) + u[k].dx(i)*u[k].dx(j))/2, (i, j))\n"
+      "energy = mu*E[i, j]*E[i, j]*dx\nF = derivative(energy, u, v)\na = derivative(F, u, du)\n";
+  const std::string dialect =
+      "w = Coefficient('u')\nmu = Constant('mu', 0)\nG = grad(w)\nE = (G + G.T + G.T*G)/2\n"
+      "energy = mu*inner(E, E)*dx\nF = derivative(energy, w, v)\na = derivative(F, w, u)\n";
+  for (int rank : {1, 2}) {
+    INFO("rank " << rank);
+    CHECK(difference_of_forms(ufl, dialect, triangle_p(2, 2), rank) < 1e-14);
+  }
+}
