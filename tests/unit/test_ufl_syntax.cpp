@@ -147,3 +147,30 @@ TEST_CASE("a strain energy in index notation, its residual and Jacobian by deriv
     CHECK(difference_of_forms(ufl, dialect, triangle_p(2, 2), rank) < 1e-14);
   }
 }
+
+TEST_CASE("FFC's hyperelasticity demo: L is the residual when a = derivative(L, u, du)", "[form][ufl]")
+{
+  // FFC's HyperElasticity.ufl as written (without its traction term: facet integrals are
+  // not supported yet), where F is the deformation gradient and L the residual.
+  const std::string ffc =
+      "element = VectorElement('Lagrange', triangle, 2)\nv = TestFunction(element)\ndu = TrialFunction(element)\n"
+      "u = Coefficient(element)\nB = Coefficient(element)\nd = len(u)\nI = Identity(d)\nF = I + grad(u)\nC = F.T*F\n"
+      "E = (C - I)/2\nE = variable(E)\nmu = Constant(triangle)\nlmbda = Constant(triangle)\n"
+      "psi = lmbda/2*(tr(E)**2) + mu*tr(E*E)\nS = diff(psi, E)\nP = F*S\n"
+      "L = inner(P, grad(v))*dx - inner(B, v)*dx\na = derivative(L, u, du)\n";
+  const ParsedForms p = parse_form_text(ffc, "HyperElasticity.ufl", triangle_p(2, 2));
+  REQUIRE(p.F);
+  CHECK_FALSE(p.L);  // not a right-hand side: the residual would be a(w, v) - L(v)
+  CHECK(p.F->line == 17);
+  const std::string dialect =
+      "w = Coefficient('u')\nB = Coefficient('B')\nF_ = Identity(d) + grad(w)\nE = variable((F_.T*F_ - Identity(d))/2)\n"
+      "mu = Constant('mu', 0)\nlmbda = Constant('lmbda', 0)\npsi = lmbda/2*(tr(E)**2) + mu*tr(E*E)\n"
+      "F = inner(F_*diff(psi, E), grad(v))*dx - inner(B, v)*dx\na = derivative(F, w, u)\n";
+  for (int rank : {1, 2}) {
+    INFO("rank " << rank);
+    CHECK(difference_of_forms(ffc, dialect, triangle_p(2, 2), rank) < 1e-14);
+  }
+  // An ordinary a and L keep their meaning: F = a(w, v) - L(v).
+  const ParsedForms linear = parse_form_text("f = Coefficient('f')\na = u*v*dx\nL = f*v*dx\n", "t.ufl", triangle_p(1));
+  CHECK(linear.L);
+}
