@@ -18,6 +18,8 @@
 // Does not: build expressions itself (parse_ops.h, parse_builtins.h do).
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "form/lexer.h"
@@ -25,6 +27,9 @@
 #include "form/parse_value.h"
 
 namespace femgpu::parse {
+
+const std::set<std::string> &python_keywords();
+[[noreturn]] void keyword_error(const Token &t);  // 'def', 'if', ... with what to write instead
 
 class Grammar {
  public:

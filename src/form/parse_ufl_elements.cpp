@@ -130,7 +130,7 @@ Value mesh(Context &ctx, const CallArgs &args, Loc loc)
   return Value::of_cell(e.cell, e.degree);
 }
 
-Value function_space(Context &ctx, const CallArgs &args, Loc loc)
+Value function_space(const CallArgs &args, Loc loc)
 {
   check_call("FunctionSpace", args, 2, 2, {}, loc);
   if (args.pos[0].kind != Kind::Cell || args.pos[0].i == 0)
@@ -138,7 +138,6 @@ Value function_space(Context &ctx, const CallArgs &args, Loc loc)
   const DeclaredElement &e = element_arg(args.pos[1], args.pos_loc[1], "FunctionSpace");
   if (e.cell != args.pos[0].cell)
     fail_at(args.pos_loc[1], "FunctionSpace(): the element " + e.text + " is on another cell than the mesh");
-  (void)ctx;
   return args.pos[1];
 }
 
@@ -309,7 +308,7 @@ Value call_ufl_function(Context &ctx, const std::string &name, const CallArgs &a
   if (name == "FiniteElement" || name == "VectorElement") return finite_element(name, args, loc);
   if (name == "MixedElement") return mixed_element(args, loc);
   if (name == "Mesh") return mesh(ctx, args, loc);
-  if (name == "FunctionSpace") return function_space(ctx, args, loc);
+  if (name == "FunctionSpace") return function_space(args, loc);
   if (name.find("Function") != std::string::npos) return argument_on(ctx, name, args, loc);
   if (name == "split") return split_call(ctx, args, loc);
   if (name == "Coefficient") return coefficient_on(ctx, args, loc);
