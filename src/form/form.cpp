@@ -7,6 +7,7 @@ namespace femgpu {
 
 int cell_dim(CellType cell) { return cell == CellType::Triangle ? 2 : 3; }
 const char *cell_name(CellType cell) { return cell == CellType::Triangle ? "triangle" : "tetrahedron"; }
+const char *cell_plural(CellType cell) { return cell == CellType::Triangle ? "triangles" : "tetrahedra"; }
 
 CellType cell_from_name(const std::string &name)
 {
@@ -16,6 +17,25 @@ CellType cell_from_name(const std::string &name)
 }
 
 Shape element_shape(const Element &e) { return e.components == 1 ? Shape{} : Shape{e.components}; }
+
+std::string describe_element(const Element &e, CellType cell)
+{
+  std::string what = e.components == 1 ? " scalar" : " vector with " + std::to_string(e.components) + " components";
+  return "P" + std::to_string(e.degree) + what + " on " + cell_plural(cell);
+}
+
+Shape DeclaredElement::value_shape() const
+{
+  if (!is_mixed()) return vector ? Shape{components} : Shape{};
+  int n = 0;
+  for (const DeclaredElement &p : parts) {
+    Shape s = p.value_shape();
+    n += s.empty() ? 1 : s[0];
+  }
+  return Shape{n};
+}
+
+Element DeclaredElement::element() const { return Element{degree, vector ? components : 1}; }
 
 FormBuilder::FormBuilder(const FormSignature &signature) : signature_(signature)
 {
@@ -77,6 +97,7 @@ Form FormBuilder::make_form(const std::vector<Integral> &integrals) const
   f.integrals = integrals;
   f.coefficients = coefficients_;
   f.constants = constants_;
+  f.declarations = declarations_;
   return f;
 }
 

@@ -18,6 +18,7 @@ enum class CellType { Triangle, Tetrahedron };
 
 int cell_dim(CellType cell);
 const char *cell_name(CellType cell);
+const char *cell_plural(CellType cell);  // "triangles", "tetrahedra"
 CellType cell_from_name(const std::string &name);  // "triangle" | "tetrahedron"; throws FormError
 
 // A continuous Lagrange element P_degree with `components` components (1 = scalar).
@@ -30,10 +31,39 @@ struct Element {
 
 // Shape of a function in element `e`: () for scalars, (components) for vectors.
 Shape element_shape(const Element &e);
+// "P2 vector with 3 components on tetrahedra", "P1 scalar on triangles": for messages.
+std::string describe_element(const Element &e, CellType cell);
 
 struct CoefficientInfo {
   std::string name;
   Element element;
+};
+
+// An element a form file declared in UFL's own words (FiniteElement, VectorElement,
+// MixedElement), with where: femgpu takes the element from the DM (FormSignature), so
+// a declared one is a claim that is checked against it (declared_elements.h).
+struct DeclaredElement {
+  CellType cell = CellType::Triangle;
+  int degree = 1;
+  int components = 1;                  // 1 for FiniteElement; n for VectorElement
+  bool vector = false;                 // VectorElement: value shape (components,)
+  std::vector<DeclaredElement> parts;  // a MixedElement's elements; empty otherwise
+  std::string text;                    // as written, for messages: VectorElement("Lagrange", triangle, 2)
+  int line = 0, col = 0;               // where the file wrote it
+
+  bool is_mixed() const { return !parts.empty(); }
+  Shape value_shape() const;  // () scalar, (n,) vector, (sum of the parts' sizes,) mixed
+  Element element() const;    // the femgpu element (not for a mixed one)
+};
+
+// A function the file made on a declared element: TrialFunction(V), TestFunction(V) or
+// Coefficient(V) (slot: its index in Form::coefficients), and where it was made.
+struct FunctionDeclaration {
+  enum class Role { Test, Trial, Coefficient };
+  Role role = Role::Trial;
+  int slot = -1;
+  DeclaredElement element;
+  int line = 0, col = 0;
 };
 
 struct ConstantInfo {
@@ -62,6 +92,7 @@ struct Form {
   std::vector<Integral> integrals;
   std::vector<CoefficientInfo> coefficients;
   std::vector<ConstantInfo> constants;
+  std::vector<FunctionDeclaration> declarations;  // only from UFL-style files
   // The form file and its 'a = ...' (or 'F = ...') line:col; empty from the C++ API.
   // Lowering prefixes its errors with them, as the parser does.
   std::string source;
@@ -84,6 +115,9 @@ class FormBuilder {
   // the same coefficient when the element agrees, and throws FormError otherwise.
   Expr coefficient(const std::string &name, std::optional<Element> element = std::nullopt);
   Expr constant(const std::string &name, double default_value);
+  // Records a function made on a declared element, for lowering's checks.
+  void declare(const FunctionDeclaration &d) { declarations_.push_back(d); }
+  const FormSignature &signature() const { return signature_; }
 
   // integrand * dx; the integrand must be scalar.
   static Integral integral(const Expr &integrand, std::optional<int> degree = std::nullopt);
@@ -95,6 +129,7 @@ class FormBuilder {
   FormSignature signature_;
   std::vector<CoefficientInfo> coefficients_;
   std::vector<ConstantInfo> constants_;
+  std::vector<FunctionDeclaration> declarations_;
 };
 
 // Gateaux derivative of every integral of F: derivative(F, w, du).

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "form/parse_indices.h"
+
 namespace femgpu::parse {
 
 namespace {
@@ -55,7 +57,7 @@ const std::map<std::string, BinaryFn> &binary_functions()
   return m;
 }
 
-const char *const kOtherFunctions[] = {"conditional", "as_vector", "as_matrix", "as_tensor", "Identity"};
+const char *const kOtherFunctions[] = {"conditional", "as_vector", "as_matrix", "as_tensor", "Identity", "len"};
 
 std::string plural(int n) { return std::to_string(n) + (n == 1 ? " argument" : " arguments"); }
 
@@ -87,6 +89,8 @@ Expr tensor_from(Context &ctx, const Value &v, Loc loc, const std::string &name)
 
 Value list_tensor(Context &ctx, const std::string &name, const CallArgs &args, Loc loc)
 {
+  // as_tensor(f, (i, j)): UFL's index form binds free indices of f.
+  if (args.kw_names.empty() && args.pos.size() == 2) return bind_indices(ctx, name, args, loc);
   check_count(name, args, 1, loc);
   const Value &v = args.pos[0];
   Loc at = args.pos_loc[0];
@@ -111,6 +115,14 @@ Value other_function(Context &ctx, const std::string &name, const CallArgs &args
     check_count(name, args, 3, loc);
     Expr c = arg_expr(name, args, 0), t = arg_expr(name, args, 1), f = arg_expr(name, args, 2);
     return Value::of_expr(ctx.build(loc, [&] { return conditional(c, t, f); }));
+  }
+  if (name == "len") {  // Python's len: of a list, or of a tensor's first axis (I = Identity(len(u)))
+    check_count(name, args, 1, loc);
+    const Value &a = args.pos[0];
+    if (a.kind == Kind::List) return Value::of_int(static_cast<int64_t>(a.items.size()));
+    Expr e = arg_expr(name, args, 0);
+    if (is_scalar(e)) fail_at(args.pos_loc[0], "len() of a scalar expression");
+    return Value::of_int(e->shape[0]);
   }
   if (name == "Identity") {
     check_count(name, args, 1, loc);
@@ -180,8 +192,11 @@ void seed_names(Context &ctx, bool form_mode)
   ctx.env["pi"] = Value::of_float(3.14159265358979323846);
   ctx.env["e"] = Value::of_float(2.71828182845904523536);
   if (!form_mode) return;
-  for (const char *n : {"derivative", "Constant", "Coefficient", "TestFunction", "TrialFunction"})
+  for (const char *n : {"derivative", "Constant", "Coefficient", "TestFunction", "TrialFunction", "TestFunctions",
+                        "TrialFunctions", "FiniteElement", "VectorElement", "MixedElement", "Mesh", "FunctionSpace", "split",
+                        "VectorConstant", "TensorConstant", "SpatialCoordinate", "Index", "indices", "Dx"})
     ctx.env[n] = Value::function(n);
+  seed_ufl_names(ctx);
   ctx.env["u"] = Value::of_expr(ctx.builder->trial_function());
   ctx.env["v"] = Value::of_expr(ctx.builder->test_function());
   ctx.env["dx"] = Value::measure(std::nullopt);
@@ -191,6 +206,11 @@ Value call_value(Context &ctx, const Value &callee, const CallArgs &args, Loc lo
 {
   if (callee.kind == Kind::Measure) return call_measure(callee, args, loc);
   if (callee.kind != Kind::Function) fail_at(loc, "a " + type_name(callee) + " cannot be called");
+  if (callee.s == ".dx") return partial_derivative(ctx, callee.items[0], args, loc);
+  if (callee.s == ".geometric_dimension" || callee.s == ".topological_dimension") {
+    check_count(callee.s.substr(1), args, 0, loc);
+    return Value::of_int(cell_dim(callee.items[0].cell));
+  }
   if (is_form_function(callee.s)) return call_form_function(ctx, callee.s, args, loc);
   return expr_function(ctx, callee.s, args, loc);
 }

@@ -1,6 +1,7 @@
 // Form-file functions that need the form: Coefficient, Constant, TestFunction,
 // TrialFunction, derivative, and calling the measure dx(...).
 #include <algorithm>
+#include <set>
 
 #include "form/parse_builtins.h"
 
@@ -8,22 +9,14 @@ namespace femgpu::parse {
 
 namespace {
 
-struct Keywords {
-  std::map<std::string, std::pair<Value, Loc>> given;
-  const Value *get(const std::string &k) const
-  {
-    auto it = given.find(k);
-    return it == given.end() ? nullptr : &it->second.first;
-  }
-  Loc loc(const std::string &k) const { return given.at(k).second; }
-};
-
 std::string count_text(int lo, int hi)
 {
   std::string n = lo == hi ? std::to_string(lo) : hi == lo + 1 ? std::to_string(lo) + " or " + std::to_string(hi)
                                                                : std::to_string(lo) + " to " + std::to_string(hi);
   return n + (hi == 1 ? " argument" : " arguments");
 }
+
+}  // namespace
 
 // Checks counts and keyword names; a keyword may also fill a positional slot
 // (Constant("mu", value=0.5)), as in Python.
@@ -43,6 +36,16 @@ Keywords check_call(const std::string &name, const CallArgs &args, int lo, int h
   return kw;
 }
 
+int small_int(const Value &v, Loc loc, const std::string &what, int lo, int hi)
+{
+  int64_t n = to_int(v, loc, what);
+  if (n < lo || n > hi)
+    fail_at(loc, what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + std::to_string(n));
+  return static_cast<int>(n);
+}
+
+namespace {
+
 std::string name_arg(const std::string &fn, const CallArgs &args)
 {
   if (args.pos[0].kind != Kind::String)
@@ -50,14 +53,6 @@ std::string name_arg(const std::string &fn, const CallArgs &args)
   if (!is_identifier(args.pos[0].s))
     fail_at(args.pos_loc[0], fn + "() name '" + args.pos[0].s + "' must be an identifier of at most 64 characters");
   return args.pos[0].s;
-}
-
-int small_int(const Value &v, Loc loc, const std::string &what, int lo, int hi)
-{
-  int64_t n = to_int(v, loc, what);
-  if (n < lo || n > hi)
-    fail_at(loc, what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + std::to_string(n));
-  return static_cast<int>(n);
 }
 
 Value coefficient_call(Context &ctx, const CallArgs &args, Loc loc)
@@ -135,13 +130,18 @@ Value derivative_call(Context &ctx, const CallArgs &args, Loc loc)
 
 bool is_form_function(const std::string &name)
 {
-  return name == "derivative" || name == "Constant" || name == "Coefficient" || name == "TestFunction" ||
-         name == "TrialFunction";
+  static const std::set<std::string> names = {
+      "derivative",    "Constant",      "Coefficient",    "TestFunction",   "TrialFunction",     "TestFunctions",
+      "TrialFunctions", "FiniteElement", "VectorElement", "MixedElement",   "Mesh",              "FunctionSpace",
+      "split",         "VectorConstant", "TensorConstant", "SpatialCoordinate", "Index",          "indices",
+      "Dx"};
+  return names.count(name) > 0;
 }
 
 Value call_form_function(Context &ctx, const std::string &name, const CallArgs &args, Loc loc)
 {
   if (!ctx.builder) fail_at(loc, name + "() is not available in an interpolation expression");
+  if (is_ufl_call(name, args)) return call_ufl_function(ctx, name, args, loc);
   if (name == "derivative") return derivative_call(ctx, args, loc);
   if (name == "Constant") return constant_call(ctx, args, loc);
   if (name == "Coefficient") return coefficient_call(ctx, args, loc);

@@ -23,6 +23,8 @@ struct NestingGuard {
   ~NestingGuard() { --n; }
 };
 
+}  // namespace
+
 const std::set<std::string> &python_keywords()
 {
   static const std::set<std::string> k = {
@@ -44,6 +46,8 @@ const std::set<std::string> &python_keywords()
     fail_at(t.loc, "'" + k + "' is not supported: use conditional(condition, true_value, false_value)");
   fail_at(t.loc, "'" + k + "' is not supported in a form file (only 'name = expression' lines)");
 }
+
+namespace {
 
 bool is_compare(const Token &t)
 {
@@ -146,20 +150,9 @@ void Grammar::statement()
   if (t.kind == TokenKind::Op && t.text == kIndent) fail_at(t.loc, "unexpected indentation");
   bool assign = at_op("=", 1) || at_op("+=", 1) || at_op("-=", 1) || at_op("*=", 1) || at_op("/=", 1);
   if (t.kind == TokenKind::Name && assign) return assignment();
-  if (t.kind == TokenKind::Name && at_op(",", 1))
-    fail_at(peek(1).loc, "tuple assignment is not supported; assign one name per line");
+  if (t.kind == TokenKind::Name && at_op(",", 1)) return tuple_assignment();
+  if (at_op("(") && peek(1).kind == TokenKind::Name && at_op(",", 2)) return tuple_assignment();  // (u, p) = ...
   fail_at(t.loc, "expected an assignment 'name = expression', got " + describe(t));
-}
-
-void Grammar::assignment()
-{
-  Token name = next();
-  Token op = next();
-  Value v = expression();
-  if (op.text != "=") v = binary_op(ctx_, op.text.substr(0, 1), lookup(name), v, op.loc);
-  end_statement();
-  ctx_.env[name.text] = v;
-  ctx_.defined_at[name.text] = name.loc;
 }
 
 void Grammar::end_statement()
@@ -179,6 +172,8 @@ Value Grammar::lookup(const Token &name)
   if (it != ctx_.env.end()) return it->second;
   if (name.text == "ds" || name.text == "dS")  // UFL's measures, not a typo: say so
     fail_at(name.loc, "facet integrals (ds, dS) are not supported; femgpu forms integrate over cells only (dx)");
+  if (name.text == "interval" || name.text == "quadrilateral" || name.text == "hexahedron")
+    fail_at(name.loc, "cell '" + name.text + "' is not supported: femgpu forms are on triangles and tetrahedra");
   std::string hint = suggest_name(ctx_, name.text);
   fail_at(name.loc, "unknown name '" + name.text + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
 }
@@ -359,10 +354,10 @@ Value Grammar::subscript(const Value &base, const Token &open)
   std::vector<Value> indices;
   std::vector<Loc> locs;
   for (;;) {
-    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers");
+    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers or free indices (i, j)");
     locs.push_back(peek().loc);
     indices.push_back(expression());
-    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers");
+    if (at_op(":")) fail_at(peek().loc, "slices are not supported; index with integers or free indices (i, j)");
     if (!at_op(",")) break;
     next();
   }

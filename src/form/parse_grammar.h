@@ -6,7 +6,8 @@
 // file is straight-line code (no def, if or loops).
 // Grammar (Python's precedence, loosest first):
 //   file       := { statement (NEWLINE | ';') }
-//   statement  := NAME ('=' | '+=' | '-=' | '*=' | '/=') expression | import-line | docstring
+//   statement  := NAME ('=' | '+=' | '-=' | '*=' | '/=') expression | NAME {',' NAME} '=' expression
+//                 | import-line | docstring
 //   expression := arith [ ('<' | '<=' | '>' | '>=' | '==' | '!=') arith ]
 //   arith      := term { ('+' | '-') term }
 //   term       := unary { ('*' | '/') unary }
@@ -17,6 +18,8 @@
 // Does not: build expressions itself (parse_ops.h, parse_builtins.h do).
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "form/lexer.h"
@@ -24,6 +27,9 @@
 #include "form/parse_value.h"
 
 namespace femgpu::parse {
+
+const std::set<std::string> &python_keywords();
+[[noreturn]] void keyword_error(const Token &t);  // 'def', 'if', ... with what to write instead
 
 class Grammar {
  public:
@@ -47,6 +53,9 @@ class Grammar {
 
   void statement();
   void assignment();
+  void tuple_assignment();
+  bool at_lone_call() const;
+  void bind(const Token &name, const Value &v);
   void end_statement();
   Value lookup(const Token &name);
 

@@ -16,19 +16,45 @@ Value Value::measure(std::optional<int> degree) { Value r; r.kind = Kind::Measur
 Value Value::function(const std::string &name) { Value r; r.kind = Kind::Function; r.s = name; return r; }
 Value Value::list(std::vector<Value> v) { Value r; r.kind = Kind::List; r.items = std::move(v); return r; }
 Value Value::string(const std::string &v) { Value r; r.kind = Kind::String; r.s = v; return r; }
+Value Value::index(int id) { Value r; r.kind = Kind::Index; r.i = id; return r; }
+Value Value::of_element(DeclaredElement e)
+{
+  Value r;
+  r.kind = Kind::Element;
+  r.element = std::make_shared<const DeclaredElement>(std::move(e));
+  return r;
+}
+Value Value::of_cell(CellType c, int coordinate_degree) { Value r; r.kind = Kind::Cell; r.cell = c; r.i = coordinate_degree; return r; }
+
+Value Context::new_index(const std::string &name)
+{
+  int id = next_index++;
+  index_names[id] = name;
+  return Value::index(id);
+}
+
+std::string Context::index_name(int id) const
+{
+  auto it = index_names.find(id);
+  return it == index_names.end() || it->second.empty() ? "i_" + std::to_string(id) : it->second;
+}
 
 std::string type_name(const Value &v)
 {
   switch (v.kind) {
     case Kind::Int: return "int";
     case Kind::Float: return "float";
-    case Kind::Expr: return "expression of shape " + shape_string(v.e->shape);
+    case Kind::Expr:
+      return "expression of shape " + shape_string(v.e->shape) + (v.free.empty() ? "" : " with free indices");
     case Kind::Form: return "form";
     case Kind::Measure: return "measure";
     case Kind::Function: return "function '" + v.s + "'";
     case Kind::List: return "list";
     case Kind::String: return "string";
     case Kind::Dict: return "dict";
+    case Kind::Index: return "index";
+    case Kind::Element: return "element " + v.element->text;
+    case Kind::Cell: return v.i ? "mesh" : "cell";
   }
   return "?";
 }
@@ -65,6 +91,9 @@ Expr Context::checked(const Expr &e, Loc loc)
 
 Expr to_expr(const Value &v, Loc loc, const std::string &what)
 {
+  if (v.kind == Kind::Expr && !v.free.empty())
+    fail_at(loc, what + " has free indices: only products, sums, indexing, .dx() and as_tensor() take them (repeat an "
+                        "index in a product to sum over it, or bind it with as_tensor)");
   if (v.kind == Kind::Expr) return v.e;
   if (v.is_number()) return literal(v.number());
   std::string hint = v.kind == Kind::Form ? " (forms cannot be used inside expressions)" : "";

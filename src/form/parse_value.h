@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -26,7 +27,9 @@ constexpr int kMaxExprDepth = 1000;      // depth of a built expression DAG
 constexpr int kMaxTensorRank = 6;
 constexpr int64_t kMaxTensorSize = 4096;  // components of one tensor-valued expression
 
-enum class Kind { Int, Float, Expr, Form, Measure, Function, List, String, Dict };
+// Index: a UFL free index (i = Index(), indices(n)); Element: a declared element;
+// Cell: triangle / tetrahedron (or a Mesh of them).
+enum class Kind { Int, Float, Expr, Form, Measure, Function, List, String, Dict, Index, Element, Cell };
 
 struct Value {
   Kind kind = Kind::Int;
@@ -38,6 +41,11 @@ struct Value {
   std::string s;                   // String text, Function name
   std::vector<Value> items;        // List items, Dict values
   std::vector<std::string> keys;   // Dict keys
+  // Expr with free indices (parse_indices.h): the ids of e's leading axes, one per free
+  // index, and the indices already summed inside it (for the "three times" check).
+  std::vector<int> free, summed;
+  std::shared_ptr<const DeclaredElement> element;  // Element
+  CellType cell = CellType::Triangle;              // Cell; i = coordinate degree of a Mesh, else 0
 
   static Value of_int(int64_t v);
   static Value of_float(double v);
@@ -47,6 +55,9 @@ struct Value {
   static Value function(const std::string &name);
   static Value list(std::vector<Value> v);
   static Value string(const std::string &v);
+  static Value index(int id);
+  static Value of_element(DeclaredElement e);
+  static Value of_cell(CellType c, int coordinate_degree = 0);
 
   bool is_number() const { return kind == Kind::Int || kind == Kind::Float; }
   double number() const { return kind == Kind::Int ? static_cast<double>(i) : f; }
@@ -64,6 +75,19 @@ class Context {
   Element element;       // the element of u and v
   std::map<std::string, Value> env;
   std::map<std::string, Loc> defined_at;  // where the file assigned each name
+  std::map<int, std::string> index_names;  // free index id -> the name it was given
+  int next_index = 0;
+  // The statement 'name = Call(...)' being evaluated, and where its call starts:
+  // Coefficient(V) and Constant(cell) take the name they are assigned to, as UFL files
+  // expect (femgpu binds coefficients and constants by name).
+  std::string call_target;
+  Loc call_target_loc{0, 0};
+
+  // Functions on a mixed element (TrialFunction(W), Coefficient(W)), for split().
+  std::map<const Node *, std::shared_ptr<const DeclaredElement>> mixed_functions;
+
+  Value new_index(const std::string &name = "");  // "" until an assignment names it
+  std::string index_name(int id) const;
 
   // Runs a builder; its FormError is reported at `loc`, and the result is checked.
   template <class F>

@@ -39,13 +39,24 @@ std::vector<Integral> defined_form(const Context &ctx, const std::string &name)
   return v.form;
 }
 
-void check_residual(const Context &ctx, const std::vector<Integral> &F)
+void check_residual(const Context &ctx, const std::vector<Integral> &F, const std::string &name = "F")
 {
-  Loc at = ctx.defined_at.at("F");
-  if (!any_integrand_contains(F, 0)) fail_at(at, "'F' must be linear in the test function v, but it does not contain v");
+  Loc at = ctx.defined_at.at(name);
+  if (!any_integrand_contains(F, 0)) fail_at(at, "'" + name + "' must be linear in the test function v, but it does not contain v");
   if (any_integrand_contains(F, 1))
-    fail_at(at, "'F' must not contain the trial function u (a residual depends on a Coefficient; "
+    fail_at(at, "'" + name + "' must not contain the trial function u (a residual depends on a Coefficient; "
                 "for a linear problem define 'a')");
+}
+
+// Whether a = derivative(L, w, du), integral by integral: FFC's nonlinear demos name the
+// residual L and its Jacobian a. Then L is the residual F(w; v), not a right-hand side
+// (which would make the residual a(w, v) - L(v), another operator).
+bool is_derivative_of(const std::vector<Integral> &a, const std::vector<Integral> &L)
+{
+  if (a.size() != L.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (a[k].integrand->op != Op::Derivative || a[k].integrand->operands[0] != L[k].integrand) return false;
+  return true;
 }
 
 void check_bilinear(const Context &ctx, const std::vector<Integral> &a)
@@ -122,7 +133,10 @@ std::vector<Integral> residual_of_linear_problem(Context &ctx, const std::vector
 
 ParsedForms finish(Context &ctx, Loc end, bool empty)
 {
-  const bool has_a = ctx.defined_at.count("a") > 0, has_F = ctx.defined_at.count("F") > 0, has_L = ctx.defined_at.count("L") > 0;
+  const bool has_a = ctx.defined_at.count("a") > 0, has_L = ctx.defined_at.count("L") > 0;
+  // Beside 'a' or 'L', an 'F' that is not a form is an ordinary name (FFC's demos call
+  // the deformation gradient F).
+  const bool has_F = ctx.defined_at.count("F") > 0 && (ctx.env.at("F").kind == Kind::Form || (!has_a && !has_L));
   if (empty)
     fail_at(end, "the form file is empty (nothing but blanks and comments): it defines no form; "
                  "assign the bilinear form to 'a' or the residual to 'F'");
@@ -137,10 +151,15 @@ ParsedForms finish(Context &ctx, Loc end, bool empty)
     a = defined_form(ctx, "a");
     check_bilinear(ctx, *a);
   }
-  if (has_L) {
-    L = defined_form(ctx, "L");
-    check_right_hand_side(ctx, *L);
+  if (has_L) L = defined_form(ctx, "L");
+  if (a && L && !has_F && is_derivative_of(*a, *L)) {
+    check_residual(ctx, *L, "L");
+    ParsedForms out;
+    out.a = located_form(ctx, *a, "a");
+    out.F = located_form(ctx, *L, "L");
+    return out;
   }
+  if (has_L) check_right_hand_side(ctx, *L);
   if (has_F) {
     F = defined_form(ctx, "F");
     check_residual(ctx, *F);

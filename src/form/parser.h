@@ -7,7 +7,10 @@
 // A linear problem may be given as `a` and a right-hand side `L(v)`: then
 // F(w; v) = a(w, v) - L(v), for a new Coefficient w (named "w", or "w_1", ... when the
 // file already has a w). A file with `L` alone has F = -L(v) and no `a` (an empty form:
-// has_bilinear() is false); defining both `F` and `L` is an error.
+// has_bilinear() is false); defining both `F` and `L` is an error. A file whose `a` is
+// derivative(L, w, du) (FFC's nonlinear demos) has the residual F = L instead; and
+// beside `a` or `L`, an `F` that is not a form is an ordinary variable (the deformation
+// gradient of those demos).
 // Errors: every failure is a FormError "<source>:<line>:<col>: <what>". Input is
 // bounded (1 MiB, 100000 tokens, 100 nesting levels, expression depth 1000), so no
 // input can crash, hang or overflow the stack.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "form/declared_elements.h"
 #include "ir/analysis.h"
 #include "ir/derivative.h"
 #include "ir/scalarize.h"
@@ -326,6 +327,7 @@ ActionIR lower(const Form &form, const LowerOptions &options)
 
 ActionIR lower_form(const Form &form, const LowerOptions &options)
 {
+  check_declared_elements(form);  // located at the declaration itself, not at 'a = ...'
   try {
     return lower(form, options);
   } catch (const IntegralError &e) {

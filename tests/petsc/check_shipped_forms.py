@@ -3,11 +3,13 @@
 
   check_shipped_forms.py FEMGPU_APPLY FORMS_DIR [-- MPIEXEC ...]
 
-Globs FORMS_DIR/*.ufl and FORMS_DIR/extra/*.ufl at run time (a form added later is
-tested without a new line here) and runs each on a 2x2 box at degree 2. What each file
-needs is read from the file itself: its header's 'Element:' line says scalar or vector
-(vector forms get d = 2 components), and each Coefficient("name") is given by
--coefficient_<name>_expr. Passes when every form prints a finite a(u,v).
+Globs FORMS_DIR/*.ufl, FORMS_DIR/extra/*.ufl and FORMS_DIR/ufl/*.ufl at run time (a form
+added later is tested without a new line here) and runs each on a 2x2 box at degree 2.
+What each file needs is read from the file itself: its header's 'Element:' line says
+scalar or vector (vector forms get d = 2 components), a FEniCS-style file's own
+FiniteElement/VectorElement gives the degree (its cell must be a triangle), and each
+Coefficient("name") or 'name = Coefficient(element)' is given by -coefficient_<name>_expr.
+Passes when every form prints a finite a(u,v).
 """
 import glob
 import math
@@ -26,16 +28,20 @@ def options(path, text):
         raise ValueError("%s: its header has no 'Element:' line (scalar or vector Lagrange)" % path)
     vector = "vector" in element.group(1).lower()
     exprs = VECTOR if vector else SCALAR
-    opts = ["-form_file", path, "-dm_plex_dim", "2", "-dm_plex_box_faces", "2,2", "-degree", "2",
+    declared = re.search(r"(?:Finite|Vector)Element\(\s*[\"'][^\"']+[\"']\s*,\s*[\"']?\w+[\"']?\s*,\s*(\d+)", text)
+    degree = declared.group(1) if declared else "2"
+    opts = ["-form_file", path, "-dm_plex_dim", "2", "-dm_plex_box_faces", "2,2", "-degree", degree,
             "-components", "2" if vector else "1", "-u_expr", exprs["u"], "-v_expr", exprs["v"]]
-    for name in re.findall(r"Coefficient\(\s*[\"'](\w+)[\"']", text):
+    names = re.findall(r"Coefficient\(\s*[\"'](\w+)[\"']", text) + re.findall(r"^(\w+)\s*=\s*Coefficient\(\s*\w", text, re.M)
+    for name in names:
         opts += ["-coefficient_%s_expr" % name, exprs["w"]]
     return opts
 
 
 def main():
     apply, forms_dir = sys.argv[1], sys.argv[2]
-    files = sorted(glob.glob(os.path.join(forms_dir, "*.ufl")) + glob.glob(os.path.join(forms_dir, "extra", "*.ufl")))
+    files = sorted(glob.glob(os.path.join(forms_dir, "*.ufl")) + glob.glob(os.path.join(forms_dir, "extra", "*.ufl")) +
+                   glob.glob(os.path.join(forms_dir, "ufl", "*.ufl")))
     if not files:
         sys.exit("FAIL: no form files under " + forms_dir)
     failed = []

@@ -75,7 +75,7 @@ TEST_CASE("malformed form files give located, helpful errors", "[form][parser][e
       {"c = Coefficient(1)\n", "t.ufl:1:17: ", "needs a name string first"},
       {"a = u*v*dx if 1 else 0\n", "t.ufl:1:12: ", "use conditional(condition, true_value, false_value)"},
       {"a = u*v*dx\nb = x[0:1]\n", "t.ufl:2:8: ", "slices are not supported"},
-      {"a, b = 1, 2\n", "t.ufl:1:2: ", "tuple assignment is not supported"},
+      {"a, b = 1, 2, 3\n", "t.ufl:1:6: ", "cannot unpack 3 values into 2 names"},
       {"a = u*v*dx\nb = x[0]**0.5**-2000\n", "t.ufl:2:", "numeric overflow"},
       {"n = (-8)**(1/3)\n", "t.ufl:1:9: ", "fractional power is complex"},
       {"a = f(u)*v*dx\n", "t.ufl:1:5: ", "unknown name 'f'"},

@@ -35,7 +35,13 @@ const std::vector<std::string> kPool = {
     "]]", "as_tensor(", "conditional(", "lt(", "variable(", "diff(", "sym(", "det(", "dx(degree=", "metadata=",
     "{\"quadrature_degree\": ", "components=", "degree=", "def ", "lambda ", "not ", "if ", "import ", "from ",
     "and ", "x[0]", "u*v*dx", "F = ", "a = ", "\t", "\r\n", "TestFunction()", "abs(", "sqrt(", "cross(",
-    "ds", "dS", "*ds", "w*w*", "u*u*", "\xc3\xa9", "\xe2\x82", "\xff", std::string(1, '\0')};
+    "ds", "dS", "*ds", "w*w*", "u*u*", "\xc3\xa9", "\xe2\x82", "\xff", std::string(1, '\0'),
+    // UFL syntax: elements, functions on them, free indices.
+    "i", "j", "[i]", "[i, j]", "[j, i]", "[i, i]", ".dx(", ".dx(i)", ".dx(0)", ".dx(i, j)", "Dx(", "indices(2)",
+    "i, j = ", "Index()", "as_tensor(", ", (i, j))", ", i)", "as_vector(", "as_matrix(", "FiniteElement(",
+    "VectorElement(", "MixedElement(", "\"Lagrange\", ", "triangle", "tetrahedron", ", 2)", "dim=", "element",
+    "TrialFunction(element)", "TestFunctions(", "Coefficient(element)", "Constant(triangle)", "(2,)", "shape=",
+    "split(", "Mesh(", "FunctionSpace(", " * ", "len(u)"};
 
 std::string mutate(std::string s, std::mt19937 &rng)
 {
@@ -146,6 +152,45 @@ TEST_CASE("fuzzed residual forms parse and lower, or throw located FormError", "
   }
   CHECK(with_residual > 100);  // many mutants still reach the residual and its Jacobian
   WARN("residual fuzz: " << with_residual << " of " << kCases << " lowered with F");
+}
+
+// The FEniCS-style files and a mixed (Stokes) form: mutants parse and lower, or fail
+// with a located FormError, on the P2 triangle field they declare.
+TEST_CASE("fuzzed UFL-syntax form files parse and lower, or throw located FormError", "[form][parser][fuzz][ufl]")
+{
+  std::vector<std::string> seeds;
+  for (const auto &entry : std::filesystem::directory_iterator(test::forms_dir() + "ufl")) {
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    seeds.push_back(ss.str());
+  }
+  seeds.push_back("P2 = VectorElement('Lagrange', triangle, 2)\nP1 = FiniteElement('Lagrange', triangle, 1)\n"
+                  "W = P2 * P1\n(u, p) = TrialFunctions(W)\n(v, q) = TestFunctions(W)\n"
+                  "a = inner(grad(u), grad(v))*dx - div(v)*p*dx - q*div(u)*dx\n");
+  seeds.push_back("e = VectorElement('P', triangle, 2)\nu, v = TrialFunction(e), TestFunction(e)\n"
+                  "c = Constant(triangle, (2, 2))\nA = as_tensor(c[i, k]*grad(u)[k, j], (i, j))\n"
+                  "a = A[i, j]*v[i].dx(j)*dx(degree=3)\n");
+  REQUIRE(seeds.size() >= 8);
+  std::mt19937 rng(20261201u);
+  int lowered = 0;
+  const int kCases = 3000;
+  for (int n = 0; n < kCases; ++n) {
+    std::string text = seeds[static_cast<size_t>(n) % seeds.size()];
+    for (unsigned m = 0, count = 1 + rng() % 3; m < count; ++m) text = mutate(text, rng);
+    const bool vector = text.find("VectorElement") != std::string::npos;
+    try {
+      ParsedForms p = parse_form_text(text, "fuzz.ufl", test::signature(2, vector ? 2 : 1, 2));
+      if (p.has_bilinear()) lower_form(p.a);
+      ++lowered;
+    } catch (const FormError &e) {
+      if (std::string(e.what()).rfind("fuzz.ufl:", 0) != 0) FAIL("unlocated error: " << e.what() << "\n" << text);
+    } catch (const std::exception &e) {
+      FAIL("non-FormError exception " << e.what() << " for input:\n" << text);
+    }
+  }
+  CHECK(lowered > 300);  // many mutants still reach lowering
+  WARN("UFL fuzz: " << lowered << " of " << kCases << " parsed and lowered");
 }
 
 TEST_CASE("fuzzed interpolation expressions parse or throw FormError", "[form][parser][fuzz]")

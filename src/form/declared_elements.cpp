@@ -1,0 +1,77 @@
+// Declared elements against the signature: the checks lowering runs first.
+#include "form/declared_elements.h"
+
+#include <algorithm>
+
+#include "form/parse_value.h"
+
+namespace femgpu {
+
+namespace {
+
+std::string located(const Form &form, int line, int col)
+{
+  if (form.source.empty() || line <= 0) return "";
+  return form.source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
+}
+
+std::string at(int line, int col) { return std::to_string(line) + ":" + std::to_string(col); }
+
+bool used(const Form &form, const FunctionDeclaration &d)
+{
+  for (const Integral &i : form.integrals) {
+    if (d.role == FunctionDeclaration::Role::Coefficient) {
+      std::vector<int> slots = parse::coefficient_slots(i.integrand);
+      if (std::find(slots.begin(), slots.end(), d.slot) != slots.end()) return true;
+    } else if (parse::contains_argument(i.integrand, d.role == FunctionDeclaration::Role::Test ? 0 : 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *role_name(FunctionDeclaration::Role r)
+{
+  return r == FunctionDeclaration::Role::Test ? "test function" : "trial function";
+}
+
+}  // namespace
+
+std::string element_mismatch(const DeclaredElement &declared, const FormSignature &sig)
+{
+  const Element want = sig.element;
+  std::string dm = describe_element(want, sig.cell);
+  if (declared.is_mixed()) return declared.text + " is a mixed element; the field it is read for is " + dm;
+  if (declared.cell != sig.cell)
+    return declared.text + " is on " + cell_plural(declared.cell) + "; the field it is read for is " + dm;
+  if (declared.element() != want)
+    return declared.text + " is " + describe_element(declared.element(), declared.cell) + "; the field it is read for is " + dm;
+  return "";
+}
+
+void check_declared_elements(const Form &form)
+{
+  using Role = FunctionDeclaration::Role;
+  for (const FunctionDeclaration &d : form.declarations) {
+    if (!used(form, d)) continue;
+    const DeclaredElement &e = d.element;
+    const std::string where = located(form, e.line, e.col);
+    if (d.role != Role::Coefficient && e.is_mixed())
+      throw FormError(where + "the " + role_name(d.role) + " (made at " + at(d.line, d.col) + ") is on the mixed element " + e.text +
+                      ": multi-field operators are not supported yet (a fem_gpu Mat takes one Lagrange field, scalar or "
+                      "vector, with u and v on its element)");
+    if (d.role != Role::Coefficient) {
+      std::string why = element_mismatch(e, form.signature);
+      if (!why.empty())
+        throw FormError(where + "the " + role_name(d.role) + "'s element (made at " + at(d.line, d.col) + ") does not match: " + why);
+      continue;
+    }
+    const CoefficientInfo &c = form.coefficients.at(static_cast<size_t>(d.slot));
+    std::string why = element_mismatch(e, form.signature);
+    if (!why.empty())
+      throw FormError(where + "coefficient '" + c.name + "' (made at " + at(d.line, d.col) + ") is not on the trial function's element: " +
+                      why + ". Coefficients in their own element are not supported yet; declare it on the trial function's element");
+  }
+}
+
+}  // namespace femgpu
