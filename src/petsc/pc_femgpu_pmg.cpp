@@ -2,10 +2,11 @@
 //
 // Levels: the operator's form at degrees k > ... > 1 on the same mesh (halving by
 // default: 4 -> 2 -> 1, 3 -> 1, 6 -> 3 -> 1; -pc_fem_gpu_pmg_degrees replaces the
-// ladder), each a fem_gpu Mat with its own kernels (pmg_levels.h). Transfers are
+// ladder), each a fem_gpu Mat with its own kernels (pmg_levels.h), FP32 between the
+// operator and P1 with -pc_fem_gpu_pmg_level_precision fp32. Transfers are
 // generated kernels (pmg_transfer.h). Smoothers default to Chebyshev with Jacobi (the
 // operators' diagonals, computed on their backends); the P1 coarse level is assembled
-// by MatConvert (on the device where the Vecs live there) and solved by GAMG, with the
+// by MatConvert (on the device where the Vecs live there) and solved by two GAMG cycles, with the
 // rigid-body near-null space when the field is a vector of the mesh's dimension.
 // The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
@@ -44,6 +45,7 @@ struct Level {
 
 struct PMG {
   std::vector<PetscInt> degrees;  // -pc_fem_gpu_pmg_degrees: the levels below the operator's
+  std::string level_precision = "fp64";  // -pc_fem_gpu_pmg_level_precision: levels between the operator and P1
   std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
   Mat coarse = nullptr;           // the assembled coarsest operator
@@ -121,7 +123,8 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
   Level &level = p->levels[l], &above = p->levels[l + 1];
   PetscFunctionBegin;
   PetscCall(PMGCreateLevelDM(p->levels.back().dm, level.degree, &level.dm));
-  PetscCall(PMGCreateLevelMat(p->op, level.dm, &level.A, &level.coefficients));
+  // The coarsest level is only assembled (in FP64 whatever its kernel): it keeps FP64.
+  PetscCall(PMGCreateLevelMat(p->op, level.dm, l == 0 ? "fp64" : p->level_precision, &level.A, &level.coefficients));
   PetscCall(MatFEMGPUSetUp(level.A));
   PetscCall(PMGCreateProlongation(level.A, above.A, &above.P));
   if (!level.coefficients.empty()) PetscCall(PMGCreateInjection(above.A, level.A, &level.inject));
@@ -147,8 +150,12 @@ PetscErrorCode build_mg(PC pc, PMG *p)
     PetscCall(PCSetType(sub, PCJACOBI));
     if (l < n - 1) PetscCall(KSPSetOperators(ksp, p->levels[static_cast<size_t>(l)].A, p->levels[static_cast<size_t>(l)].A));
   }
+  // Two GAMG cycles on the P1 level: with one, ex13's CG counts grew from 12 to 18 over
+  // 8x8 to 32x32 squares (P2 and P4); with two, 12 to 13 (an LU coarse solve: 11-12).
   PetscCall(PCMGGetCoarseSolve(pc, &ksp));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPGetPC(ksp, &sub));
   PetscCall(PCSetType(sub, PCGAMG));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -163,6 +170,9 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscCall(MatFEMGPUGetContext(op, &ctx));
   PetscCheck(!ctx->residual, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_type fem_gpu_pmg: the operator is a residual (rank-1 form), not a matrix");
   PetscCall(ladder(pc, p, ctx->signature.element.degree, &degrees));
+  PetscCheck(p->level_precision == "fp64" || ctx->backend->name() != "cpu", PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+             "-pc_fem_gpu_pmg_level_precision fp32: the operator runs on the cpu backend, the FP64 reference; FP32 levels need "
+             "-mat_fem_gpu_backend opencl or cuda");
   p->op = op;
   p->levels.resize(degrees.size());
   for (size_t l = 0; l < degrees.size(); ++l) p->levels[l].degree = degrees[l];
@@ -176,8 +186,61 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The rigid-body modes of a P1 vector field on affine cells, from the closure maps: node
+// j of a cell is its vertex j in both the field's and the coordinates' maps, so each
+// mode's value at a DOF is a polynomial of that vertex's coordinates. Orthonormalised,
+// as GAMG wants them. (DMPlexCreateRigidBody projects the modes cell by cell on the
+// host: 14 s for 384k tetrahedra on the GPU machine.)
+PetscErrorCode rigid_body_modes(DM dm, const MatFEMGPUContext *ctx, MatNullSpace *modes)
+{
+  const PetscInt dim = ctx->ir->dim, n_modes = dim == 2 ? 3 : 6, C = ctx->signature.element.components;
+  const PlexMaps &m = ctx->maps;
+  Vec coords, local, vecs[6];
+  const PetscScalar *x;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &x));
+  PetscCall(DMGetLocalVector(dm, &local));
+  for (PetscInt k = 0; k < n_modes; ++k) {
+    PetscScalar *v;
+    PetscCall(VecSet(local, 0.0));
+    PetscCall(VecGetArray(local, &v));
+    for (PetscInt cell = 0; cell < m.n_cells; ++cell)
+      for (PetscInt j = 0; j <= dim; ++j) {
+        const PetscScalar *p = x + m.coordinates[static_cast<size_t>(cell * m.coordinate_width + j)];
+        const int *dofs = m.all.data() + cell * m.width + j * C;
+        // translations e_k, then rotations: (-y, x) in 2D; e_r x p for r = 0, 1, 2 in 3D
+        PetscScalar mode[3] = {0, 0, 0};
+        if (k < dim) mode[k] = 1;
+        else if (dim == 2) mode[0] = -p[1], mode[1] = p[0];
+        else if (k == 3) mode[1] = -p[2], mode[2] = p[1];
+        else if (k == 4) mode[0] = p[2], mode[2] = -p[0];
+        else mode[0] = -p[1], mode[1] = p[0];
+        for (PetscInt c = 0; c < C; ++c) v[dofs[c]] = mode[c];
+      }
+    PetscCall(VecRestoreArray(local, &v));
+    PetscCall(DMCreateGlobalVector(dm, &vecs[k]));
+    PetscCall(DMLocalToGlobal(dm, local, INSERT_VALUES, vecs[k]));
+  }
+  PetscCall(DMRestoreLocalVector(dm, &local));
+  PetscCall(VecRestoreArrayRead(coords, &x));
+  for (PetscInt k = 0; k < n_modes; ++k) {  // Gram-Schmidt, twice for stability
+    PetscScalar dots[6];
+    for (int pass = 0; pass < 2 && k > 0; ++pass) {
+      PetscCall(VecMDot(vecs[k], k, vecs, dots));
+      for (PetscInt i = 0; i < k; ++i) dots[i] = -dots[i];
+      PetscCall(VecMAXPY(vecs[k], k, dots, vecs));
+    }
+    PetscCall(VecNormalize(vecs[k], nullptr));
+  }
+  PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)dm), PETSC_FALSE, n_modes, vecs, modes));
+  for (PetscInt k = 0; k < n_modes; ++k) PetscCall(VecDestroy(&vecs[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The coarsest operator assembled (in place after the first time), with the rigid-body
-// modes as GAMG's near-null space for a vector field of the mesh's dimension.
+// modes as GAMG's near-null space for a vector field of the mesh's dimension (set once:
+// the mesh does not move, and MAT_REUSE_MATRIX keeps it).
 PetscErrorCode assemble_coarse(PC pc, PMG *p)
 {
   Level &coarsest = p->levels.front();
@@ -188,11 +251,12 @@ PetscErrorCode assemble_coarse(PC pc, PMG *p)
   PetscCall(PetscLogEventBegin(FEMGPU_PMGCoarse, coarsest.A, 0, 0, 0));
   PetscCall(MatFEMGPUGetContext(coarsest.A, &ctx));
   PetscCall(DMGetVecType(coarsest.dm, &vtype));
-  const bool device = std::string(vtype).find("cuda") != std::string::npos;
-  PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, p->coarse ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &p->coarse));
-  if (ctx->signature.element.components > 1 && ctx->signature.element.components == ctx->ir->dim) {
+  const bool device = std::string(vtype).find("cuda") != std::string::npos, first = !p->coarse;
+  PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &p->coarse));
+  if (first && ctx->signature.element.components > 1 && ctx->signature.element.components == ctx->ir->dim) {
     MatNullSpace rigid;
-    PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));
+    if (ctx->signature.element.degree == 1 && ctx->signature.coordinate_degree == 1) PetscCall(rigid_body_modes(coarsest.dm, ctx, &rigid));
+    else PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));  // a ladder ending above P1, or curved cells
     PetscCall(MatSetNearNullSpace(p->coarse, rigid));
     PetscCall(MatNullSpaceDestroy(&rigid));
   }
@@ -264,8 +328,14 @@ PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
   PetscCall(read_int_list_option(PetscOptionsObject, "-pc_fem_gpu_pmg_degrees",
                                  "Degrees of the levels below the operator's, ending at 1 (default: halving, e.g. 2,1 under P4)", {1, 64},
                                  &p->degrees, &set));
+  const char *precisions[] = {"fp64", "fp32"};
+  PetscInt precision = p->level_precision == "fp32" ? 1 : 0;
+  PetscBool set_precision;
+  PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_level_precision", "Precision of the levels' kernels between the operator's and P1", "", precisions, 2,
+                              precisions[precision], &precision, &set_precision));
+  p->level_precision = precisions[precision];
   PetscOptionsHeadEnd();
-  if (set && p->op) PetscCall(reset(p));  // a new ladder: build again at the next setup
+  if ((set || set_precision) && p->op) PetscCall(reset(p));  // another ladder: build again at the next setup
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -55,7 +55,8 @@ ScheduleRequest level_schedule(const ScheduleRequest &fine)
 
 }  // namespace
 
-PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, Mat *level, std::vector<std::pair<std::string, Vec>> *coefficients)
+PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &precision, Mat *level,
+                                 std::vector<std::pair<std::string, Vec>> *coefficients)
 {
   MatFEMGPUContext *f, *l;
   const char *prefix;
@@ -84,6 +85,7 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, Mat *level, std::vector<
   l->quadrature_degree = f->quadrature_degree;
   l->symmetric_declared = f->symmetric_declared;
   l->schedule = level_schedule(f->schedule);
+  l->schedule.precision = precision;
   coefficients->clear();
   for (size_t i = 0; i < f->ir->coefficients.size(); ++i) {
     if (f->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by the form

@@ -21,7 +21,9 @@ namespace femgpu {
 
 PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level);
 
+// precision: "fp64" or "fp32", the level's kernel (its diagonal stays FP64).
 // coefficients: the level's Vecs, by coefficient name (owned by the caller).
-PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, Mat *level, std::vector<std::pair<std::string, Vec>> *coefficients);
+PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &precision, Mat *level,
+                                 std::vector<std::pair<std::string, Vec>> *coefficients);
 
 }  // namespace femgpu

@@ -65,8 +65,9 @@ const FunctionArrays &function_arrays(const ActionArrays &a, int function)
 
 }  // namespace
 
-DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &a, size_t n_out, Precision p)
-    : ir_(ir), precision_(p), n_out_(n_out), n_cells_(a.n_cells)
+DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &a, size_t n_out, Precision p,
+                                   size_t out_entries)
+    : ir_(ir), precision_(p), n_out_(n_out), out_entries_(out_entries ? out_entries : n_out), n_cells_(a.n_cells)
 {
   TableLayout layout = pack_tables(ir, tab);
   tables_ = reals(layout.data.data(), layout.data.size(), p);
@@ -87,7 +88,7 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
     if (f.map != a.test_map) maps_[arg.function] = ints(f.map, entries);
     values_[arg.function] = cuda::Buffer(std::max<size_t>(1, n_out) * static_cast<size_t>(bytes_per_real(p)));
   }
-  out_ = cuda::Buffer(std::max<size_t>(1, n_out) * static_cast<size_t>(bytes_per_real(p)));
+  out_ = cuda::Buffer(std::max<size_t>(1, out_entries_) * static_cast<size_t>(bytes_per_real(p)));
   if (a.trial.values || ir.rank == 1) upload_values(a);  // host values, unless the caller keeps them on the device
   else upload_constants(a);
 }
@@ -122,7 +123,7 @@ void DeviceActionData::upload_constants(const ActionArrays &a)
 
 void DeviceActionData::upload_out(const double *out)
 {
-  std::vector<unsigned char> bytes = as_reals(out, n_out_, precision_);
+  std::vector<unsigned char> bytes = as_reals(out, out_entries_, precision_);
   out_.upload(bytes.data(), bytes.size());
 }
 
@@ -131,11 +132,11 @@ void DeviceActionData::zero_out() { cuda::memset_zero(out_.device_pointer(), out
 void DeviceActionData::download_out(double *out) const
 {
   if (precision_ == Precision::FP64) {
-    out_.download(out, n_out_ * sizeof(double));
+    out_.download(out, out_entries_ * sizeof(double));
     return;
   }
-  std::vector<float> f(n_out_);
-  out_.download(f.data(), n_out_ * sizeof(float));
+  std::vector<float> f(out_entries_);
+  out_.download(f.data(), out_entries_ * sizeof(float));
   std::copy(f.begin(), f.end(), out);
 }
 

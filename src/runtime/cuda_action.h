@@ -29,7 +29,10 @@ namespace femgpu {
 
 class DeviceActionData {
  public:
-  DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, std::size_t n_out, Precision p);
+  // n_out: the length of the output and of every function's values (a local vector).
+  // out_entries, when given, sizes the output alone (the cell matrices: n_cells x w^2).
+  DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, std::size_t n_out, Precision p,
+                   std::size_t out_entries = 0);
   // New values of the trial function, coefficients and constants (host arrays).
   void upload_values(const ActionArrays &arrays);
   void upload_constants(const ActionArrays &arrays);
@@ -53,6 +56,7 @@ class DeviceActionData {
   const ActionIR &ir_;
   Precision precision_;
   std::size_t n_out_;
+  std::size_t out_entries_;  // of out_: n_out_ unless given
   int n_cells_;
   cuda::Buffer tables_, weights_, constants_, coordinates_, coordinate_map_, test_map_, out_;
   std::map<int, cuda::Buffer> maps_, values_;

@@ -1,6 +1,8 @@
 // The CUDA backend: one compiled kernel on device-resident operands.
 #include "runtime/cuda_backend.h"
 
+#include "kernel/kernel_abi.h"
+
 #include <stdexcept>
 
 namespace femgpu {
@@ -111,12 +113,23 @@ void CudaBackend::cell_matrices(const ActionArrays &given, double *out)
   ActionArrays arrays = given;  // the kernel reads no trial map; the device data wants one
   if (!arrays.trial.map) arrays.trial.map = arrays.test_map;
   const std::size_t w = static_cast<std::size_t>(cell_width(ir_)), n = static_cast<std::size_t>(arrays.n_cells) * w * w;
+  // The functions' values are local vectors: as long as the largest entry of any map
+  // (arrays carry no lengths); the output holds the matrices.
+  int top = -1;
+  const std::size_t width = w * static_cast<std::size_t>(arrays.n_cells);
+  for (std::size_t i = 0; i < width; ++i) top = std::max(top, arrays.test_map[i]);
+  for (std::size_t k = 0; k < arrays.coefficients.size(); ++k) {
+    const int *map = arrays.coefficients[k].map;
+    const std::size_t entries = static_cast<std::size_t>(arrays.n_cells) * function_dofs(ir_, coefficient_function(static_cast<int>(k)));
+    for (std::size_t i = 0; map && i < entries; ++i) top = std::max(top, map[i]);
+  }
+  const std::size_t n_values = static_cast<std::size_t>(top + 1);
   if (!matrix_kernel_) {
     matrix_kernel_ = std::make_unique<CudaDiagonalKernel>(ir_, tab_, info_.arch(), true);
     matrix_kernel_->load();
   }
-  if (!matrix_data_ || matrix_data_->n_cells() != arrays.n_cells || matrix_data_->n_out() != n)
-    matrix_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, n, Precision::FP64);
+  if (!matrix_data_ || matrix_data_->n_cells() != arrays.n_cells || matrix_data_->n_out() != n_values)
+    matrix_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, n_values, Precision::FP64, n);
   matrix_data_->upload_coefficients(arrays);
   matrix_data_->upload_constants(arrays);
   matrix_data_->use_device_arrays(0, {}, 0);

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
   const char *backend;
   PetscCall(MatFEMGPUGetBackend(fine, &backend));  // sets it up
   PetscCall(femgpu::PMGCreateLevelDM(fine_dm, coarse_degree, &coarse_dm));
-  PetscCall(femgpu::PMGCreateLevelMat(fine, coarse_dm, &coarse, &level_coefficients));
+  PetscCall(femgpu::PMGCreateLevelMat(fine, coarse_dm, "fp64", &coarse, &level_coefficients));
   PetscCall(MatFEMGPUGetBackend(coarse, &backend));
   PetscCall(femgpu::PMGCreateProlongation(coarse, fine, &P));
 
