@@ -11,7 +11,6 @@
 #include <petscdt.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -128,19 +127,6 @@ QuadratureRule simplex_quadrature(int dim, int degree, const std::string &share_
     if (auto rule = load_xiao_gimbutas(dim, degree, share_dir)) return *rule;
   }
   return stroud_conical(dim, degree);
-}
-
-std::string default_share_dir()
-{
-  // The build tree is preferred so tests and tools run without installing.
-#ifdef FEMGPU_SHARE_DIR_BUILD
-  if (std::filesystem::is_directory(FEMGPU_SHARE_DIR_BUILD)) return FEMGPU_SHARE_DIR_BUILD;
-#endif
-#ifdef FEMGPU_SHARE_DIR_INSTALL
-  return FEMGPU_SHARE_DIR_INSTALL;
-#else
-  throw std::runtime_error("femgpu was built without FEMGPU_SHARE_DIR_INSTALL");
-#endif
 }
 
 }  // namespace femgpu

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "fem/share_dir.h"  // default_share_dir(), which callers pass as share_dir
+
 namespace femgpu {
 
 struct QuadratureRule {
@@ -24,8 +26,5 @@ struct QuadratureRule {
 
 // share_dir: the folder holding femgpu's data (the one with quadrature/ in it).
 QuadratureRule simplex_quadrature(int dim, int degree, const std::string &share_dir);
-
-// The share folder this build was configured with (build tree or install prefix).
-std::string default_share_dir();
 
 }  // namespace femgpu

@@ -203,6 +203,27 @@ bool cuda_present()
 #endif
 }
 
+// What `-mat_fem_gpu_backend auto` runs on: CUDA when a device and driver are there, else
+// OpenCL when an OpenCL device is, else the CPU reference. The reference is the FP64
+// oracle of the tests, far slower than PETSc's AIJ, so taking it is said once per process
+// on stderr (PetscInfo alone would hide it from everyone who did not ask).
+PetscErrorCode resolve_auto_backend(Mat A, std::string *name)
+{
+  static bool told = false;
+  PetscFunctionBegin;
+  if (cuda_present()) *name = "cuda";
+  else if (opencl_device_available()) *name = "opencl";
+  else *name = "cpu";
+  PetscCall(PetscInfo(A, "-mat_fem_gpu_backend auto: %s\n", name->c_str()));
+  if (*name == "cpu" && !told) {
+    told = true;
+    PetscCall(PetscFPrintf(PetscObjectComm((PetscObject)A), PETSC_STDERR,
+                           "fem_gpu: no CUDA or OpenCL device found, so -mat_fem_gpu_backend auto runs the CPU reference "
+                           "(the FP64 oracle, not a fast path); choose with -mat_fem_gpu_backend cpu|opencl|cuda\n"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
@@ -210,7 +231,7 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
   std::string b = ctx->backend_name;
-  if (b == "auto") b = cuda_present() ? "cuda" : "cpu";
+  if (b == "auto") PetscCall(resolve_auto_backend(A, &b));
   if (b == "cpu") {
     // The reference runs no schedule: a request for one would silently change nothing.
     PetscCheck(ctx->schedule.strategy == "auto" && ctx->schedule.precision == "fp64", comm, PETSC_ERR_SUP,

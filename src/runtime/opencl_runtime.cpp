@@ -125,6 +125,15 @@ std::string opencl::device_string(cl_device_id device, cl_device_info what)
   return s.substr(0, s.find('\0'));
 }
 
+bool opencl_device_available()
+{
+  try {
+    return opencl::first_device() != nullptr;
+  } catch (const std::exception &) {
+    return false;  // no ICD, no platform, or a platform without devices
+  }
+}
+
 OpenCLDeviceId opencl_device_id()
 {
   const cl_device_id device = opencl::first_device();

@@ -27,6 +27,10 @@ struct OpenCLDeviceId {
 };
 OpenCLDeviceId opencl_device_id();
 
+// Whether OpenCLRuntime would find a device (an ICD with a platform that has one); never
+// throws. The backend `auto` asks it (mat_femgpu_backend.cpp).
+bool opencl_device_available();
+
 class OpenCLRuntime {
  public:
   OpenCLRuntime();  // the first device of the first platform; throws when none

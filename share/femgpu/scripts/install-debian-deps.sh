@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what femgpu needs on Debian 12 / Ubuntu, from the distribution's packages:
-# PETSc 3.18 (with OpenMPI), Catch2, CMake, and OpenCL on the CPU through PoCL.
+# PETSc 3.18 (with OpenMPI) and its Python bindings (petsc4py, for examples/python),
+# Catch2, CMake, and OpenCL on the CPU through PoCL.
 # The CUDA toolkit (nvcc, NVRTC) is not a Debian 12 package of a usable version: when
 # /usr/local/cuda is absent femgpu builds without its CUDA backend.
 # Does nothing when everything is already installed.
 set -euo pipefail
-packages=(petsc-dev libpetsc3.18-dev-examples catch2 cmake g++ make pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
+packages=(petsc-dev libpetsc3.18-dev-examples python3-petsc4py catch2 cmake g++ make pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

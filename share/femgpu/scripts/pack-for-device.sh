@@ -12,6 +12,7 @@
 # Layout of the pack:
 #   lib/      libpetsc.so* (stripped) + any non-system shared lib they need + femgpu .so files
 #   bin/      femgpu executables from BUILD_DIR (stripped; relative paths kept)
+#   share/femgpu/  the data femgpu reads at run time (forms, quadrature, device helpers)
 #   env.sh    `source .carry/env.sh` on the device: sets LD_LIBRARY_PATH, PATH, PETSC_OPTIONS
 #   MANIFEST.txt  what was packed and the ldd findings
 #
@@ -132,6 +133,13 @@ if [[ -n "$BUILD_DIR" ]]; then
   done < <(find "$BUILD_DIR" \( -name CMakeFiles -o -name _deps \) -prune -o -type l -name '*.so*' -print0)
 fi
 
+# ---------------------------------------------------------------- run-time data
+# Packed binaries lie outside the build tree, so they find share/femgpu through
+# FEMGPU_SHARE_DIR (env.sh), not the source tree (src/fem/share_dir.h).
+mkdir -p "$PACK_DIR/share/femgpu"
+for d in forms quadrature device; do cp -r "$REPO_ROOT/share/femgpu/$d" "$PACK_DIR/share/femgpu/"; done
+echo "packed: share/femgpu/{forms,quadrature,device} (from $REPO_ROOT/share/femgpu)" >> "$MANIFEST"
+
 # ---------------------------------------------------------------- dependency closure
 echo "" >> "$MANIFEST"
 echo "== ldd findings (direct NEEDED entries of packed files) ==" >> "$MANIFEST"
@@ -196,6 +204,7 @@ fi
 # mpiexec refuses to run as root without these (harmless otherwise).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export FEMGPU_PACK_DIR="$_femgpu_pack"
+export FEMGPU_SHARE_DIR="${FEMGPU_SHARE_DIR:-$_femgpu_pack/share/femgpu}"
 unset _femgpu_pack _femgpu_cuda
 EOF
 
