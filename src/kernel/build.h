@@ -28,8 +28,9 @@ Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &s
 // FP64, arguments diagonal_arguments(ir); g_out[test DOF] += cell matrix diagonals.
 // Throws std::invalid_argument for a rank-1 form.
 Kernel build_diagonal(const ActionIR &ir, const Tabulation &tab);
-// Every cell's matrix (build_diagonal.cpp): "femgpu_cell_matrix", FP64, the diagonal's
-// arguments; g_out[cell * w * w + i * w + j] = entry (test DOF i, trial DOF j).
+// Every cell's matrix (build_diagonal.cpp): "femgpu_cell_matrix", FP64, arguments
+// cell_matrix_arguments(ir); g_out[cell * w * w + i * w + j] = entry (test DOF i,
+// trial DOF j), every entry stored (no atomics).
 Kernel build_cell_matrix(const ActionIR &ir, const Tabulation &tab);
 
 }  // namespace femgpu::kernel

@@ -23,10 +23,18 @@
 // build_cell_matrix is the same kernel with one work-item per (cell, matrix entry)
 // (test DOF i = entry / width, trial DOF j = entry % width), each entry stored to
 // g_out[cell * width^2 + entry] (no atomics, no map): the cell matrices MatConvert
-// assembles.
+// assembles. Why one work-item per entry: every entry is then one scalar accumulator
+// and one coalesced store (a cell's entries are contiguous in g_out), nothing is shared
+// between work-items (no barrier, no shared memory), and the kernel is the diagonal's,
+// proven against the reference, with only the trial DOF and the store changed. The
+// price, the pointwise program evaluated width^2 times per quadrature point instead of
+// width times (one work-item per trial DOF, a column of accumulators), is paid once per
+// assembly on the device; a column per work-item would hold width accumulators per
+// thread, the register pressure that makes the SCPWI action spill at high order.
 // Always FP64, whatever schedule the action runs: one kernel per form, no Schedule.
 // Arguments: kernel_abi.h's, less the trial function's values and map
-// (diagonal_arguments()). Throws std::invalid_argument for a rank-1 form.
+// (diagonal_arguments()), and for the cell matrix less g_test_map too
+// (cell_matrix_arguments()). Throws std::invalid_argument for a rank-1 form.
 #include <algorithm>
 #include <stdexcept>
 
@@ -175,7 +183,7 @@ Kernel build_entries(const ActionIR &ir, const Tabulation &tab, Output output)
                                  {"N_ENTRIES", entries},
                                  {"N_PASSES", (entries + k.block_x - 1) / k.block_x},
                                  {"CELLS_PER_GROUP", k.cells_per_group}});
-  k.params = params_of(diagonal_arguments(ir));
+  k.params = params_of(diagonal ? diagonal_arguments(ir) : cell_matrix_arguments(ir));
   const Ex cell = size("CELLS_PER_GROUP") * builtin(Builtin::GroupX) + builtin(Builtin::LocalY);
   k.body = {declare(Space::Register, Type::Int, "r_cell", cell), if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab, output))};
   return k;

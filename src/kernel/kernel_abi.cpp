@@ -64,6 +64,13 @@ std::vector<KernelArg> diagonal_arguments(const ActionIR &ir)
   return args;
 }
 
+std::vector<KernelArg> cell_matrix_arguments(const ActionIR &ir)
+{
+  std::vector<KernelArg> args = diagonal_arguments(ir);
+  args.erase(std::remove_if(args.begin(), args.end(), [](const KernelArg &a) { return a.kind == ArgKind::TestMap; }), args.end());
+  return args;
+}
+
 TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_equal)
 {
   TableLayout layout;

@@ -41,6 +41,9 @@ std::vector<KernelArg> kernel_arguments(const ActionIR &ir);
 // The diagonal kernel's (build_diagonal): the same, less g_u and g_u_map (the trial
 // function is a unit vector per cell DOF); g_out receives the diagonal.
 std::vector<KernelArg> diagonal_arguments(const ActionIR &ir);
+// The cell-matrix kernel's (build_cell_matrix): the diagonal's, less g_test_map (each
+// cell's entries go to g_out[cell * width^2 + ...], where no map is needed).
+std::vector<KernelArg> cell_matrix_arguments(const ActionIR &ir);
 
 // "coords", "u", "w0", ...: the stem of a function's generated names.
 std::string function_stem(int function);

@@ -218,7 +218,8 @@ void CudaKernel::launch(const DeviceActionData &data) const
   launch_kernel(*module_, *kernel_, kernel_arguments(ir_), data, static_cast<unsigned>(shared_bytes_));
 }
 
-CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch, bool cell_matrix) : ir_(ir)
+CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch, bool cell_matrix)
+    : ir_(ir), cell_matrix_(cell_matrix)
 {
   kernel_ = std::make_unique<kernel::Kernel>(cell_matrix ? kernel::build_cell_matrix(ir, tab) : kernel::build_diagonal(ir, tab));
   source_ = kernel::emit_cuda(*kernel_);
@@ -234,7 +235,7 @@ void CudaDiagonalKernel::launch(const DeviceActionData &data) const
 {
   if (data.precision() != Precision::FP64) throw std::invalid_argument("the diagonal kernel needs FP64 device data");
   if (!module_) throw std::logic_error("CudaDiagonalKernel::launch before load()");
-  launch_kernel(*module_, *kernel_, diagonal_arguments(ir_), data, 0);
+  launch_kernel(*module_, *kernel_, cell_matrix_ ? cell_matrix_arguments(ir_) : diagonal_arguments(ir_), data, 0);
 }
 
 }  // namespace femgpu

@@ -93,16 +93,17 @@ class CudaKernel {
 class CudaDiagonalKernel {
  public:
   // Builds, emits and compiles for `arch`; load() needs the context. cell_matrix: the
-  // cell-matrix kernel (build_cell_matrix, same arguments) instead of the diagonal.
+  // cell-matrix kernel (build_cell_matrix, cell_matrix_arguments()) instead of the diagonal.
   CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch, bool cell_matrix = false);
   void load();
-  // data's out += the diagonal; data must be FP64.
+  // data's out += the diagonal (or = the cell matrices); data must be FP64.
   void launch(const DeviceActionData &data) const;
 
   const std::string &source() const { return source_; }
 
  private:
   const ActionIR &ir_;
+  bool cell_matrix_ = false;
   std::unique_ptr<kernel::Kernel> kernel_;
   std::string source_;
   std::vector<char> cubin_;

@@ -1,9 +1,10 @@
 // The CUDA backend: one compiled kernel on device-resident operands.
 #include "runtime/cuda_backend.h"
 
-#include "kernel/kernel_abi.h"
-
+#include <algorithm>
 #include <stdexcept>
+
+#include "kernel/kernel_abi.h"
 
 namespace femgpu {
 
@@ -106,35 +107,68 @@ void CudaBackend::diagonal_device(const ActionArrays &arrays, std::size_t n_out,
   diagonal_kernel_->launch(data);
 }
 
-void CudaBackend::cell_matrices(const ActionArrays &given, double *out)
+namespace {
+
+// Entries a cell-matrix run reads from each function's values: the largest entry of the
+// test map and the coefficient maps, + 1. The device data's value buffers get this many
+// (the output, n_cells * width^2, is far larger and is a buffer of its own).
+std::size_t value_extent(const ActionIR &ir, const ActionArrays &arrays)
+{
+  const std::size_t cells = static_cast<std::size_t>(arrays.n_cells);
+  int top = -1;
+  auto scan = [&](const int *map, int width) {
+    if (map)
+      for (std::size_t i = 0; i < cells * static_cast<std::size_t>(width); ++i) top = std::max(top, map[i]);
+  };
+  scan(arrays.test_map, cell_width(ir));
+  for (std::size_t c = 0; c < arrays.coefficients.size(); ++c)
+    scan(arrays.coefficients[c].map, function_dofs(ir, coefficient_function(static_cast<int>(c))));
+  return static_cast<std::size_t>(top + 1);
+}
+
+}  // namespace
+
+// The cell matrices into matrix_out_ (FP64, on the device); returns its device pointer.
+// The kernel's data (maps, coordinates: uploaded once) is its own, FP64 whatever the
+// action's precision; coefficients and constants go up on every call.
+unsigned long long CudaBackend::launch_cell_matrices(const ActionArrays &given)
 {
   if (ir_.rank != 2) throw std::invalid_argument("cuda cell matrices: the form is a residual (rank 1), not a bilinear form");
-  if (given.n_cells == 0) return;
-  ActionArrays arrays = given;  // the kernel reads no trial map; the device data wants one
+  ActionArrays arrays = given;  // the kernel reads no trial function; the device data wants a trial map
   if (!arrays.trial.map) arrays.trial.map = arrays.test_map;
-  const std::size_t w = static_cast<std::size_t>(cell_width(ir_)), n = static_cast<std::size_t>(arrays.n_cells) * w * w;
-  // The functions' values are local vectors: as long as the largest entry of any map
-  // (arrays carry no lengths); the output holds the matrices.
-  int top = -1;
-  const std::size_t width = w * static_cast<std::size_t>(arrays.n_cells);
-  for (std::size_t i = 0; i < width; ++i) top = std::max(top, arrays.test_map[i]);
-  for (std::size_t k = 0; k < arrays.coefficients.size(); ++k) {
-    const int *map = arrays.coefficients[k].map;
-    const std::size_t entries = static_cast<std::size_t>(arrays.n_cells) * function_dofs(ir_, coefficient_function(static_cast<int>(k)));
-    for (std::size_t i = 0; map && i < entries; ++i) top = std::max(top, map[i]);
-  }
-  const std::size_t n_values = static_cast<std::size_t>(top + 1);
   if (!matrix_kernel_) {
     matrix_kernel_ = std::make_unique<CudaDiagonalKernel>(ir_, tab_, info_.arch(), true);
     matrix_kernel_->load();
   }
-  if (!matrix_data_ || matrix_data_->n_cells() != arrays.n_cells || matrix_data_->n_out() != n_values)
-    matrix_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, n_values, Precision::FP64, n);
+  const std::size_t w = static_cast<std::size_t>(cell_width(ir_)), entries = static_cast<std::size_t>(arrays.n_cells) * w * w;
+  if (!matrix_data_ || matrix_data_->n_cells() != arrays.n_cells || matrix_test_map_ != arrays.test_map) {
+    matrix_data_.reset();  // its memory first: the output is the large part
+    matrix_out_ = cuda::Buffer();
+    matrix_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, value_extent(ir_, arrays), Precision::FP64);
+    matrix_out_ = cuda::Buffer(entries * sizeof(double));
+    matrix_test_map_ = arrays.test_map;
+  }
   matrix_data_->upload_coefficients(arrays);
-  matrix_data_->upload_constants(arrays);
-  matrix_data_->use_device_arrays(0, {}, 0);
+  matrix_data_->use_device_arrays(0, {}, matrix_out_.device_pointer());
   matrix_kernel_->launch(*matrix_data_);
-  matrix_data_->download_out(out);
+  return matrix_out_.device_pointer();
+}
+
+void CudaBackend::cell_matrices(const ActionArrays &arrays, double *out)
+{
+  if (arrays.n_cells == 0) return;
+  launch_cell_matrices(arrays);
+  const std::size_t w = static_cast<std::size_t>(cell_width(ir_));
+  matrix_out_.download(out, static_cast<std::size_t>(arrays.n_cells) * w * w * sizeof(double));
+}
+
+unsigned long long CudaBackend::cell_matrices_device(const ActionArrays &arrays)
+{
+  if (arrays.n_cells == 0) return 0;
+  cuda::synchronize();  // whoever read the previous values (PETSc, on its own stream) is done
+  const unsigned long long values = launch_cell_matrices(arrays);
+  cuda::synchronize();  // complete before another stream reads them
+  return values;
 }
 
 }  // namespace femgpu

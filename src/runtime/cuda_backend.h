@@ -9,6 +9,8 @@
 // diagonal() and diagonal_device() run the form's diagonal kernel (build_diagonal),
 // compiled on first use, always in FP64: on the action's device data when the schedule
 // is FP64, else on an FP64 copy of the maps and coordinates made for the diagonal.
+// cell_matrices() and cell_matrices_device() run the cell-matrix kernel
+// (build_cell_matrix), FP64, on device data of their own (MatConvert's values).
 // Does not: pick the schedule (src/tune does) or know PETSc.
 #pragma once
 
@@ -36,8 +38,15 @@ class CudaBackend : public ActionBackend {
   void diagonal_device(const ActionArrays &arrays, std::size_t n_out, const std::vector<unsigned long long> &coefficients,
                        unsigned long long out);
 
-  // Every cell's matrix (action_backend.h's contract) by the cell-matrix kernel, FP64.
+  // Every cell's matrix (action_backend.h's contract) by the cell-matrix kernel, FP64,
+  // copied to the host.
   void cell_matrices(const ActionArrays &arrays, double *out) override;
+  // The same left on the device: the returned device pointer (memory of the current
+  // context, as cudaMalloc's, so PETSc sees PETSC_MEMTYPE_CUDA) holds n_cells * width^2
+  // FP64 entries in cell_matrices()'s order, complete when this returns, owned by the
+  // backend and valid until the next cell-matrix call or the backend's end. 0 when
+  // arrays has no cells. Coefficients and constants are read from arrays (host).
+  unsigned long long cell_matrices_device(const ActionArrays &arrays);
 
   const cuda::KernelResources &resources() const { return kernel_->resources(); }
   const cuda::DeviceInfo &device() const { return info_; }
@@ -56,8 +65,11 @@ class CudaBackend : public ActionBackend {
   std::unique_ptr<CudaDiagonalKernel> diagonal_kernel_;
   std::unique_ptr<DeviceActionData> diagonal_data_;  // only when the schedule is FP32
   const int *diagonal_test_map_ = nullptr;
+  unsigned long long launch_cell_matrices(const ActionArrays &arrays);
   std::unique_ptr<CudaDiagonalKernel> matrix_kernel_;
-  std::unique_ptr<DeviceActionData> matrix_data_;  // its output: n_cells x width^2
+  std::unique_ptr<DeviceActionData> matrix_data_;  // values sized as the maps address them
+  cuda::Buffer matrix_out_;                         // n_cells x width^2
+  const int *matrix_test_map_ = nullptr;
 };
 
 }  // namespace femgpu

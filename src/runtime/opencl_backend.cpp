@@ -46,7 +46,7 @@ class OpenCLBackend : public ActionBackend {
       matrix_source_ = kernel::emit_opencl(matrix_kernel_, share_dir_);
     }
     const std::size_t w = static_cast<std::size_t>(cell_width(ir_));
-    runtime_.diagonal(matrix_kernel_, matrix_source_, ir_, tab_, arrays, out, static_cast<std::size_t>(arrays.n_cells) * w * w);
+    runtime_.cell_matrices(matrix_kernel_, matrix_source_, ir_, tab_, arrays, out, static_cast<std::size_t>(arrays.n_cells) * w * w);
   }
 
  private:

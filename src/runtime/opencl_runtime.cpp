@@ -182,6 +182,13 @@ void OpenCLRuntime::diagonal(const kernel::Kernel &k, const std::string &source,
   run(k, source, host_arguments(diagonal_arguments(ir), k, ir, tab, arrays, diag, n_out), arrays.n_cells, diag, n_out);
 }
 
+void OpenCLRuntime::cell_matrices(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
+                                  const ActionArrays &arrays, double *out, size_t n_out)
+{
+  if (arrays.n_cells == 0) return;
+  run(k, source, host_arguments(cell_matrix_arguments(ir), k, ir, tab, arrays, out, n_out), arrays.n_cells, out, n_out);
+}
+
 void OpenCLRuntime::run(const kernel::Kernel &k, const std::string &source, const std::vector<HostArgument> &host, int n_cells,
                         double *out, size_t n_out)
 {

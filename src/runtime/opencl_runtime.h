@@ -47,6 +47,10 @@ class OpenCLRuntime {
   // The same for a diagonal kernel (build_diagonal): diag[0..n_out) += the diagonal.
   void diagonal(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
                 const ActionArrays &arrays, double *diag, size_t n_out);
+  // The same for a cell-matrix kernel (build_cell_matrix): out[0..n_out) = every cell's
+  // matrix, n_out = n_cells * width^2.
+  void cell_matrices(const kernel::Kernel &k, const std::string &source, const ActionIR &ir, const Tabulation &tab,
+                     const ActionArrays &arrays, double *out, size_t n_out);
   // Any kernel with these host arguments (action_buffers.h; the one of kind Out is read
   // back into out[0..n_out)), launched over n_cells cells as Kernel says.
   void run(const kernel::Kernel &k, const std::string &source, const std::vector<HostArgument> &host, int n_cells,

@@ -10,24 +10,19 @@
 // exceeds -tolerance (or, with -expect_mismatch, when it does not).
 // -check picks the operation compared: mult (MatMult), diagonal (MatGetDiagonal),
 // transpose (MatMultTranspose; symmetric forms), duplicate (MatMult of a duplicate without
-// values of a duplicate with values of A, made before A was ever set up), convert (MatMult
-// of the AIJ matrix MatConvert assembles, the second time in place).
+// values of a duplicate with values of A, made before A was ever set up). MatConvert's
+// assembled matrix is compared entry by entry in test_convert_vs_aij.
 // On curved (P2) cells neither side integrates exactly, so both use femgpu's rule of
 // degree -mat_fem_gpu_quadrature_degree; on affine cells PETSc uses its own rule,
 // exact for the integrand.
 #include <petscdmplex.h>
-#include <petscfe.h>
 #include <petscsnes.h>
 
 #include <cmath>
 #include <string>
 
-#include "fem/quadrature.h"
+#include "aij_problem.h"
 #include "femgpu.h"
-#include "left_boundary.h"
-#include "petsc/mesh_geometry.h"
-#include "petsc/petsc_compat.h"
-#include "pointwise_jacobians.h"
 
 static const char help[] = "Compares fem_gpu MatMult (or -check diagonal|transpose|duplicate) with PETSc's assembled Jacobian.\n"
                            "  -form NAME (mass|laplace|helmholtz|elasticity|hyperelasticity) -forms_dir DIR -degrees 1,2,3\n"
@@ -35,74 +30,7 @@ static const char help[] = "Compares fem_gpu MatMult (or -check diagonal|transpo
 
 namespace {
 
-struct Case {
-  std::string form, forms_dir, check = "mult";
-  PetscInt degree = 1, coordinate_degree = 1, quadrature_degree = -1;
-  PetscReal lmbda = 0.0, mu = 0.5, perturb = 0.0;
-};
-
-PetscErrorCode zero(PetscInt, PetscReal, const PetscReal[], PetscInt Nc, PetscScalar *u, void *)
-{
-  for (PetscInt c = 0; c < Nc; ++c) u[c] = 0.0;
-  return PETSC_SUCCESS;
-}
-
-// A smooth linearization point, different in every component; non-zero on "left".
-PetscErrorCode smooth(PetscInt dim, PetscReal, const PetscReal x[], PetscInt Nc, PetscScalar *u, void *)
-{
-  for (PetscInt c = 0; c < Nc; ++c) {
-    u[c] = 0.1 * (c + 1);
-    for (PetscInt d = 0; d < dim; ++d) u[c] += 0.2 * std::sin(1.3 * (c + 1) * x[d] + 0.7 * d);
-  }
-  return PETSC_SUCCESS;
-}
-
-// femgpu's rule of this degree as PETSc's quadrature of the field (curved cells).
-PetscErrorCode use_femgpu_rule(PetscFE fe, PetscInt dim, PetscInt degree)
-{
-  PetscQuadrature q;
-  PetscReal *points, *weights;
-  PetscFunctionBegin;
-  femgpu::QuadratureRule rule = femgpu::simplex_quadrature(static_cast<int>(dim), static_cast<int>(degree), femgpu::default_share_dir());
-  PetscCall(PetscMalloc1(rule.points.size(), &points));
-  PetscCall(PetscMalloc1(rule.weights.size(), &weights));
-  for (size_t i = 0; i < rule.points.size(); ++i) points[i] = rule.points[i];
-  for (size_t i = 0; i < rule.weights.size(); ++i) weights[i] = rule.weights[i];
-  PetscCall(PetscQuadratureCreate(PETSC_COMM_SELF, &q));
-  PetscCall(PetscQuadratureSetData(q, dim, 1, rule.size(), points, weights));
-  PetscCall(PetscQuadratureSetOrder(q, degree));
-  PetscCall(PetscFESetQuadrature(fe, q));
-  PetscCall(PetscQuadratureDestroy(&q));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
-{
-  PetscInt dim, left = 1;
-  PetscFE fe;
-  DMLabel label;
-  PetscDS ds;
-  PetscFunctionBegin;
-  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
-  PetscCall(MarkLeftBoundary(*dm));
-  PetscCall(femgpu::set_coordinate_degree(*dm, c.coordinate_degree));
-  PetscCall(femgpu::perturb_interior_coordinates(*dm, c.perturb));
-  PetscCall(DMGetDimension(*dm, &dim));
-  const PetscInt components = femgpu_test::is_vector_form(c.form) ? dim : 1;
-  // Stroud rules of order q are exact to degree 2q+1: q = k covers the 2k of the linear
-  // forms, q = 2k the 4(k-1) of the hyperelastic Jacobian on affine cells.
-  const PetscInt order = c.form == "hyperelasticity" ? 2 * c.degree : c.degree;
-  PetscCall(PetscFECreateLagrange(comm, dim, components, PETSC_TRUE, c.degree, order, &fe));
-  if (c.coordinate_degree == 2) PetscCall(use_femgpu_rule(fe, dim, c.quadrature_degree));
-  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
-  PetscCall(PetscFEDestroy(&fe));
-  PetscCall(DMCreateDS(*dm));
-  PetscCall(DMGetLabel(*dm, "left", &label));
-  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "left", label, 1, &left, 0, 0, nullptr, (void (*)(void))zero, nullptr, nullptr, nullptr));
-  PetscCall(DMGetDS(*dm, &ds));
-  PetscCall(femgpu_test::set_pointwise_jacobian(ds, c.form, c.lmbda, c.mu));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+using femgpu_test::Case;
 
 // y = op(M) x for the operation under test.
 PetscErrorCode apply_check(const std::string &check, Mat M, Vec x, Vec y)
@@ -123,20 +51,7 @@ PetscErrorCode apply_check(const std::string &check, Mat M, Vec x, Vec y)
     }
     PetscCall(MatMult(B, x, y));
     PetscCall(MatDestroy(&B));
-  } else if (check == "convert") {
-    // fem_gpu: assembled by MatConvert, twice (the second reuses the first's pattern).
-    PetscBool fem_gpu;
-    PetscCall(PetscObjectTypeCompare((PetscObject)M, MATFEMGPU, &fem_gpu));
-    if (!fem_gpu) PetscCall(MatMult(M, x, y));
-    else {
-      Mat B;
-      PetscCall(MatConvert(M, MATAIJ, MAT_INITIAL_MATRIX, &B));
-      PetscCall(MatZeroEntries(B));
-      PetscCall(MatConvert(M, MATAIJ, MAT_REUSE_MATRIX, &B));
-      PetscCall(MatMult(B, x, y));
-      PetscCall(MatDestroy(&B));
-    }
-  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -check %s (mult, diagonal, transpose, duplicate, convert)", check.c_str());
+  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -check %s (mult, diagonal, transpose, duplicate)", check.c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -147,22 +62,14 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
   Mat J, A;
   Vec w, x, yJ, yA;
   PetscReal nJ;
-  PetscErrorCode (*funcs[1])(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar *, void *) = {smooth};
   PetscFunctionBegin;
-  PetscCall(create_problem(comm, c, &dm));
+  PetscCall(femgpu_test::create_problem(comm, c, &dm));
   PetscCall(DMCreateLocalVector(dm, &w));
-  PetscCall(DMProjectFunctionLocal(dm, 0.0, funcs, nullptr, INSERT_ALL_VALUES, w));
+  PetscCall(femgpu_test::project_linearization_point(dm, 1.0, w));
   PetscCall(DMSetMatType(dm, MATAIJ));
   PetscCall(DMCreateMatrix(dm, &J));
   PetscCall(DMPlexSNESComputeJacobianFEM(dm, w, J, J, nullptr));
-  PetscCall(DMSetMatType(dm, MATFEMGPU));
-  PetscCall(DMCreateMatrix(dm, &A));
-  PetscCall(MatFEMGPUSetFormFile(A, (c.forms_dir + "/" + c.form + ".ufl").c_str()));
-  if (c.form == "hyperelasticity") PetscCall(MatFEMGPUSetCoefficient(A, "w", w));
-  if (femgpu_test::is_vector_form(c.form)) {
-    PetscCall(MatFEMGPUSetConstant(A, "lmbda", c.lmbda));
-    PetscCall(MatFEMGPUSetConstant(A, "mu", c.mu));
-  }
+  PetscCall(femgpu_test::create_fem_gpu(dm, c, w, &A));
   PetscCall(DMCreateGlobalVector(dm, &x));
   PetscCall(VecGetSize(x, size));
   PetscCall(VecDuplicate(x, &yJ));
