@@ -6,6 +6,7 @@
 
 #include "fem/tabulation.h"
 #include "petsc/plex_closure.h"
+#include "petsc/section_arrays.h"
 
 namespace femgpu {
 
@@ -14,20 +15,14 @@ namespace {
 // Whether each entry of the local section is constrained (Dirichlet).
 PetscErrorCode constrained_entries(PetscSection section, std::vector<char> *constrained)
 {
-  PetscInt pStart, pEnd, n;
+  PetscInt n;
+  SectionArrays a;
   PetscFunctionBegin;
   PetscCall(PetscSectionGetStorageSize(section, &n));
+  PetscCall(section_arrays(section, -1, &a));
   constrained->assign(static_cast<size_t>(n), 0);
-  PetscCall(PetscSectionGetChart(section, &pStart, &pEnd));
-  for (PetscInt p = pStart; p < pEnd; ++p) {
-    PetscInt cdof, off;
-    const PetscInt *cind;
-    PetscCall(PetscSectionGetConstraintDof(section, p, &cdof));
-    if (!cdof) continue;
-    PetscCall(PetscSectionGetOffset(section, p, &off));
-    PetscCall(PetscSectionGetConstraintIndices(section, p, &cind));
-    for (PetscInt k = 0; k < cdof; ++k) (*constrained)[static_cast<size_t>(off + cind[k])] = 1;
-  }
+  for (PetscInt p = a.pStart; p < a.pEnd; ++p)
+    for (PetscInt k = 0; k < a.n_constrained(p); ++k) (*constrained)[static_cast<size_t>(a.offset(p) + a.constrained(p)[k])] = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -130,21 +125,18 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
 static PetscErrorCode local_to_global_offsets(DM dm, std::vector<int> *g)
 {
   PetscSection ls, gs;
-  PetscInt pStart, pEnd, n;
+  PetscInt n;
+  SectionArrays local, global;
   PetscFunctionBegin;
   PetscCall(DMGetLocalSection(dm, &ls));
   PetscCall(DMGetGlobalSection(dm, &gs));
   PetscCall(PetscSectionGetStorageSize(ls, &n));
+  PetscCall(section_arrays(ls, -1, &local));
+  PetscCall(section_arrays(gs, -1, &global));
   g->assign(static_cast<size_t>(n), -1);
-  PetscCall(PetscSectionGetChart(ls, &pStart, &pEnd));
-  for (PetscInt p = pStart; p < pEnd; ++p) {
-    PetscInt dof, cdof, loff, goff;
-    const PetscInt *cind = nullptr;
-    PetscCall(PetscSectionGetDof(ls, p, &dof));
-    PetscCall(PetscSectionGetConstraintDof(ls, p, &cdof));
-    PetscCall(PetscSectionGetOffset(ls, p, &loff));
-    PetscCall(PetscSectionGetOffset(gs, p, &goff));
-    if (cdof) PetscCall(PetscSectionGetConstraintIndices(ls, p, &cind));
+  for (PetscInt p = local.pStart; p < local.pEnd; ++p) {
+    const PetscInt dof = local.dof(p), cdof = local.n_constrained(p), loff = local.offset(p), goff = global.contains(p) ? global.offset(p) : -1;
+    const PetscInt *cind = cdof ? local.constrained(p) : nullptr;
     if (goff < 0) continue;  // owned by another rank
     for (PetscInt k = 0, c = 0; k < dof; ++k) {
       if (c < cdof && cind[c] == k) ++c;
@@ -169,6 +161,7 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   std::vector<char> constrained;
   PetscCall(constrained_entries(section, &constrained));
   maps->free.resize(maps->all.size());
+#pragma omp parallel for schedule(static) if (maps->all.size() > (1u << 20))
   for (size_t k = 0; k < maps->all.size(); ++k) maps->free[k] = constrained[static_cast<size_t>(maps->all[k])] ? -1 : maps->all[k];
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
@@ -176,6 +169,7 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
     std::vector<int> g;
     PetscCall(local_to_global_offsets(dm, &g));
     maps->global_free.resize(maps->free.size());
+#pragma omp parallel for schedule(static) if (maps->free.size() > (1u << 20))
     for (size_t k = 0; k < maps->free.size(); ++k) maps->global_free[k] = maps->free[k] < 0 ? -1 : g[static_cast<size_t>(maps->free[k])];
     PetscSection gs;
     PetscCall(DMGetGlobalSection(dm, &gs));
