@@ -30,7 +30,7 @@
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse;
+PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse, FEMGPU_PMGLevels;
 
 namespace {
 
@@ -292,7 +292,11 @@ PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
   PetscCall(fem_gpu_operator(pc, &op));
   PetscCall(PetscLogEventBegin(FEMGPU_PMGSetUp, pc, op, 0, 0));
   PetscCall(MatFEMGPUSetUp(op));
-  if (p->op != op) PetscCall(build(pc, p, op));
+  if (p->op != op) {  // the levels' DMs, Mats (their setup is also in FEMGPUSetUp) and transfers
+    PetscCall(PetscLogEventBegin(FEMGPU_PMGLevels, pc, op, 0, 0));
+    PetscCall(build(pc, p, op));
+    PetscCall(PetscLogEventEnd(FEMGPU_PMGLevels, pc, op, 0, 0));
+  }
   PetscCall(inject_coefficients(p));
   PetscCall(assemble_coarse(pc, p));
   PetscCall(mg_operations.setup(pc));
@@ -381,6 +385,7 @@ PetscErrorCode PCFEMGPUPMGRegister()
   PetscCall(PCRegister("fem_gpu_pmg", PCCreate_FEMGPUPMG));
   PetscCall(PetscLogEventRegister("FEMGPUPMGSetUp", PC_CLASSID, &FEMGPU_PMGSetUp));
   PetscCall(PetscLogEventRegister("FEMGPUPMGCoarse", PC_CLASSID, &FEMGPU_PMGCoarse));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGLevels", PC_CLASSID, &FEMGPU_PMGLevels));
   PetscCall(PetscLogEventRegister("FEMGPUTransfer", MAT_CLASSID, &FEMGPU_Transfer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
