@@ -4,7 +4,9 @@
 # aijcusparse (DMPlex assembly) + GAMG, side by side in one process tree, vectors on the
 # GPU, -log_view. Every fem_gpu configuration runs twice: the first run fills the tuning
 # cache (its log is kept as *_cold.log), the second is the timed one (warm cache).
-# Usage: run_pmg.sh OUTPUT_DIR SET   (SET: 2d | 3d | elasticity)
+# Each problem also runs with fem_gpu_pmg on two coarser meshes (each halving h) and, in
+# 2D Poisson, at P2 and P4, for the growth of the iteration counts.
+# Usage: run_pmg.sh OUTPUT_DIR SET   (SET: 2d | 3d | elasticity | ex3)
 set -uo pipefail
 out="$1"
 set_name="$2"
@@ -22,7 +24,7 @@ run() {  # name example options...
   local name="$1" example="$2"
   shift 2
   local t0=$SECONDS
-  timeout 280 "$example" $common "$@" >"$out/${name}.log" 2>&1
+  timeout "${limit:-280}" "$example" $common "$@" >"$out/${name}.log" 2>&1
   echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E 'KSP iterations|Newton iterations|linear iterations|^Time:|L2 error' "$out/${name}.log" | tr '\n' ';')"
 }
 warm_then_run() {  # name example options...
@@ -33,29 +35,50 @@ warm_then_run() {  # name example options...
 }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+git_commit="${FEMGPU_COMMIT:-unknown}"  # the commit the binaries were built from
+echo "commit: $git_commit, $(date -u +%Y-%m-%d)" | tee "$out/commit.txt"
+refinements() {  # name example "n1 n2 n3" dim degree options... (pmg on each mesh)
+  local name="$1" example="$2" sizes="$3" dim="$4" degree="$5"
+  shift 5
+  for n in $sizes; do
+    local faces="$n,$n"
+    [ "$dim" = 3 ] && faces="$n,$n,$n"
+    run "${name}_n${n}_pmg" "$example" -dm_plex_dim "$dim" -dm_plex_box_faces "$faces" -degree "$degree" "$@" $pmg
+  done
+}
 case "$set_name" in
   2d)
+    refinements ex1_2d_p2 ex1 "250 500" 2 2
+    refinements ex1_2d_p4 ex1 "125 250" 2 4
     p="-dm_plex_dim 2 -dm_plex_box_faces 1000,1000 -degree 2"
-    warm_then_run ex1_2d_p2_pmg ex1 $p $pmg
-    run ex1_2d_p2_gamg ex1 $p $gamg
-    run ex1_2d_p2_jacobi ex1 $p $jacobi
+    warm_then_run ex1_2d_p2_n1000_pmg ex1 $p $pmg
+    run ex1_2d_p2_n1000_gamg ex1 $p $gamg
+    run ex1_2d_p2_n1000_jacobi ex1 $p $jacobi
     p="-dm_plex_dim 2 -dm_plex_box_faces 500,500 -degree 4"
-    warm_then_run ex1_2d_p4_pmg ex1 $p $pmg
-    run ex1_2d_p4_gamg ex1 $p $gamg
-    run ex1_2d_p4_jacobi ex1 $p $jacobi
+    warm_then_run ex1_2d_p4_n500_pmg ex1 $p $pmg
+    run ex1_2d_p4_n500_gamg ex1 $p $gamg
     ;;
   3d)
-    p="-dm_plex_dim 3 -dm_plex_box_faces 64,64,64 -degree 2"
-    warm_then_run ex1_3d_p2_pmg ex1 $p $pmg
-    run ex1_3d_p2_gamg ex1 $p $gamg
+    refinements ex1_3d_p2 ex1 "13 26" 3 2
+    p="-dm_plex_dim 3 -dm_plex_box_faces 52,52,52 -degree 2"
+    warm_then_run ex1_3d_p2_n52_pmg ex1 $p $pmg
+    run ex1_3d_p2_n52_jacobi ex1 $p $jacobi
+    limit=200 run ex1_3d_p2_n52_gamg ex1 $p $gamg
     ;;
   elasticity)
-    p="-dm_plex_dim 3 -dm_plex_box_faces 36,36,36 -degree 2 -lambda 2 -mu 0.5"
-    warm_then_run ex2_3d_p2_pmg ex2 $p $pmg
+    e="-lambda 2 -mu 0.5"
+    refinements ex2_3d_p2 ex2 "9 18" 3 2 $e
+    p="-dm_plex_dim 3 -dm_plex_box_faces 36,36,36 -degree 2 $e"
+    warm_then_run ex2_3d_p2_n36_pmg ex2 $p $pmg
+    refinements ex2_2d_p2 ex2 "90 180" 2 2 $e
+    p="-dm_plex_dim 2 -dm_plex_box_faces 360,360 -degree 2 $e"
+    warm_then_run ex2_2d_p2_n360_pmg ex2 $p $pmg
+    limit=150 run ex2_2d_p2_n360_gamg ex2 $p $gamg
+    ;;
+  ex3)  # the hyperelastic Newton solve of share/femgpu/bench/solvers/one_gpu (24,090 CG+Jacobi iterations)
     p="-dm_plex_dim 2 -dm_plex_box_faces 200,100 -degree 2 -snes_rtol 1e-8 -ksp_rtol 1e-6"
     warm_then_run ex3_2d_p2_pmg ex3 $p -pc_type fem_gpu_pmg
-    p="-dm_plex_dim 3 -dm_plex_box_faces 36,36,36 -degree 2 -lambda 2 -mu 0.5"
-    run ex2_3d_p2_gamg ex2 $p $gamg
+    run ex3_2d_p2_gamg ex3 $p -dm_mat_type aijcusparse -pc_type gamg
     ;;
-  *) echo "usage: $0 OUTPUT_DIR 2d|3d|elasticity" >&2; exit 2 ;;
+  *) echo "usage: $0 OUTPUT_DIR 2d|3d|elasticity|ex3" >&2; exit 2 ;;
 esac
