@@ -114,19 +114,30 @@ std::string describe_fields(const std::vector<FieldElement> &fields)
 
 PetscErrorCode plex_field_map(DM dm, PetscInt field, PetscInt *n_cells, PetscInt *width, std::vector<int> *map, PetscInt *local_size)
 {
-  PetscSection section, fs;
-  PetscInt cStart, cEnd, nf;
+  PetscSection section;
+  PetscInt cStart, cEnd, total, offset = 0;
+  std::vector<int> all;
   PetscFunctionBegin;
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   *n_cells = cEnd - cStart;
   PetscCall(DMGetLocalSection(dm, &section));
   PetscCall(PetscSectionGetStorageSize(section, local_size));
-  PetscCall(DMGetNumFields(dm, &nf));
-  // A field's section holds its offsets in the whole local vector, so its closure
-  // indices address the DM's local vector directly.
-  fs = section;
-  if (nf > 1) PetscCall(PetscSectionGetField(section, field, &fs));
-  PetscCall(plex_closure_indices(dm, fs, cStart, cEnd, width, map));
+  // A cell's closure lists its fields one after the other (DMPlexVecGetClosure's order):
+  // field f's DOFs are the PetscFE dimension of f after those of the fields before it.
+  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &total, &all));
+  for (PetscInt f = 0; f <= field; ++f) {
+    PetscObject obj;
+    PetscInt n;
+    PetscCall(DMGetField(dm, f, nullptr, &obj));
+    PetscCall(PetscFEGetDimension((PetscFE)obj, &n));
+    if (f < field) offset += n;
+    else *width = n;
+  }
+  PetscCheck(*n_cells == 0 || offset + *width <= total, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "fem_gpu: field %" PetscInt_FMT "'s closure DOFs end at %" PetscInt_FMT ", past the cell's %" PetscInt_FMT, field, offset + *width, total);
+  map->resize(static_cast<size_t>(*n_cells * *width));
+  for (PetscInt c = 0; c < *n_cells; ++c)
+    for (PetscInt j = 0; j < *width; ++j) (*map)[static_cast<size_t>(c * *width + j)] = all[static_cast<size_t>(c * total + offset + j)];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
