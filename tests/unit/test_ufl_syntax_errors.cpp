@@ -91,7 +91,7 @@ TEST_CASE("declared elements against the DM's field, and coefficients' names", "
   const std::vector<Bad> more = {
       {"a = Coefficient(e)*u*v*dx\n", false, "t.ufl:4:5: ", "must be assigned to a name on its own line, e.g. 'f = Coefficient("},
       {"c = 2*Constant(triangle)\n", false, "t.ufl:4:7: ", "must be assigned to a name on its own line"},
-      {"f = FiniteElement('DG', triangle, 1)\n", false, "t.ufl:4:34: ", "element family 'DG' of degree 1 is not supported: femgpu takes DG of degree 0"},
+      {"f = FiniteElement('DG', triangle, 1)\n", false, "t.ufl:4:35: ", "element family 'DG' of degree 1 is not supported: femgpu takes DG of degree 0"},
       {"f = FiniteElement('P', triangle, 0)\n", false, "t.ufl:4:34: ", "FiniteElement() degree must be 1..8, got 0"},
       {"f = FiniteElement('Nedelec', triangle, 1)\n", false, "t.ufl:4:19: ", "unknown element family 'Nedelec'"},
       {"f = FiniteElement('P', quadrilateral, 1)\n", false, "t.ufl:4:24: ", "cell 'quadrilateral' is not supported"},
