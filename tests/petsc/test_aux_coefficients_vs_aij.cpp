@@ -9,7 +9,9 @@
 // A (fem_gpu) -> |A x - J x|_inf / |J x|_inf for random x; exit 1 above -tolerance.
 // -single: the one-coefficient form aux_coefficient_single.ufl on an auxiliary DM with one
 // unnamed field (the rule "one field, one coefficient"). -aux_kappa_degree k gives the
-// kappa field another degree than the form's, which the Mat must refuse.
+// kappa field another degree than the form's, which the Mat must refuse. -solve: instead
+// of MatMult, KSPSolve with A (options prefixed solve_, e.g. -solve_pc_type fem_gpu_pmg,
+// whose levels take the coefficients in their own elements as they are) against LU of J.
 #include <petscdmplex.h>
 #include <petscds.h>
 #include <petscsnes.h>
@@ -22,15 +24,38 @@
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Compares a fem_gpu Mat whose coefficients are auxiliary fields with PETSc's assembled Jacobian.\n"
-                           "  -degrees 1,2,3 -single -aux_kappa_degree K -tolerance T -data_dir DIR\n";
+                           "  -degrees 1,2,3 -single -solve -aux_kappa_degree K -tolerance T -data_dir DIR\n";
 
 namespace {
 
 struct Options {
   std::string data_dir = FEMGPU_TEST_DATA_DIR;
   PetscInt degree = 1, kappa_degree = 1;
-  PetscBool single = PETSC_FALSE;
+  PetscBool single = PETSC_FALSE, solve = PETSC_FALSE;
 };
+
+// y = A^-1 b by the KSP of the options prefixed solve_; z = J^-1 b by LU.
+PetscErrorCode solve_both(Mat A, Mat J, Vec b, Vec y, Vec z)
+{
+  KSP ksp, lu;
+  PC pc;
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetTolerances(ksp, 1e-13, 1e-50, PETSC_DEFAULT, 500));
+  PetscCall(KSPSetOptionsPrefix(ksp, "solve_"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, y));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &lu));
+  PetscCall(KSPSetOperators(lu, J, J));
+  PetscCall(KSPSetType(lu, KSPPREONLY));
+  PetscCall(KSPGetPC(lu, &pc));
+  PetscCall(PCSetType(pc, PCLU));
+  PetscCall(KSPSolve(lu, b, z));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(KSPDestroy(&lu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode zero(PetscInt, PetscReal, const PetscReal[], PetscInt Nc, PetscScalar *u, void *)
 {
@@ -154,8 +179,11 @@ PetscErrorCode compare(MPI_Comm comm, const Options &o, PetscReal *error, PetscI
   PetscCall(VecDuplicate(x, &yA));
   PetscCall(VecSetRandom(x, nullptr));
   PetscCall(VecShift(x, 0.5));
-  PetscCall(MatMult(J, x, yJ));
-  PetscCall(MatMult(A, x, yA));
+  if (o.solve) PetscCall(solve_both(A, J, x, yA, yJ));
+  else {
+    PetscCall(MatMult(J, x, yJ));
+    PetscCall(MatMult(A, x, yA));
+  }
   PetscCall(VecNorm(yJ, NORM_INFINITY, &nJ));
   PetscCall(VecAXPY(yA, -1.0, yJ));
   PetscCall(VecNorm(yA, NORM_INFINITY, error));
@@ -181,6 +209,7 @@ PetscErrorCode run(MPI_Comm comm, int *failures)
   PetscOptionsBegin(comm, "", "auxiliary coefficients vs AIJ options", "");
   PetscCall(PetscOptionsIntArray("-degrees", "Lagrange degrees of the field", "", degrees, &n_degrees, &set));
   if (!set) n_degrees = 3;
+  PetscCall(PetscOptionsBool("-solve", "Compare KSPSolve with A (-solve_ options) with LU of J", "", o.solve, &o.solve, nullptr));
   PetscCall(PetscOptionsBool("-single", "One coefficient, one unnamed auxiliary field", "", o.single, &o.single, nullptr));
   PetscCall(PetscOptionsInt("-aux_kappa_degree", "Degree of the auxiliary kappa field (the form's: 1)", "", o.kappa_degree, &o.kappa_degree, nullptr));
   PetscCall(PetscOptionsString("-data_dir", "Folder of the form files", "", dir, dir, sizeof(dir), nullptr));
