@@ -155,9 +155,15 @@ PetscErrorCode bind_coefficient(Mat A, MatFEMGPUContext *ctx, const CoefficientI
     ctx->coefficients.emplace(c.name, std::move(b));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (it->second.vec == it->second.local && !trial_element)  // SNES's iterate: the trial DM's layout
-    SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: coefficient '%s' is in its own element; a local Vec of the trial DM cannot hold it", c.name.c_str());
-  if (trial_element) PetscCall(check_trial_element_vec(A, ctx, c, &it->second));
+  // A Vec in the trial element's layout reads through the Mat's map; any other (a Vec of
+  // an auxiliary DM, or a coefficient in its own element) through its field in its DM.
+  PetscInt n, global_size;
+  DM vdm;
+  PetscCall(VecGetSize(it->second.vec, &n));
+  PetscCall(MatGetSize(A, nullptr, &global_size));
+  PetscCall(VecGetDM(it->second.vec, &vdm));
+  const bool trial_layout = n == global_size || n == ctx->maps.local_size;
+  if (trial_element && (trial_layout || !vdm)) PetscCall(check_trial_element_vec(A, ctx, c, &it->second));
   else PetscCall(bind_own_element(A, ctx, c, &it->second));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
