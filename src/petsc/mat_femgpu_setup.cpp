@@ -193,8 +193,11 @@ static std::string describe(const MatFEMGPUContext *ctx)
   os << "  N_eval = " << ir.n_eval() << ", n_test = " << ir.n_test_basis << "; pointwise program: " << pc.per_point
      << " ops per point, " << pc.per_cell << " per cell; FLOPs per cell: " << ctx->flops_per_cell << "\n";
   for (size_t i = 0; i < ir.constants.size(); ++i) os << "  constant " << ir.constants[i].name << " = " << ctx->constants[i] << "\n";
-  for (const CoefficientInfo &c : ir.coefficients)
-    os << "  coefficient " << c.name << (ctx->coefficients.count(c.name) ? " (set)" : " (unused by a)") << "\n";
+  for (const CoefficientInfo &c : ir.coefficients) {
+    auto it = ctx->coefficients.find(c.name);
+    const char *how = it == ctx->coefficients.end() ? " (unused by a)" : it->second.auxiliary ? " (a field of the DM's auxiliary vector)" : " (set)";
+    os << "  coefficient " << c.name << ": " << describe_element(c.element, ctx->signature.cell) << how << "\n";
+  }
   os << "  symmetric: " << (ctx->symmetric ? "yes" : "no");
   if (ctx->asymmetry < 0) os << " (declared by -mat_fem_gpu_symmetric)\n";
   else os << " (cell matrix with random coefficients: max |A - A^T| / max |A| = " << ctx->asymmetry << ")\n";

@@ -8,8 +8,10 @@
 // the field) -> smooth values, DMSetAuxiliaryVec -> J (DMPlexSNESComputeJacobianFEM) and
 // A (fem_gpu) -> |A x - J x|_inf / |J x|_inf for random x; exit 1 above -tolerance.
 // -single: the one-coefficient form aux_coefficient_single.ufl on an auxiliary DM with one
-// unnamed field (the rule "one field, one coefficient"). -aux_kappa_degree k gives the
-// kappa field another degree than the form's, which the Mat must refuse. -solve: instead
+// field not named after it (the rule "one field, one coefficient"); -unnamed leaves the
+// three fields with PETSc's names (P1, P0, P2), which the Mat cannot bind.
+// -aux_kappa_degree k gives the kappa field another degree than the form's, which the
+// Mat must refuse. -solve: instead
 // of MatMult, KSPSolve with A (options prefixed solve_, e.g. -solve_pc_type fem_gpu_pmg,
 // whose levels take the coefficients in their own elements as they are) against LU of J.
 #include <petscdmplex.h>
@@ -24,14 +26,14 @@
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Compares a fem_gpu Mat whose coefficients are auxiliary fields with PETSc's assembled Jacobian.\n"
-                           "  -degrees 1,2,3 -single -solve -aux_kappa_degree K -tolerance T -data_dir DIR\n";
+                           "  -degrees 1,2,3 -single -solve -unnamed -aux_kappa_degree K -tolerance T -data_dir DIR\n";
 
 namespace {
 
 struct Options {
   std::string data_dir = FEMGPU_TEST_DATA_DIR;
   PetscInt degree = 1, kappa_degree = 1;
-  PetscBool single = PETSC_FALSE, solve = PETSC_FALSE;
+  PetscBool single = PETSC_FALSE, solve = PETSC_FALSE, unnamed = PETSC_FALSE;
 };
 
 // y = A^-1 b by the KSP of the options prefixed solve_; z = J^-1 b by LU.
@@ -135,7 +137,7 @@ PetscErrorCode set_auxiliary(const Options &o, DM dm, PetscFE fe)
     PetscFE afe;
     PetscCall(PetscFECreateLagrange(comm, dim, components[f], PETSC_TRUE, degrees[f], PETSC_DETERMINE, &afe));
     PetscCall(PetscFECopyQuadrature(fe, afe));  // PETSc evaluates aux fields at the field's points
-    if (!o.single) PetscCall(PetscObjectSetName((PetscObject)afe, names[f]));
+    if (!o.single && !o.unnamed) PetscCall(PetscObjectSetName((PetscObject)afe, names[f]));
     PetscCall(DMSetField(adm, f, nullptr, (PetscObject)afe));
     PetscCall(PetscFEDestroy(&afe));
   }
@@ -210,6 +212,7 @@ PetscErrorCode run(MPI_Comm comm, int *failures)
   PetscCall(PetscOptionsIntArray("-degrees", "Lagrange degrees of the field", "", degrees, &n_degrees, &set));
   if (!set) n_degrees = 3;
   PetscCall(PetscOptionsBool("-solve", "Compare KSPSolve with A (-solve_ options) with LU of J", "", o.solve, &o.solve, nullptr));
+  PetscCall(PetscOptionsBool("-unnamed", "Leave the auxiliary fields unnamed (the Mat cannot bind them)", "", o.unnamed, &o.unnamed, nullptr));
   PetscCall(PetscOptionsBool("-single", "One coefficient, one unnamed auxiliary field", "", o.single, &o.single, nullptr));
   PetscCall(PetscOptionsInt("-aux_kappa_degree", "Degree of the auxiliary kappa field (the form's: 1)", "", o.kappa_degree, &o.kappa_degree, nullptr));
   PetscCall(PetscOptionsString("-data_dir", "Folder of the form files", "", dir, dir, sizeof(dir), nullptr));
