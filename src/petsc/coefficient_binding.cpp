@@ -1,7 +1,8 @@
 // Binding the form's coefficients to Vecs at setup, in the order docs/petsc.md gives:
-// the Vec of MatFEMGPUSetCoefficient, SNES's linearization point (the one coefficient of
-// a Jacobian), then the field of the DM's auxiliary vector that has the coefficient's
-// name, or its only field when the form has one coefficient. A coefficient on the trial
+// the Vec of MatFEMGPUSetCoefficient, the field of the DM's auxiliary vector that has the
+// coefficient's name, SNES's linearization point (the one coefficient on the field's
+// element of a Jacobian), or the auxiliary vector's only field when the form has one
+// coefficient. A coefficient on the trial
 // element reads through the Mat's closure map; one in its own element through the map of
 // its field in the DM its values live in (coefficient_fields.h).
 #include "petsc/coefficient_fields.h"
@@ -43,8 +44,10 @@ PetscErrorCode check_field(MPI_Comm comm, const CoefficientInfo &c, CellType cel
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// A coefficient with no Vec set: the DM's auxiliary vector, read in place (it is local).
-PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c, CoefficientBinding *b, bool *bound)
+// The DM's auxiliary vector, read in place (it is local): the field named after `c`, or
+// (sole) its only field. *fields lists the auxiliary fields ("" without a vector).
+PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c, bool sole, CoefficientBinding *b, bool *bound,
+                              std::string *fields_text)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   Vec aux;
@@ -57,11 +60,9 @@ PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInf
   PetscCall(VecGetDM(aux, &adm));
   PetscCheck(adm, comm, PETSC_ERR_ARG_WRONG, "fem_gpu: the DM's auxiliary vector has no DM (create it with DMCreateLocalVector of the auxiliary DM)");
   PetscCall(plex_field_elements(adm, &fields));
-  const PetscInt f = coefficient_field(fields, c.name, used_coefficients(*ctx->ir) == 1);
-  PetscCheck(f >= 0, comm, PETSC_ERR_ARG_WRONG,
-             "fem_gpu: form %s needs coefficient '%s': no MatFEMGPUSetCoefficient(A, \"%s\", vec), and no field of the DM's auxiliary vector "
-             "is named '%s' (name its PetscFE so); the auxiliary fields are: %s",
-             ctx->form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str(), describe_fields(fields).c_str());
+  *fields_text = describe_fields(fields);
+  const PetscInt f = coefficient_field(fields, c.name, sole);
+  if (f < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(check_field(comm, c, ctx->signature.cell, fields, f, "the DM's auxiliary vector"));
   PetscCall(PetscObjectReference((PetscObject)aux));
   PetscCall(PetscObjectReference((PetscObject)aux));
@@ -71,6 +72,45 @@ PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInf
   PetscCall(use_field(ctx, c.name, adm, f, b));
   PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is field %" PetscInt_FMT " of the DM's auxiliary vector\n", c.name.c_str(), f));
   *bound = true;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int used_on_trial_element(const ActionIR &ir)
+{
+  int n = 0;
+  for (size_t i = 0; i < ir.coefficients.size(); ++i)
+    n += ir.group_of_function(coefficient_function(static_cast<int>(i))) >= 0 && ir.coefficients[i].element == ir.signature.element;
+  return n;
+}
+
+// A coefficient no Vec was given for, in this order: the auxiliary field named after it;
+// SNES's iterate, the point the Jacobian of F(w) is taken at (the form's one coefficient
+// on the field's element; a local vector already, so also the ghosted copy the action
+// reads, held twice); the auxiliary vector's only field (the form's one coefficient).
+PetscErrorCode bind_unset(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c)
+{
+  CoefficientBinding b;
+  bool bound;
+  std::string fields;
+  PetscFunctionBegin;
+  PetscCall(bind_auxiliary(A, ctx, c, false, &b, &bound, &fields));
+  if (!bound && ctx->linearization && c.element == ctx->signature.element && used_on_trial_element(*ctx->ir) == 1) {
+    PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
+    PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
+    b.vec = b.local = ctx->linearization;
+    bound = true;
+    PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is SNES's linearization point\n", c.name.c_str()));
+  }
+  if (!bound) PetscCall(bind_auxiliary(A, ctx, c, used_coefficients(*ctx->ir) == 1, &b, &bound, &fields));
+  PetscCheck(bound || !fields.empty(), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
+             "fem_gpu: form %s needs coefficient '%s': call MatFEMGPUSetCoefficient(A, \"%s\", vec), or give the DM an auxiliary vector "
+             "(DMSetAuxiliaryVec) with a field named '%s'",
+             ctx->form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str());
+  PetscCheck(bound, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
+             "fem_gpu: form %s needs coefficient '%s': no MatFEMGPUSetCoefficient(A, \"%s\", vec), and no field of the DM's auxiliary vector "
+             "is named '%s' (name its PetscFE so); the auxiliary fields are: %s",
+             ctx->form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str(), fields.c_str());
+  ctx->coefficients.emplace(c.name, std::move(b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,7 +163,6 @@ PetscErrorCode check_trial_element_vec(Mat A, MatFEMGPUContext *ctx, const Coeff
 
 PetscErrorCode bind_coefficient(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c)
 {
-  MPI_Comm comm = PetscObjectComm((PetscObject)A);
   const bool trial_element = c.element == ctx->signature.element;
   PetscFunctionBegin;
   auto it = ctx->coefficients.find(c.name);
@@ -133,26 +172,8 @@ PetscErrorCode bind_coefficient(Mat A, MatFEMGPUContext *ctx, const CoefficientI
     ctx->coefficients.erase(it);
     it = ctx->coefficients.end();
   }
-  if (it == ctx->coefficients.end() && ctx->linearization && ctx->ir->coefficients.size() == 1 && trial_element) {
-    // SNES's iterate is the point the Jacobian of F(w) is taken at: the form's one
-    // coefficient. It is a local vector already, so it is also the ghosted copy the
-    // action reads (no second copy per Newton step); the binding holds it twice.
-    PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
-    PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
-    CoefficientBinding b;
-    b.vec = b.local = ctx->linearization;
-    it = ctx->coefficients.emplace(c.name, std::move(b)).first;
-    PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is SNES's linearization point\n", c.name.c_str()));
-  }
   if (it == ctx->coefficients.end()) {
-    CoefficientBinding b;
-    bool bound;
-    PetscCall(bind_auxiliary(A, ctx, c, &b, &bound));
-    PetscCheck(bound, comm, PETSC_ERR_ARG_WRONGSTATE,
-               "fem_gpu: form %s needs coefficient '%s': call MatFEMGPUSetCoefficient(A, \"%s\", vec), or give the DM an auxiliary vector "
-               "(DMSetAuxiliaryVec) with a field named '%s'",
-               ctx->form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str());
-    ctx->coefficients.emplace(c.name, std::move(b));
+    PetscCall(bind_unset(A, ctx, c));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   // A Vec in the trial element's layout reads through the Mat's map; any other (a Vec of
