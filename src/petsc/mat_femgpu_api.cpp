@@ -48,7 +48,12 @@ PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
   b.vec = w;
   b.state = -1;  // read it again at the next apply
   b.auxiliary = false;
-  if (ctx->set_up) PetscCall(femgpu::MatFEMGPUBindCoefficients(A, ctx));  // checks it, and finds its map if in its own element
+  if (ctx->set_up) {
+    const std::vector<int> before = b.map;
+    PetscCall(femgpu::MatFEMGPUBindCoefficients(A, ctx));  // checks it, and finds its map if in its own element
+    // Backends upload maps once: a Vec of another layout sets the Mat up again.
+    if (b.map != before) ctx->set_up = false;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -107,7 +107,7 @@ PetscErrorCode interpolate(DM dm, const std::vector<std::string> &texts, const s
     PetscCall(PetscFEGetNumComponents(fe, &components));
     FEMGPU_CXX(comm, e[f] = std::make_unique<ExpressionEvaluator>(femgpu::parse_expression(texts[f], sources[f], static_cast<int>(dim)), static_cast<int>(dim)));
     const femgpu::Shape want = femgpu::element_shape(femgpu::Element{1, static_cast<int>(components)});
-    PetscCheck(e[f]->shape() == want, comm, PETSC_ERR_ARG_WRONG, "femgpu-apply: %s = '%s' has shape %s, but its field has %s (%" PetscInt_FMT " components)",
+    PetscCheck(e[f]->shape() == want, comm, PETSC_ERR_ARG_WRONG, "femgpu-apply: %s = '%s' has shape %s, but the field has %s (%" PetscInt_FMT " components)",
                sources[f].c_str(), texts[f].c_str(), femgpu::shape_string(e[f]->shape()).c_str(), femgpu::shape_string(want).c_str(), components);
     ctxs.push_back(e[f].get());
   }
