@@ -29,8 +29,12 @@ PETSC_EXTERN PetscErrorCode MatFEMGPUSetForm(Mat A, const char form_text[], cons
 PETSC_EXTERN PetscErrorCode MatFEMGPUSetFormFile(Mat A, const char path[]);
 
 /* A named Coefficient of the form (e.g. the linearization point "w"). The Vec is a
-   global Vec of the Mat's DM or a local one (ghosted, including constrained DOFs); it
-   is referenced, and its values are read again whenever they change. */
+   global Vec of the Mat's DM or a local one (ghosted, including constrained DOFs); for a
+   coefficient in its own element (another degree, DG0), a global or local Vec of a DM on
+   the same mesh whose field (or field named after the coefficient) has that element. It
+   is referenced, and its values are read again whenever they change. A coefficient with
+   no Vec is read from the DM's auxiliary vector (DMSetAuxiliaryVec): the field whose
+   PetscFE has its name, or the only field for a form with one coefficient. */
 PETSC_EXTERN PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w);
 
 /* A named Constant of the form; overrides its default value. */

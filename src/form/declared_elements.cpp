@@ -66,11 +66,12 @@ void check_declared_elements(const Form &form)
         throw FormError(where + "the " + role_name(d.role) + "'s element (made at " + at(d.line, d.col) + ") does not match: " + why);
       continue;
     }
+    // A coefficient lives in its own element (the kernels evaluate it with its own
+    // tables); only a mixed one has no single element to evaluate.
     const CoefficientInfo &c = form.coefficients.at(static_cast<size_t>(d.slot));
-    std::string why = element_mismatch(e, form.signature);
-    if (!why.empty())
-      throw FormError(where + "coefficient '" + c.name + "' (made at " + at(d.line, d.col) + ") is not on the trial function's element: " +
-                      why + ". Coefficients in their own element are not supported yet; declare it on the trial function's element");
+    if (e.is_mixed())
+      throw FormError(where + "coefficient '" + c.name + "' (made at " + at(d.line, d.col) + ") is on the mixed element " + e.text +
+                      ": coefficients on mixed elements are not supported yet (use one Coefficient per part)");
   }
 }
 

@@ -7,8 +7,8 @@
 // check_declared_elements throws FormError "<source>:<line>:<col>: <what>" located at the
 // declaration, for what lowering cannot take yet: a trial or test function on another
 // element than the signature's or on a mixed element (multi-field operators), and a
-// coefficient the form uses whose element differs from the trial function's
-// (coefficients in their own element).
+// coefficient on a mixed element. A coefficient on another (non-mixed) element is fine:
+// it is evaluated in its own element.
 // Does not: parse (parse_ufl_elements.cpp makes the declarations).
 #pragma once
 

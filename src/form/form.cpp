@@ -21,7 +21,8 @@ Shape element_shape(const Element &e) { return e.components == 1 ? Shape{} : Sha
 std::string describe_element(const Element &e, CellType cell)
 {
   std::string what = e.components == 1 ? " scalar" : " vector with " + std::to_string(e.components) + " components";
-  return "P" + std::to_string(e.degree) + what + " on " + cell_plural(cell);
+  const std::string family = e.degree == 0 ? "DG0" : "P" + std::to_string(e.degree);
+  return family + what + " on " + cell_plural(cell);
 }
 
 Shape DeclaredElement::value_shape() const
@@ -60,7 +61,7 @@ Expr FormBuilder::coefficient(const std::string &name, std::optional<Element> el
     if (coefficients_[i].element != e) throw FormError("coefficient '" + name + "' declared twice with different elements");
     return femgpu::coefficient(static_cast<int>(i), element_shape(e), name);
   }
-  if (e.degree < 1 || e.components < 1) throw FormError("coefficient '" + name + "' has an invalid element");
+  if (e.degree < 0 || e.degree > 8 || e.components < 1 || e.components > 9) throw FormError("coefficient '" + name + "' has an invalid element");
   coefficients_.push_back({name, e});
   return femgpu::coefficient(static_cast<int>(coefficients_.size() - 1), element_shape(e), name);
 }

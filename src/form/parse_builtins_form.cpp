@@ -63,7 +63,7 @@ Value coefficient_call(Context &ctx, const CallArgs &args, Loc loc)
   if (kw.get("degree") || kw.get("components")) {
     // Either keyword picks another element: degree defaults to u's, components to 1.
     Element e{ctx.element.degree, 1};
-    if (const Value *q = kw.get("degree")) e.degree = small_int(*q, kw.loc("degree"), "degree", 1, 8);
+    if (const Value *q = kw.get("degree")) e.degree = small_int(*q, kw.loc("degree"), "degree", 0, 8);  // 0: DG0, piecewise constant
     if (const Value *c = kw.get("components")) e.components = small_int(*c, kw.loc("components"), "components", 1, 9);
     element = e;
   }

@@ -38,10 +38,8 @@ std::string family_arg(const Value &v, Loc loc, const std::string &fn)
   static const std::set<std::string> lagrange = {"Lagrange", "CG", "P"};
   static const std::set<std::string> discontinuous = {"DG", "Discontinuous Lagrange", "DP", "DQ"};
   if (v.kind != Kind::String) fail_at(loc, fn + "() needs the family name first, e.g. \"Lagrange\", got " + type_name(v));
-  if (lagrange.count(v.s)) return v.s;
-  if (discontinuous.count(v.s))
-    fail_at(loc, "element family '" + v.s + "' is not supported yet: femgpu elements are continuous Lagrange ('Lagrange', 'CG' or 'P')");
-  fail_at(loc, "unknown element family '" + v.s + "' (femgpu supports continuous Lagrange: 'Lagrange', 'CG' or 'P')");
+  if (lagrange.count(v.s) || discontinuous.count(v.s)) return v.s;
+  fail_at(loc, "unknown element family '" + v.s + "' (femgpu supports continuous Lagrange: 'Lagrange', 'CG' or 'P', and 'DG' of degree 0)");
 }
 
 const DeclaredElement &element_arg(const Value &v, Loc loc, const std::string &fn)
@@ -67,7 +65,13 @@ Value finite_element(const std::string &fn, const CallArgs &args, Loc loc)
   DeclaredElement e;
   const std::string family = family_arg(args.pos[0], args.pos_loc[0], fn);
   e.cell = cell_arg(args.pos[1], args.pos_loc[1], fn);
-  e.degree = small_int(args.pos[2], args.pos_loc[2], fn + "() degree", 1, 8);
+  // DG is taken at degree 0 only (piecewise constants, for coefficients); femgpu's
+  // Lagrange elements are continuous, so DG of higher degree has no element here.
+  const bool dg = !(family == "Lagrange" || family == "CG" || family == "P");
+  e.degree = small_int(args.pos[2], args.pos_loc[2], fn + "() degree", dg ? 0 : 1, 8);
+  if (dg && e.degree > 0)
+    fail_at(args.pos_loc[2], "element family '" + family + "' of degree " + std::to_string(e.degree) +
+                                 " is not supported: femgpu takes DG of degree 0 (piecewise constants) and continuous Lagrange");
   e.vector = vector;
   std::string dim_text;
   if (vector) {

@@ -64,7 +64,8 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
       w = held;  // the restore below nulls `held`; host arrays of a sequential Vec stay valid
       PetscCall(VecRestoreArrayRead(it->second.local, &held));
     }
-    a->coefficients.push_back({w, ctx->maps.all.data()});
+    const bool own_map = it != ctx->coefficients.end() && !it->second.map.empty();  // in its own element
+    a->coefficients.push_back({w, own_map ? it->second.map.data() : ctx->maps.all.data()});
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -81,15 +82,17 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
     if (b.local && state == b.state) continue;
     PetscInt n;
     PetscCall(VecGetSize(b.vec, &n));
-    if (!b.local) PetscCall(DMCreateLocalVector(ctx->dm, &b.local));
-    if (n == ctx->maps.local_size && b.vec != b.local) {
+    DM dm = b.dm ? b.dm : ctx->dm;  // a coefficient in its own element lives in its own DM
+    const PetscInt local_size = b.dm ? b.local_size : ctx->maps.local_size;
+    if (!b.local) PetscCall(DMCreateLocalVector(dm, &b.local));
+    if (n == local_size && b.vec != b.local) {
       PetscMPIInt size;
       PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)b.vec), &size));
       if (size == 1) PetscCall(VecCopy(b.vec, b.local));  // already a local (ghosted) vector
-      else PetscCall(DMGlobalToLocal(ctx->dm, b.vec, INSERT_VALUES, b.local));
+      else PetscCall(DMGlobalToLocal(dm, b.vec, INSERT_VALUES, b.local));
     } else {
       PetscCall(VecSet(b.local, 0.0));
-      PetscCall(DMGlobalToLocal(ctx->dm, b.vec, INSERT_VALUES, b.local));
+      PetscCall(DMGlobalToLocal(dm, b.vec, INSERT_VALUES, b.local));
     }
     b.state = state;
   }

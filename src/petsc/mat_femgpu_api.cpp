@@ -42,16 +42,17 @@ PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   femgpu::CoefficientBinding &b = ctx->coefficients[name];
   PetscCall(PetscObjectReference((PetscObject)w));
-  if (b.local == b.vec) PetscCall(VecDestroy(&b.local));  // was the linearization point, read in place
+  // The ghosted copy follows the new Vec's DM (a coefficient in its own element may change DM).
+  PetscCall(VecDestroy(&b.local));
   PetscCall(VecDestroy(&b.vec));
   b.vec = w;
   b.state = -1;  // read it again at the next apply
+  b.auxiliary = false;
   if (ctx->set_up) {
-    PetscInt n, global_size;
-    PetscCall(VecGetSize(w, &n));
-    PetscCall(MatGetSize(A, nullptr, &global_size));
-    PetscCheck(n == global_size || n == ctx->maps.local_size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
-               "MatFEMGPUSetCoefficient(): '%s' has size %" PetscInt_FMT "; expected %" PetscInt_FMT " (global) or %" PetscInt_FMT " (local)", name, n, global_size, ctx->maps.local_size);
+    const std::vector<int> before = b.map;
+    PetscCall(femgpu::MatFEMGPUBindCoefficients(A, ctx));  // checks it, and finds its map if in its own element
+    // Backends upload maps once: a Vec of another layout sets the Mat up again.
+    if (b.map != before) ctx->set_up = false;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

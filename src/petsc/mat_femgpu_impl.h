@@ -25,6 +25,13 @@ struct CoefficientBinding {
   Vec vec = nullptr;         // as given by the user (referenced)
   Vec local = nullptr;       // ghosted copy read by the action
   PetscObjectState state = -1;  // of `vec` when `local` was filled
+  // A coefficient in its own element (coefficient_binding.cpp) reads `local` through
+  // its own closure map: the map of its field in `dm` (the Vec's DM or the auxiliary
+  // vector's; not referenced, `vec` holds it). Null dm, empty map: the Mat's DM and map.
+  DM dm = nullptr;
+  std::vector<int> map;
+  PetscInt local_size = -1;  // of dm's local section
+  bool auxiliary = false;    // bound to the DM's auxiliary vector at setup (looked up again at the next)
 };
 
 // A schedule forced from the options database; -1 / empty means "not given".
@@ -136,6 +143,9 @@ struct TuneTarget {
 
 PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx);
 PetscErrorCode MatFEMGPUSetUp(Mat A);
+// Binds every coefficient the form uses (coefficient_binding.cpp): the Vec given, SNES's
+// linearization point, or a field of the DM's auxiliary vector; errors name what is missing.
+PetscErrorCode MatFEMGPUBindCoefficients(Mat A, MatFEMGPUContext *ctx);
 PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer);
 // Chooses and builds the backend (and its schedule) from the context's request.
 PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx);

@@ -91,9 +91,18 @@ PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::s
   const int word_bytes = bytes_per_real(MatFEMGPURequestedPrecision(ctx->schedule));
   const KernelShape shape = KernelShape::from(*ctx->ir, ctx->tab->n_points(), word_bytes);
   const long long dofs = static_cast<long long>(ctx->maps.local_size);
-  const long long inputs = dofs * (1 + static_cast<long long>(ctx->coefficients.size()));
-  const long long map_entries = static_cast<long long>(ctx->maps.free.size() + ctx->maps.coordinates.size() +
-                                                       (ctx->coefficients.empty() ? 0 : ctx->maps.all.size()));
+  // A coefficient in its own element reads its own local vector through its own map (a
+  // DG0 one: a value and a map entry per cell); one on the trial element shares u's map.
+  long long inputs = dofs, coefficient_map_entries = 0;
+  bool trial_map_read = false;
+  for (const auto &kv : ctx->coefficients) {
+    const bool own = !kv.second.map.empty();
+    inputs += own ? static_cast<long long>(kv.second.local_size) : dofs;
+    if (own) coefficient_map_entries += static_cast<long long>(kv.second.map.size());
+    else trial_map_read = true;
+  }
+  const long long map_entries = static_cast<long long>(ctx->maps.free.size() + ctx->maps.coordinates.size() + (trial_map_read ? ctx->maps.all.size() : 0)) +
+                                coefficient_map_entries;
   const Roofline roof = roofline(shape, ctx->flops_per_cell, ctx->maps.n_cells, inputs, dofs, n_coordinate_values, map_entries,
                                  ctx->device_params);
   os << "roofline (Eq. 16): " << roof.gflops << " GFLOP/s, " << bound_name(roof.bound) << " (device parameters from "

@@ -87,43 +87,6 @@ PetscErrorCode resolve_constants(Mat A, MatFEMGPUContext *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode check_coefficients(Mat A, MatFEMGPUContext *ctx)
-{
-  MPI_Comm comm = PetscObjectComm((PetscObject)A);
-  PetscInt global_size;
-  PetscFunctionBegin;
-  PetscCall(MatGetSize(A, nullptr, &global_size));
-  for (size_t i = 0; i < ctx->ir->coefficients.size(); ++i) {
-    const std::string &name = ctx->ir->coefficients[i].name;
-    if (ctx->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by a
-    auto it = ctx->coefficients.find(name);
-    if (it == ctx->coefficients.end() && ctx->linearization && ctx->ir->coefficients.size() == 1) {
-      // SNES's iterate is the point the Jacobian of F(w) is taken at: the form's one
-      // coefficient. It is a local vector already, so it is also the ghosted copy the
-      // action reads (no second copy per Newton step); the binding holds it twice.
-      PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
-      PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
-      it = ctx->coefficients.emplace(name, CoefficientBinding{ctx->linearization, ctx->linearization, -1}).first;
-      PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is SNES's linearization point\n", name.c_str()));
-    }
-    PetscCheck(it != ctx->coefficients.end(), comm, PETSC_ERR_ARG_WRONGSTATE,
-               "fem_gpu: form %s needs coefficient '%s': call MatFEMGPUSetCoefficient(A, \"%s\", vec)", ctx->form_source.c_str(), name.c_str(), name.c_str());
-    PetscCheck(ctx->ir->coefficients[i].element == ctx->signature.element, comm, PETSC_ERR_SUP,
-               "fem_gpu: coefficient '%s' lives in another element than the DM's field; only coefficients in the field's element are supported", name.c_str());
-    PetscInt n;
-    PetscCall(VecGetSize(it->second.vec, &n));
-    PetscCheck(n == global_size || n == ctx->maps.local_size, comm, PETSC_ERR_ARG_SIZ,
-               "fem_gpu: coefficient '%s' has size %" PetscInt_FMT "; expected %" PetscInt_FMT " (a global Vec of the DM) or %" PetscInt_FMT " (a local Vec)",
-               name.c_str(), n, global_size, ctx->maps.local_size);
-  }
-  for (const auto &kv : ctx->coefficients) {
-    bool known = false;
-    for (const CoefficientInfo &c : ctx->ir->coefficients) known = known || c.name == kv.first;
-    PetscCheck(known, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetCoefficient(): form %s has no coefficient '%s'", ctx->form_source.c_str(), kv.first.c_str());
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // Whether a parser error is about shapes or components: the builders' messages
 // (expr.h) name a shape, an index or an axis. Only those can come from reading a vector
 // form on a scalar field (or the reverse); a syntax error gets no note about the DM.
@@ -193,7 +156,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCheck(ctx->maps.n_cells == 0 || ctx->maps.width == expected, comm, PETSC_ERR_PLIB,
              "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->maps.width, expected);
   PetscCall(resolve_constants(A, ctx));
-  PetscCall(check_coefficients(A, ctx));
+  PetscCall(MatFEMGPUBindCoefficients(A, ctx));
   ctx->tune_summary.clear();
   ctx->tuned_median_seconds = 0;
   ctx->apply_seconds = ctx->first_apply_seconds = 0;
@@ -230,8 +193,11 @@ static std::string describe(const MatFEMGPUContext *ctx)
   os << "  N_eval = " << ir.n_eval() << ", n_test = " << ir.n_test_basis << "; pointwise program: " << pc.per_point
      << " ops per point, " << pc.per_cell << " per cell; FLOPs per cell: " << ctx->flops_per_cell << "\n";
   for (size_t i = 0; i < ir.constants.size(); ++i) os << "  constant " << ir.constants[i].name << " = " << ctx->constants[i] << "\n";
-  for (const CoefficientInfo &c : ir.coefficients)
-    os << "  coefficient " << c.name << (ctx->coefficients.count(c.name) ? " (set)" : " (unused by a)") << "\n";
+  for (const CoefficientInfo &c : ir.coefficients) {
+    auto it = ctx->coefficients.find(c.name);
+    const char *how = it == ctx->coefficients.end() ? " (unused by a)" : it->second.auxiliary ? " (a field of the DM's auxiliary vector)" : " (set)";
+    os << "  coefficient " << c.name << ": " << describe_element(c.element, ctx->signature.cell) << how << "\n";
+  }
   os << "  symmetric: " << (ctx->symmetric ? "yes" : "no");
   if (ctx->asymmetry < 0) os << " (declared by -mat_fem_gpu_symmetric)\n";
   else os << " (cell matrix with random coefficients: max |A - A^T| / max |A| = " << ctx->asymmetry << ")\n";

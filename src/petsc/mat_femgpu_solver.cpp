@@ -120,7 +120,8 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
     PetscCall(VecDestroy(&kv.second.local));
   }
   b->coefficients.clear();
-  for (const auto &kv : a->coefficients) PetscCall(MatFEMGPUSetCoefficient(B, kv.first.c_str(), kv.second.vec));
+  for (const auto &kv : a->coefficients)  // auxiliary fields: B finds them on its DM at setup
+    if (!kv.second.auxiliary) PetscCall(MatFEMGPUSetCoefficient(B, kv.first.c_str(), kv.second.vec));
   b->set_up = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -89,6 +89,11 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
   coefficients->clear();
   for (size_t i = 0; i < f->ir->coefficients.size(); ++i) {
     if (f->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by the form
+    const CoefficientInfo &c = f->ir->coefficients[i];
+    if (c.element != f->signature.element) {  // its own element, the same on every level: the fine Vec as is
+      PetscCall(MatFEMGPUSetCoefficient(*level, c.name.c_str(), f->coefficients.at(c.name).vec));
+      continue;
+    }
     Vec w;
     PetscCall(DMCreateLocalVector(level_dm, &w));
     PetscCall(VecSet(w, 0.0));

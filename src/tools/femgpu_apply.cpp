@@ -11,6 +11,7 @@
 #include <petscfe.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ struct ApplyOptions {
   PetscInt degree = 1, components = 1, coordinate_degree = 1, n_apply = 5;
   PetscReal perturb = 0.0;
   char u_expr[1024] = "", v_expr[1024] = "";
+  PetscBool aux = PETSC_FALSE;   // coefficients in the DM's auxiliary vector, not MatFEMGPUSetCoefficient
   PetscBool help = PETSC_FALSE;  // -help: list the options of the mesh and the Mat too, apply nothing
 };
 
@@ -52,7 +54,9 @@ PetscErrorCode read_options(MPI_Comm comm, ApplyOptions *o)
   PetscCall(PetscOptionsReal("-mesh_perturb", "Move interior coordinate nodes by up to this much (reproducible)", "", o->perturb, &o->perturb, nullptr));
   PetscCall(PetscOptionsString("-u_expr", "Trial function u, an expression in x (default 1, or all ones)", "", o->u_expr, o->u_expr, sizeof(o->u_expr), nullptr));
   PetscCall(PetscOptionsString("-v_expr", "Test function v, an expression in x (default 1, or all ones)", "", o->v_expr, o->v_expr, sizeof(o->v_expr), nullptr));
-  PetscCall(PetscOptionsName("-coefficient_<name>_expr", "Coefficient <name> of the form, an expression in x", "", nullptr));
+  PetscCall(PetscOptionsName("-coefficient_<name>_expr", "Coefficient <name> of the form, an expression in x (interpolated in its own element)", "", nullptr));
+  PetscCall(PetscOptionsBool("-coefficients_auxiliary", "Give the coefficients as fields of the DM's auxiliary vector (DMSetAuxiliaryVec)", "",
+                             o->aux, &o->aux, nullptr));
   PetscCall(PetscOptionsInt("-n_apply", "Applies to time (the median is printed)", "", o->n_apply, &o->n_apply, nullptr));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(nullptr, &o->help));
@@ -86,25 +90,50 @@ PetscErrorCode evaluate_at(PetscInt, PetscReal, const PetscReal x[], PetscInt, P
   return PETSC_SUCCESS;
 }
 
-// v = the interpolant of the expression `text` (option `source`) in the DM's field.
-PetscErrorCode interpolate(DM dm, const std::string &text, const std::string &source, Vec *v)
+// v = the interpolant of texts[f] (option sources[f]) in field f of the DM, every field.
+PetscErrorCode interpolate(DM dm, const std::vector<std::string> &texts, const std::vector<std::string> &sources, Vec *v)
 {
+  using Function = PetscErrorCode (*)(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar *, void *);
   MPI_Comm comm = PetscObjectComm((PetscObject)dm);
   PetscInt dim, components;
   PetscFE fe;
+  std::vector<std::unique_ptr<ExpressionEvaluator>> e(texts.size());
+  std::vector<Function> funcs(texts.size(), evaluate_at);
+  std::vector<void *> ctxs;
   PetscFunctionBegin;
   PetscCall(DMGetDimension(dm, &dim));
-  PetscCall(DMGetField(dm, 0, nullptr, (PetscObject *)&fe));
-  PetscCall(PetscFEGetNumComponents(fe, &components));
-  std::unique_ptr<ExpressionEvaluator> e;
-  FEMGPU_CXX(comm, e = std::make_unique<ExpressionEvaluator>(femgpu::parse_expression(text, source, static_cast<int>(dim)), static_cast<int>(dim)));
-  const femgpu::Shape want = femgpu::element_shape(femgpu::Element{1, static_cast<int>(components)});
-  PetscCheck(e->shape() == want, comm, PETSC_ERR_ARG_WRONG, "femgpu-apply: %s = '%s' has shape %s, but the field has %s (-components %" PetscInt_FMT ")",
-             source.c_str(), text.c_str(), femgpu::shape_string(e->shape()).c_str(), femgpu::shape_string(want).c_str(), components);
-  PetscErrorCode (*funcs[1])(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar *, void *) = {evaluate_at};
-  void *ctxs[1] = {e.get()};
+  for (size_t f = 0; f < texts.size(); ++f) {
+    PetscCall(DMGetField(dm, static_cast<PetscInt>(f), nullptr, (PetscObject *)&fe));
+    PetscCall(PetscFEGetNumComponents(fe, &components));
+    FEMGPU_CXX(comm, e[f] = std::make_unique<ExpressionEvaluator>(femgpu::parse_expression(texts[f], sources[f], static_cast<int>(dim)), static_cast<int>(dim)));
+    const femgpu::Shape want = femgpu::element_shape(femgpu::Element{1, static_cast<int>(components)});
+    PetscCheck(e[f]->shape() == want, comm, PETSC_ERR_ARG_WRONG, "femgpu-apply: %s = '%s' has shape %s, but the field has %s (%" PetscInt_FMT " components)",
+               sources[f].c_str(), texts[f].c_str(), femgpu::shape_string(e[f]->shape()).c_str(), femgpu::shape_string(want).c_str(), components);
+    ctxs.push_back(e[f].get());
+  }
   PetscCall(DMCreateGlobalVector(dm, v));
-  PetscCall(DMProjectFunction(dm, 0.0, funcs, ctxs, INSERT_ALL_VALUES, *v));
+  PetscCall(DMProjectFunction(dm, 0.0, funcs.data(), ctxs.data(), INSERT_ALL_VALUES, *v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A clone of the mesh with one field per coefficient, each in its own element and
+// named after it (how the Mat finds a coefficient among auxiliary fields).
+PetscErrorCode coefficient_dm(DM dm, const std::vector<femgpu::CoefficientInfo> &cs, DM *cdm)
+{
+  PetscInt dim;
+  PetscBool simplex;
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMPlexIsSimplex(dm, &simplex));
+  PetscCall(DMClone(dm, cdm));
+  for (size_t f = 0; f < cs.size(); ++f) {
+    PetscFE fe;
+    PetscCall(PetscFECreateLagrange(PetscObjectComm((PetscObject)dm), dim, cs[f].element.components, simplex, cs[f].element.degree, PETSC_DETERMINE, &fe));
+    PetscCall(PetscObjectSetName((PetscObject)fe, cs[f].name.c_str()));
+    PetscCall(DMSetField(*cdm, static_cast<PetscInt>(f), nullptr, (PetscObject)fe));
+    PetscCall(PetscFEDestroy(&fe));
+  }
+  PetscCall(DMCreateDS(*cdm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -116,30 +145,64 @@ std::string ones(PetscInt components)
   return s + "])";
 }
 
-// Interpolates -coefficient_<name>_expr for every coefficient the form declares.
-PetscErrorCode set_coefficients(Mat A, DM dm, const ApplyOptions &o)
+// The form's coefficients whose -coefficient_<name>_expr is given, with their texts.
+PetscErrorCode given_coefficients(DM dm, const ApplyOptions &o, std::vector<femgpu::CoefficientInfo> *cs, std::vector<std::string> *texts)
 {
   PetscInt dim;
-  std::vector<femgpu::CoefficientInfo> coefficients;
+  std::vector<femgpu::CoefficientInfo> all;
   PetscFunctionBegin;
   PetscCall(DMGetDimension(dm, &dim));
   femgpu::FormSignature sig{dim == 2 ? femgpu::CellType::Triangle : femgpu::CellType::Tetrahedron,
                             femgpu::Element{static_cast<int>(o.degree), static_cast<int>(o.components)}, static_cast<int>(o.coordinate_degree)};
   try {
-    coefficients = femgpu::parse_form_file(o.form_file, sig).a.coefficients;
+    all = femgpu::parse_form_file(o.form_file, sig).a.coefficients;
   } catch (const femgpu::FormError &) {
     PetscFunctionReturn(PETSC_SUCCESS);  // the Mat reports it, with the field it was read for, at setup
   }
-  for (const femgpu::CoefficientInfo &c : coefficients) {
-    const std::string option = "-coefficient_" + c.name + "_expr";
+  for (const femgpu::CoefficientInfo &c : all) {
     char text[1024];
     PetscBool set;
-    PetscCall(PetscOptionsGetString(nullptr, nullptr, option.c_str(), text, sizeof(text), &set));
+    PetscCall(PetscOptionsGetString(nullptr, nullptr, ("-coefficient_" + c.name + "_expr").c_str(), text, sizeof(text), &set));
     if (!set) continue;  // the Mat reports it if a needs it
+    cs->push_back(c);
+    texts->push_back(text);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Interpolates -coefficient_<name>_expr into each coefficient's own element, and hands
+// the values to the Mat: one Vec each (MatFEMGPUSetCoefficient), or, with
+// -coefficients_auxiliary, all as fields of the DM's auxiliary vector.
+PetscErrorCode set_coefficients(Mat A, DM dm, const ApplyOptions &o)
+{
+  std::vector<femgpu::CoefficientInfo> cs;
+  std::vector<std::string> texts;
+  PetscFunctionBegin;
+  PetscCall(given_coefficients(dm, o, &cs, &texts));
+  if (cs.empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  std::vector<std::string> sources;
+  for (const femgpu::CoefficientInfo &c : cs) sources.push_back("-coefficient_" + c.name + "_expr");
+  if (o.aux) {
+    DM cdm;
+    Vec g, l;
+    PetscCall(coefficient_dm(dm, cs, &cdm));
+    PetscCall(interpolate(cdm, texts, sources, &g));
+    PetscCall(DMCreateLocalVector(cdm, &l));
+    PetscCall(DMGlobalToLocal(cdm, g, INSERT_VALUES, l));
+    PetscCall(DMSetAuxiliaryVec(dm, nullptr, 0, 0, l));
+    PetscCall(VecDestroy(&l));
+    PetscCall(VecDestroy(&g));
+    PetscCall(DMDestroy(&cdm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (size_t i = 0; i < cs.size(); ++i) {
+    DM cdm;
     Vec w;
-    PetscCall(interpolate(dm, text, option, &w));
-    PetscCall(MatFEMGPUSetCoefficient(A, c.name.c_str(), w));
+    PetscCall(coefficient_dm(dm, {cs[i]}, &cdm));
+    PetscCall(interpolate(cdm, {texts[i]}, {sources[i]}, &w));
+    PetscCall(MatFEMGPUSetCoefficient(A, cs[i].name.c_str(), w));
     PetscCall(VecDestroy(&w));
+    PetscCall(DMDestroy(&cdm));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -185,8 +248,8 @@ PetscErrorCode run(MPI_Comm comm)
   }
   PetscCall(MatFEMGPUSetFormFile(A, o.form_file));
   PetscCall(set_coefficients(A, dm, o));
-  PetscCall(interpolate(dm, o.u_expr[0] ? o.u_expr : ones(o.components), "-u_expr", &u));
-  PetscCall(interpolate(dm, o.v_expr[0] ? o.v_expr : ones(o.components), "-v_expr", &v));
+  PetscCall(interpolate(dm, {o.u_expr[0] ? o.u_expr : ones(o.components)}, {"-u_expr"}, &u));
+  PetscCall(interpolate(dm, {o.v_expr[0] ? o.v_expr : ones(o.components)}, {"-v_expr"}, &v));
   PetscCall(VecDuplicate(u, &y));
   PetscCall(MatMult(A, u, y));  // sets the operator up
   PetscCall(VecViewFromOptions(y, nullptr, "-apply_y_view"));  // e.g. binary:y.bin, to compare backends

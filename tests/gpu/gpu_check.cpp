@@ -1,6 +1,8 @@
 // femgpu-gpu-check: every schedule of a sample, on the GPU, against the CPU reference.
 //
-// For each operator (the shipped forms), dimension and degree: a small connected DMPlex
+// For each operator (the shipped forms, or a form file given by path: its coefficients may
+// be in their own elements, read through their own closure maps; a file whose name holds
+// "vector" is read for a vector field), dimension and degree: a small connected DMPlex
 // box mesh, random non-zero inputs, an output pre-filled with random values; the
 // reference action (FP64) against CUDA kernels for SCPWI and the cost model's top
 // tiled candidates that the device can run, and the generated diagonal kernel against
@@ -22,6 +24,7 @@
 #include "ir/lower.h"
 #include "kernel/build.h"
 #include "kernel/emit.h"
+#include "petsc/coefficient_fields.h"
 #include "petsc/plex_maps.h"
 #include "reference/reference_diagonal.h"
 #include "runtime/cuda_backend.h"
@@ -229,12 +232,46 @@ PetscErrorCode check_diagonal(const ActionIR &ir, const Tabulation &tab, const A
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Random values of every coefficient, each in its own element: one on the field's element
+// reads through the field's map; another through the map of a clone of the mesh with
+// that element (as the Mat reads an auxiliary field).
+struct CoefficientValues {
+  std::vector<std::vector<double>> values;
+  std::vector<std::vector<int>> maps;
+};
+
+PetscErrorCode coefficient_values(const ActionIR &ir, const Mesh &m, std::mt19937 &rng, CoefficientValues *cv)
+{
+  std::uniform_real_distribution<double> u(-1, 1);
+  PetscFunctionBeginUser;
+  for (const CoefficientInfo &ci : ir.coefficients) {
+    PetscInt size = m.maps.local_size, cells, width;
+    std::vector<int> map = m.maps.all;
+    if (ci.element != ir.signature.element) {
+      DM cdm;
+      PetscFE fe;
+      PetscCall(DMClone(m.dm, &cdm));
+      PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, ir.dim, ci.element.components, PETSC_TRUE, ci.element.degree, PETSC_DETERMINE, &fe));
+      PetscCall(DMSetField(cdm, 0, nullptr, (PetscObject)fe));
+      PetscCall(PetscFEDestroy(&fe));
+      PetscCall(DMCreateDS(cdm));
+      PetscCall(plex_field_map(cdm, 0, &cells, &width, &map, &size));
+      PetscCall(DMDestroy(&cdm));
+    }
+    cv->values.emplace_back(static_cast<size_t>(size));
+    for (double &x : cv->values.back()) x = 0.2 * u(rng);
+    cv->maps.push_back(std::move(map));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *failed)
 {
-  const bool vector = c.op == "elasticity" || c.op == "hyperelasticity";
+  const bool file = c.op.size() > 4 && c.op.compare(c.op.size() - 4, 4, ".ufl") == 0;
+  const bool vector = c.op == "elasticity" || c.op == "hyperelasticity" || (file && c.op.find("vector") != std::string::npos);
   const int C = vector ? c.dim : 1;
   FormSignature sig{c.dim == 2 ? CellType::Triangle : CellType::Tetrahedron, Element{c.degree, C}, 1};
-  ParsedForms forms = parse_form_file(default_share_dir() + "/forms/" + c.op + ".ufl", sig);
+  ParsedForms forms = parse_form_file(file ? c.op : default_share_dir() + "/forms/" + c.op + ".ufl", sig);
   ActionIR ir = lower_form(forms.a);
   Tabulation tab = tabulate_action(ir, default_share_dir());
   Mesh mesh;
@@ -243,13 +280,15 @@ PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *faile
   const size_t n = static_cast<size_t>(mesh.maps.local_size);
   std::mt19937 rng(static_cast<unsigned>(c.dim * 100 + c.degree));
   std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> trial(n), w(n), prefill(n);
-  for (size_t i = 0; i < n; ++i) trial[i] = u(rng), w[i] = 0.2 * u(rng), prefill[i] = u(rng);
+  std::vector<double> trial(n), prefill(n);
+  for (size_t i = 0; i < n; ++i) trial[i] = u(rng), prefill[i] = u(rng);
+  CoefficientValues w;
+  PetscCall(coefficient_values(ir, mesh, rng, &w));
   ActionArrays arrays;
   arrays.n_cells = static_cast<int>(mesh.maps.n_cells);
   arrays.coordinates = {mesh.coordinates.data(), mesh.maps.coordinates.data()};
   arrays.trial = {trial.data(), mesh.maps.all.data()};
-  for (size_t i = 0; i < ir.coefficients.size(); ++i) arrays.coefficients.push_back({w.data(), mesh.maps.all.data()});
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) arrays.coefficients.push_back({w.values[i].data(), w.maps[i].data()});
   arrays.test_map = mesh.maps.all.data();
   for (const ConstantInfo &k : ir.constants) arrays.constants.push_back(k.default_value + 0.25);
   std::vector<double> ref = prefill;

@@ -27,7 +27,10 @@ def main():
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command and a.command[0] == "--" else a.command
-    r = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    # errors="replace": PETSc 3.18's -help prints -dm_plex_boundary_label's default from an
+    # uninitialised buffer, so the output may hold any bytes (what is there depends on the
+    # caller's stack); the checks read everything else.
+    r = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", timeout=300)
     print(r.stdout)
     if a.error is not None:
         if r.returncode == 0:

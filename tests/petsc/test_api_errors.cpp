@@ -1,7 +1,8 @@
 // Misuse of the fem_gpu Mat through the C API is a PETSc error with the right code, and
 // the Mat works once the misuse is corrected: a coefficient Vec of the wrong size, a
-// missing coefficient, an unknown or non-finite constant, a Mat that is not fem_gpu; and
-// FEMGPUCreateBoxMesh with NULL (default) and bad arguments.
+// missing coefficient, an unknown or non-finite constant, a Mat that is not fem_gpu, a Vec
+// without a DM for a coefficient in its own element; and FEMGPUCreateBoxMesh with NULL
+// (default) and bad arguments.
 #include <petscdmplex.h>
 #include <petscfe.h>
 
@@ -101,6 +102,56 @@ PetscErrorCode run()
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// A P1 coefficient on a P2 field needs a Vec of a DM with the P1 element: a plain Vec of
+// the right length is refused (its layout is unknown); one of a P1 clone of the mesh works.
+PetscErrorCode check_own_element_coefficient()
+{
+  DM dm, kdm;
+  Mat A;
+  Vec x, y, plain, k;
+  PetscFE fe;
+  PetscFunctionBegin;
+  PetscCall(CreateLagrangeBox(PETSC_COMM_WORLD, 2, 2, 1, 2, &dm));
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(MatFEMGPUSetFormFile(A, FEMGPU_TEST_DATA_DIR "/coefficient_p1_mass.ufl"));
+  PetscCall(DMCreateGlobalVector(dm, &x));
+  PetscCall(VecDuplicate(x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(DMClone(dm, &kdm));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 2, 1, PETSC_TRUE, 1, PETSC_DETERMINE, &fe));
+  PetscCall(DMSetField(kdm, 0, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(kdm));
+  PetscCall(DMCreateGlobalVector(kdm, &k));
+  PetscCall(VecSet(k, 2.0));
+  PetscCall(VecDuplicate(k, &plain));  // a duplicate keeps the DM: make one without
+  PetscCall(VecDestroy(&plain));
+  PetscInt n;
+  PetscCall(VecGetLocalSize(k, &n));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, n, PETSC_DETERMINE, &plain));
+  PetscCall(VecSet(plain, 2.0));
+  PetscCall(MatFEMGPUSetCoefficient(A, "k", plain));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  expect(MatMult(A, x, y), PETSC_ERR_ARG_WRONG, "a Vec without a DM for a P1 coefficient on a P2 field");
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(MatFEMGPUSetCoefficient(A, "k", k));
+  PetscCall(MatMult(A, x, y));
+  PetscScalar sum;  // the integral of k u v with u = v = 1: 2 over the unit square
+  PetscCall(VecSum(y, &sum));
+  const bool ok = std::abs(PetscRealPart(sum) - 2.0) < 1e-13;
+  failures += ok ? 0 : 1;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "P1 coefficient of a P1 DM: sum(A 1) = %g %s\n", (double)PetscRealPart(sum), ok ? "ok" : "FAIL"));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&plain));
+  PetscCall(VecDestroy(&k));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&kdm));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // NULL faces and bounds are PETSc's defaults (the unit box); an empty box is an error.
 PetscErrorCode check_box_mesh()
 {
@@ -139,6 +190,7 @@ int main(int argc, char **argv)
   PetscCall(MatFEMGPURegister());
   PetscCall(current_stage(&before));
   PetscCall(run());
+  PetscCall(check_own_element_coefficient());
   PetscCall(check_box_mesh());
   PetscCall(current_stage(&after));
   failures += before == after ? 0 : 1;

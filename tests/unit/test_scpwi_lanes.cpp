@@ -42,8 +42,8 @@ TEST_CASE("OpenCL SCPWI kernels with one lane per component match the reference 
   std::mt19937 rng(31);
   std::vector<FormCase> forms;
   for (const FormCase &f : form_cases())
-    if (f.components == 0) forms.push_back(f);  // elasticity, curved P2 geometry, hyperelasticity
-  REQUIRE(forms.size() == 3);
+    if (f.components == 0) forms.push_back(f);  // elasticity, curved P2 geometry, hyperelasticity, own-element coefficients
+  REQUIRE(forms.size() == 4);
   forms.push_back(scalar_coefficient_case());
   forms.push_back(vector_residual_case());
   for (const FormCase &f : forms)

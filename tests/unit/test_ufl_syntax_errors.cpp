@@ -85,15 +85,14 @@ TEST_CASE("declared elements against the DM's field, and coefficients' names", "
   const FormSignature tet{CellType::Tetrahedron, Element{2, 1}, 1};
   CHECK_THAT(error_of(kHead + "a = u*v*dx\n", tet),
              Catch::StartsWith("t.ufl:2:19: ") && Catch::Contains("is on triangles, but the form is read for the field P2 scalar on tetrahedra"));
-  // A coefficient in another element than u's: parsed, refused at lowering, where declared.
-  CHECK_THAT(error_of(kHead + "P1 = FiniteElement('P', triangle, 1)\nk = Coefficient(P1)\na = k*u*v*dx\n", triangle_p(2)),
-             Catch::StartsWith("t.ufl:4:6: coefficient 'k' (made at 5:5) is not on the trial function's element") &&
-                 Catch::Contains("is P1 scalar on triangles; the field it is read for is P2 scalar on triangles") &&
-                 Catch::Contains("Coefficients in their own element are not supported yet"));
+  // A coefficient in another element than u's lowers (its own group); DG of degree 0 too.
+  CHECK(error_of(kHead + "P1 = FiniteElement('P', triangle, 1)\nk = Coefficient(P1)\na = k*u*v*dx\n", triangle_p(2)) == "(no error)");
+  CHECK(error_of(kHead + "Q = VectorElement('DG', triangle, 0)\nk = Coefficient(Q)\na = k[0]*u*v*dx\n", triangle_p(2)) == "(no error)");
   const std::vector<Bad> more = {
       {"a = Coefficient(e)*u*v*dx\n", false, "t.ufl:4:5: ", "must be assigned to a name on its own line, e.g. 'f = Coefficient("},
       {"c = 2*Constant(triangle)\n", false, "t.ufl:4:7: ", "must be assigned to a name on its own line"},
-      {"f = FiniteElement('DG', triangle, 0)\n", false, "t.ufl:4:19: ", "element family 'DG' is not supported yet"},
+      {"f = FiniteElement('DG', triangle, 1)\n", false, "t.ufl:4:35: ", "element family 'DG' of degree 1 is not supported: femgpu takes DG of degree 0"},
+      {"f = FiniteElement('P', triangle, 0)\n", false, "t.ufl:4:34: ", "FiniteElement() degree must be 1..8, got 0"},
       {"f = FiniteElement('Nedelec', triangle, 1)\n", false, "t.ufl:4:19: ", "unknown element family 'Nedelec'"},
       {"f = FiniteElement('P', quadrilateral, 1)\n", false, "t.ufl:4:24: ", "cell 'quadrilateral' is not supported"},
       {"f = FiniteElement('P', triangle, 9)\n", false, "t.ufl:4:34: ", "FiniteElement() degree must be 1..8, got 9"},

@@ -73,7 +73,24 @@ inline std::vector<FormCase> form_cases()
                         inner(b.trial_function(), b.test_function())));
        }},
       {"hyperelasticity", 0, 2, 1,
-       [](FormBuilder &b) { return derivative(hyperelastic_residual(b), b.coefficient("w"), b.trial_function()); }}
+       [](FormBuilder &b) { return derivative(hyperelastic_residual(b), b.coefficient("w"), b.trial_function()); }},
+      // Coefficients in their own elements (their own tables, maps and loops): a P1 and
+      // a DG0 scalar, whatever the trial degree.
+      {"P1 and DG0 coefficients", 1, 2, 1,
+       [=](FormBuilder &b) {
+         Expr k1 = b.coefficient("k1", Element{1, 1}), k0 = b.coefficient("k0", Element{0, 1});
+         Expr uv = mul(b.trial_function(), b.test_function());
+         return one(add(mul(add(k1, k0), gradu_gradv(b)), mul(mul(k1, k1), uv)));
+       }},
+      // A P2 vector and a DG0 vector coefficient with a vector trial function: advection
+      // (beta . grad) u . v plus a DG0 reaction c . u (c . v).
+      {"P2 and DG0 vector coefficients", 0, 2, 1,
+       [](FormBuilder &b) {
+         const int d = b.dim();
+         Expr beta = b.coefficient("beta", Element{2, d}), c = b.coefficient("c", Element{0, d});
+         Expr u = b.trial_function(), v = b.test_function();
+         return one(add(inner(dot(grad(u, d), beta), v), mul(dot(c, u), dot(c, v))));
+       }}
   };
 }
 
