@@ -80,6 +80,7 @@ struct MatFEMGPUContext {
   PetscInt paper_model_candidates = 3;  // also the paper t_heur's best, without t_sync (tuner.h)
   PetscInt per_evaluation_tiling = 2;  // at most this many candidates of one evaluation tiling per selection (tuner.h)
   PetscReal model_barrier_ns = kModelBarrierSeconds * 1e9;  // the cost model's cost of one barrier (cost_model.h's t_sync)
+  std::string tune_plan;  // -mat_fem_gpu_tune_plan: a plan text (tune_plan.h), "print" or empty (the default plan)
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

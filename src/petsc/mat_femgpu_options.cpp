@@ -9,6 +9,7 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
+#include "tune/tune_plan.h"
 #include "tune/tuning_cache.h"
 
 namespace femgpu {
@@ -31,6 +32,21 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
   PetscCall(PetscOptionsString("-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", path, path, sizeof(path), &set));
   if (set) ctx->tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
   PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->retune, &ctx->retune, nullptr));
+  PetscCall(PetscStrncpy(path, ctx->tune_plan.c_str(), sizeof(path)));
+  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_plan",
+                               "Tuning plan: rounds of moves, e.g. \"first; shared_dofs n=2 + warp_scatter n=2; local_search n=2\" (docs/kernels.md); "
+                               "print: print the default plans when tuning",
+                               "", path, path, sizeof(path), &set));
+  if (set) {
+    if (std::string(path) != "print") {
+      try {
+        (void)parse_tune_plan(path);
+      } catch (const std::exception &e) {
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", path, e.what());
+      }
+    }
+    ctx->tune_plan = path;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

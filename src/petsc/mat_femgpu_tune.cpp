@@ -16,6 +16,7 @@
 #include "petsc/log_stage.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "tune/tune_plan.h"
 #include "tune/tuning_cache.h"
 
 namespace femgpu {
@@ -78,6 +79,11 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.model_barrier_seconds = static_cast<double>(ctx->model_barrier_ns) * 1e-9;
   settings.cutoff = static_cast<double>(ctx->tune_cutoff);
   settings.tiled_loops = ctx->schedule.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
+  if (ctx->tune_plan == "print")
+    (void)PetscPrintf(comm, "  fem_gpu tune plan (CUDA): %s\n  fem_gpu tune plan (OpenCL): %s\n", to_string(default_cuda_plan(settings)).c_str(),
+                      to_string(default_opencl_plan(settings)).c_str());
+  else
+    settings.plan = ctx->tune_plan;  // parsed when read: an impossible plan is refused there
   if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
   return settings;
 }
