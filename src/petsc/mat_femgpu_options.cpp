@@ -75,19 +75,19 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_dofs",
                         "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
-                        "Tuning times the shared variant of its fastest unrolled or spilling candidates (-mat_fem_gpu_shared_dofs_candidates) and of "
+                        "Tuning times the shared variant of its fastest unrolled or spilling candidates (the tuning plan's shared_dofs move) and of "
                         "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
                         {"registers", "shared"}, &r.dofs, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_cells",
                         "Forced tiled schedules: where the per-cell values the points read (inverse Jacobian, |det J|, constants) live "
                         "across the loops: registers or shared (memory, read back at each point). Tuning times the shared variant bounded "
-                        "for more groups per SM (-mat_fem_gpu_cell_value_bound_candidates)",
+                        "for more groups per SM (the tuning plan's cell_value_bound move)",
                         {"registers", "shared"}, &r.cells, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_tables",
                         "Forced schedules: where an SCPWI kernel reads its element tables: global (memory), constant (memory, baked into the "
                         "source; at most 64 KiB) or constant-merged (equal tables stored once); tuning times each where it fits. Tiled: global "
                         "(the shared prefetch buffer holds one table after another) or interleaved (a point's derivative tables side by side, "
-                        "read in pairs); tuning times the interleaved variant of its fastest tiled candidates (-mat_fem_gpu_interleaved_candidates)",
+                        "read in pairs); tuning times the interleaved variant of its fastest tiled candidates (the tuning plan's interleaved move)",
                         {"global", "constant", "constant-merged", "interleaved"}, &r.tables, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_loops",
                         "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
@@ -96,7 +96,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_scatter",
                         "Forced schedules: how the kernel adds its outputs into the vector: atomic (one atomic add per entry) or warp (CUDA: a "
                         "warp's adds to one entry are summed first, one atomic per distinct entry). Tuning times the warp variant of its "
-                        "fastest candidates (-mat_fem_gpu_warp_scatter_candidates)",
+                        "fastest candidates (the tuning plan's warp_scatter move)",
                         {"atomic", "warp"}, &r.scatter, &any));
   // Tile sizes not given stay -1 (whole loops, or the strategy's default); given ones are
   // checked here for range and by the schedule's validation against the form at setup.
@@ -114,7 +114,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                         {"-mat_fem_gpu_groups_per_sm",
                          "Forced schedules, CUDA: bound the kernel's registers so that this many groups fit on one SM (__launch_bounds__; "
                          "0: no bound). Tuning times the bounded variant of its fastest register-limited candidates "
-                         "(-mat_fem_gpu_register_bound_candidates)",
+                         "(the tuning plan's register_bound move)",
                          &r.groups_per_sm, {0, 64}},
                         {"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device, {-1, 1023}}};
   for (const Knob &k : knobs) {
@@ -157,37 +157,6 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
       {"-mat_fem_gpu_low_register_words",
        "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)",
        &ctx->low_register_words, words},
-      {"-mat_fem_gpu_shared_dofs_candidates",
-       "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that are unrolled "
-       "tiled kernels or spill registers (0: off)",
-       &ctx->shared_dofs_candidates, count},
-      {"-mat_fem_gpu_warp_scatter_candidates",
-       "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)",
-       &ctx->warp_scatter_candidates, count},
-      {"-mat_fem_gpu_interleaved_candidates",
-       "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
-       "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
-       &ctx->interleaved_candidates, count},
-      {"-mat_fem_gpu_mma_candidates",
-       "CUDA tuning in FP64 also times this many tensor-core schedules (mma nc=.. warps=.. tq=..: the contractions as FP64 m8n8k4 "
-       "matrix products), the first shapes of its list that fit the device's shared memory (0: off)",
-       &ctx->mma_candidates, count},
-      {"-mat_fem_gpu_half_group_candidates",
-       "CUDA tuning also times the variant with half the cells per group (-mat_fem_gpu_nc) of this many of the fastest tiled candidates, "
-       "so that two groups share an SM where one was alone (0: off)",
-       &ctx->half_group_candidates, count},
-      {"-mat_fem_gpu_tune_local_search",
-       "Tuning refines the fastest tiled candidate for up to this many rounds, timing its tile neighbours (each tile one step "
-       "along its ladder) while a round finds a faster one (0: off)",
-       &ctx->local_search_rounds, {0, 100}},
-      {"-mat_fem_gpu_register_bound_candidates",
-       "CUDA tuning also times the register-bound variant (-mat_fem_gpu_groups_per_sm) of this many of the fastest candidates whose "
-       "registers alone limit their groups per SM, one group more; a variant that spills more is not timed (0: off)",
-       &ctx->register_bound_candidates, count},
-      {"-mat_fem_gpu_cell_value_bound_candidates",
-       "CUDA tuning also times, for this many of the fastest register-limited tiled candidates, the variant with the per-cell values "
-       "in shared memory (-mat_fem_gpu_cells shared) bounded for one group per SM more; one that spills more is not timed (0: off)",
-       &ctx->cell_value_bound_candidates, count},
       {"-mat_fem_gpu_fit_register_words",
        "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
        "footprint is too large) holds at most this many words per work-item (0: off)",

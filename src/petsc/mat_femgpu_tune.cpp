@@ -59,14 +59,6 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.limits.eta_simd_min = ctx->eta_simd_min;
   settings.limits.wg_max = static_cast<int>(ctx->wg_max);
   settings.low_register_words = ctx->low_register_words;
-  settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->shared_dofs_candidates));
-  settings.warp_scatter_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->warp_scatter_candidates));
-  settings.interleaved_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->interleaved_candidates));
-  settings.register_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->register_bound_candidates));
-  settings.cell_value_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->cell_value_bound_candidates));
-  settings.half_group_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->half_group_candidates));
-  settings.local_search_rounds = static_cast<size_t>(std::max<PetscInt>(0, ctx->local_search_rounds));
-  settings.mma_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->mma_candidates));
   settings.shared_dofs_above_words = std::max<PetscInt>(0, ctx->shared_dofs_above_words);
   settings.fit_register_words = std::max<PetscInt>(0, ctx->fit_register_words);
   settings.fit_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->fit_candidates));
