@@ -9,6 +9,7 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
+#include "petsc/schedule_text_option.h"
 #include "tune/tune_plan.h"
 #include "tune/tuning_cache.h"
 
@@ -62,6 +63,19 @@ static PetscErrorCode read_choice(Items PetscOptionsObject, const char *name, co
   PetscFunctionBegin;
   PetscCall(PetscOptionsEList(name, help, "", choices.data(), static_cast<PetscInt>(choices.size()), choices[static_cast<size_t>(chosen)], &chosen, &set));
   if (set) *value = choices[static_cast<size_t>(chosen)], *any = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// -mat_fem_gpu_schedule "<text>" (schedule_text_option.h), read after the separate
+// schedule options so that the text, which fixes the whole schedule, wins.
+template <class Items> static PetscErrorCode read_schedule_text(Items PetscOptionsObject, ScheduleRequest *r, PetscBool *set)
+{
+  char text[PETSC_MAX_PATH_LEN] = "";
+  PetscFunctionBegin;
+  const std::string help = "Forced schedule, as a schedule prints it (a tuning winner pasted back; words left out are completed at setup): " +
+                           schedule_text_help();
+  PetscCall(PetscOptionsString("-mat_fem_gpu_schedule", help.c_str(), "", text, text, sizeof(text), set));
+  if (*set) PetscCall(ScheduleRequestFromText_FEMGPU("-mat_fem_gpu_schedule", text, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -192,6 +206,8 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   any = (PetscBool)(any || set);
   PetscCall(read_int_list_option(PetscOptionsObject, "-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", tile,
                                  &r.eval_cols, &set));
+  any = (PetscBool)(any || set);
+  PetscCall(read_schedule_text(PetscOptionsObject, &r, &set));
   any = (PetscBool)(any || set);
   if (any) ctx->set_up = false;
   PetscFunctionReturn(PETSC_SUCCESS);
