@@ -85,52 +85,16 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   ScheduleRequest &r = ctx->schedule;
   PetscBool set, any = PETSC_FALSE;
   PetscFunctionBegin;
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_nc, -mat_fem_gpu_warps, -mat_fem_gpu_tq)", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_schedule \"mma nc=16 warps=4 tq=8\")", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_dofs",
-                        "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
-                        "Tuning times the shared variant of its fastest unrolled or spilling candidates (the tuning plan's shared_dofs move) and of "
-                        "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
-                        {"registers", "shared"}, &r.dofs, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_cells",
-                        "Forced tiled schedules: where the per-cell values the points read (inverse Jacobian, |det J|, constants) live "
-                        "across the loops: registers or shared (memory, read back at each point). Tuning times the shared variant bounded "
-                        "for more groups per SM (the tuning plan's cell_value_bound move)",
-                        {"registers", "shared"}, &r.cells, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_tables",
-                        "Forced schedules: where an SCPWI kernel reads its element tables: global (memory), constant (memory, baked into the "
-                        "source; at most 64 KiB) or constant-merged (equal tables stored once); tuning times each where it fits. Tiled: global "
-                        "(the shared prefetch buffer holds one table after another) or interleaved (a point's derivative tables side by side, "
-                        "read in pairs); tuning times the interleaved variant of its fastest tiled candidates (the tuning plan's interleaved move)",
-                        {"global", "constant", "constant-merged", "interleaved"}, &r.tables, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_loops",
                         "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
                         "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
                         {"unrolled", "compiler"}, &r.loops, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_scatter",
-                        "Forced schedules: how the kernel adds its outputs into the vector: atomic (one atomic add per entry) or warp (CUDA: a "
-                        "warp's adds to one entry are summed first, one atomic per distinct entry). Tuning times the warp variant of its "
-                        "fastest candidates (the tuning plan's warp_scatter move)",
-                        {"atomic", "warp"}, &r.scatter, &any));
-  // Tile sizes not given stay -1 (whole loops, or the strategy's default); given ones are
-  // checked here for range and by the schedule's validation against the form at setup.
+  // Forced schedules are one option, -mat_fem_gpu_schedule (read_schedule_text): tile
+  // sizes it leaves out stay -1 (whole loops, or the strategy's default).
   struct Knob { const char *name, *help; PetscInt *value; IntRange range; };
-  const IntRange tile{1, 4096};
-  const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group, {1, 1024}},
-                        {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes, {1, 3}},
-                        {"-mat_fem_gpu_nc", "Tiled and mma: cells per work-group N_c (mma: a multiple of 8, default 16)", &r.cells_per_group, {1, 1024}},
-                        {"-mat_fem_gpu_warps", "mma: warps per work-group (default 4)", &r.warps, {1, 32}},
-                        {"-mat_fem_gpu_nwi", "Tiled: work-items per cell N_WI", &r.items_per_cell, {1, 1024}},
-                        {"-mat_fem_gpu_tq", "Tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", &r.quad_tile, tile},
-                        {"-mat_fem_gpu_ter", "Tiled: evaluation row tile T_e^r", &r.eval_rows, tile},
-                        {"-mat_fem_gpu_tqr", "Tiled: quadrature row tile T_q^r", &r.quad_rows, tile},
-                        {"-mat_fem_gpu_tqc", "Tiled: quadrature column tile T_q^c", &r.quad_cols, tile},
-                        {"-mat_fem_gpu_groups_per_sm",
-                         "Forced schedules, CUDA: bound the kernel's registers so that this many groups fit on one SM (__launch_bounds__; "
-                         "0: no bound). Tuning times the bounded variant of its fastest register-limited candidates "
-                         "(the tuning plan's register_bound move)",
-                         &r.groups_per_sm, {0, 64}},
-                        {"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device, {-1, 1023}}};
+  const Knob knobs[] = {{"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device, {-1, 1023}}};
   for (const Knob &k : knobs) {
     PetscCall(read_int_option(PetscOptionsObject, src, k.name, k.help, k.range, k.value, &set));
     if (set) any = PETSC_TRUE;
@@ -203,9 +167,6 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_lanes",
                              "Tuning also times each SCPWI candidate of a vector form with one work-item per component (lanes=C)", "",
                              ctx->scpwi_lanes, &ctx->scpwi_lanes, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(read_int_list_option(PetscOptionsObject, "-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", tile,
-                                 &r.eval_cols, &set));
   any = (PetscBool)(any || set);
   PetscCall(read_schedule_text(PetscOptionsObject, &r, &set));
   any = (PetscBool)(any || set);

@@ -25,12 +25,12 @@ constexpr IntRange kTile{1, 4096};
 const std::vector<ScheduleWord> &words()
 {
   static const std::vector<ScheduleWord> table = {
-      {"wg", "SCPWI: cells per work-group", {1, 1024}, {}, &ScheduleRequest::work_group, nullptr},
-      {"lanes", "SCPWI: work-items per cell (1, or the components of a vector form)", {1, 64}, {}, &ScheduleRequest::lanes, nullptr},
-      {"nc", "tiled and mma: cells per work-group N_c", kTile, {}, &ScheduleRequest::cells_per_group, nullptr},
-      {"warps", "mma: warps per work-group", {1, 32}, {}, &ScheduleRequest::warps, nullptr},
-      {"nwi", "tiled: work-items per cell N_WI", kTile, {}, &ScheduleRequest::items_per_cell, nullptr},
-      {"tq", "tiled and mma: quadrature tile T^Q", kTile, {}, &ScheduleRequest::quad_tile, nullptr},
+      {"wg", "SCPWI: cells per work-group (one work-item each, or lanes=)", {1, 1024}, {}, &ScheduleRequest::work_group, nullptr},
+      {"lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", {1, 3}, {}, &ScheduleRequest::lanes, nullptr},
+      {"nc", "tiled and mma: cells per work-group N_c (mma: a multiple of 8, default 16)", {1, 1024}, {}, &ScheduleRequest::cells_per_group, nullptr},
+      {"warps", "mma: warps per work-group (default 4)", {1, 32}, {}, &ScheduleRequest::warps, nullptr},
+      {"nwi", "tiled: work-items per cell N_WI", {1, 1024}, {}, &ScheduleRequest::items_per_cell, nullptr},
+      {"tq", "tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", kTile, {}, &ScheduleRequest::quad_tile, nullptr},
       {"ter", "tiled: evaluation row tile T_e^r", kTile, {}, &ScheduleRequest::eval_rows, nullptr},
       {"tec", "tiled: evaluation column tiles T_e^c, one per evaluation group ([a,b,...])", kTile, {}, nullptr, nullptr},
       {"tqr", "tiled: quadrature row tile T_q^r", kTile, {}, &ScheduleRequest::quad_rows, nullptr},
@@ -41,7 +41,7 @@ const std::vector<ScheduleWord> &words()
       {"tables", "where the element tables are read", {}, {"global", "constant", "constant-merged", "interleaved"}, nullptr,
        &ScheduleRequest::tables},
       {"scatter", "how outputs are added (warp: CUDA)", {}, {"atomic", "warp"}, nullptr, &ScheduleRequest::scatter},
-      {"groups_per_sm", "CUDA: register bound, groups per SM (0: none)", {0, 64}, {}, &ScheduleRequest::groups_per_sm, nullptr},
+      {"groups_per_sm", "CUDA: bound the registers so that this many groups fit on one SM (__launch_bounds__; 0: none)", {0, 64}, {}, &ScheduleRequest::groups_per_sm, nullptr},
   };
   return table;
 }
@@ -99,7 +99,7 @@ PetscErrorCode ScheduleRequestFromText_FEMGPU(const char *option, const std::str
              "%s \"%s\": it starts with scpwi, tiled or mma, not '%s'", option, text.c_str(), word.c_str());
   // The text alone fixes the schedule: what it leaves out is completed at setup.
   ScheduleRequest fresh;
-  fresh.device = r->device, fresh.precision = r->precision;
+  fresh.device = r->device, fresh.precision = r->precision, fresh.loops = r->loops;  // options of their own
   *r = fresh;
   r->strategy = word;
   while (is >> word) {
