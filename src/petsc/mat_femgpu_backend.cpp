@@ -55,7 +55,7 @@ Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
   for (size_t g = 0; g < ir.groups.size(); ++g)
     t.eval_cols.push_back(g < r.eval_cols.size() ? static_cast<int>(r.eval_cols[g]) : ir.groups[g].n_basis);
   if (r.eval_cols.size() > ir.groups.size())
-    throw std::invalid_argument("-mat_fem_gpu_tec has " + std::to_string(r.eval_cols.size()) + " entries; the form has " +
+    throw std::invalid_argument("-mat_fem_gpu_schedule's tec= has " + std::to_string(r.eval_cols.size()) + " entries; the form has " +
                                 std::to_string(ir.groups.size()) + " evaluation groups");
   t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
   t.quad_cols = pick(r.quad_cols, t.quad_tile);

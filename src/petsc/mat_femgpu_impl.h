@@ -69,14 +69,6 @@ struct MatFEMGPUContext {
   PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
   PetscInt wg_max = 256;
   PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
-  PetscInt shared_dofs_candidates = 2;  // shared-DOF twins of the fastest unrolled or spilling candidates (tuner.h); 0: off
-  PetscInt warp_scatter_candidates = 2;  // warp-scatter twins of the fastest candidates (tuner.h, CUDA); 0: off
-  PetscInt half_group_candidates = 2;      // half-N_c twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
-  PetscInt local_search_rounds = 2;        // rounds of tile-neighbour refinement of the fastest (tuner.h, CUDA); 0: off
-  PetscInt mma_candidates = 6;             // tensor-core schedules timed after the first round (tuner.h, CUDA, FP64); 0: off
-  PetscInt cell_value_bound_candidates = 2;  // cells=shared register-bound twins of the fastest tiled (tuner.h, CUDA); 0: off
-  PetscInt register_bound_candidates = 2;  // register-bound twins of the fastest (tuner.h, CUDA); 0: off
-  PetscInt interleaved_candidates = 2;   // interleaved-table twins of the fastest tiled candidates (tuner.h, CUDA); 0: off
   PetscInt shared_dofs_above_words = 128;  // unrolled candidates above this register footprint get shared DOFs (tuner.h); 0: off
   PetscInt fit_register_words = 112;       // also time the best candidates that fit the register file (tuner.h); 0: off
   PetscInt fit_candidates = 3;
@@ -87,6 +79,7 @@ struct MatFEMGPUContext {
   PetscInt paper_model_candidates = 3;  // also the paper t_heur's best, without t_sync (tuner.h)
   PetscInt per_evaluation_tiling = 2;  // at most this many candidates of one evaluation tiling per selection (tuner.h)
   PetscReal model_barrier_ns = kModelBarrierSeconds * 1e9;  // the cost model's cost of one barrier (cost_model.h's t_sync)
+  std::string tune_plan;  // -mat_fem_gpu_tune_plan: a plan text (tune_plan.h), "print" or empty (the default plan)
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

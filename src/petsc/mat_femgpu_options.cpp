@@ -9,6 +9,8 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
+#include "petsc/schedule_text_option.h"
+#include "tune/tune_plan.h"
 #include "tune/tuning_cache.h"
 
 namespace femgpu {
@@ -31,6 +33,21 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
   PetscCall(PetscOptionsString("-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", path, path, sizeof(path), &set));
   if (set) ctx->tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
   PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->retune, &ctx->retune, nullptr));
+  PetscCall(PetscStrncpy(path, ctx->tune_plan.c_str(), sizeof(path)));
+  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_plan",
+                               "Tuning plan: rounds of moves, e.g. \"first; shared_dofs n=2 + warp_scatter n=2; local_search n=2\" (docs/kernels.md); "
+                               "print: print the default plans when tuning",
+                               "", path, path, sizeof(path), &set));
+  if (set) {
+    if (std::string(path) != "print") {
+      try {
+        (void)parse_tune_plan(path);
+      } catch (const std::exception &e) {
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", path, e.what());
+      }
+    }
+    ctx->tune_plan = path;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -49,58 +66,35 @@ static PetscErrorCode read_choice(Items PetscOptionsObject, const char *name, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -mat_fem_gpu_schedule "<text>" (schedule_text_option.h), read after the separate
+// schedule options so that the text, which fixes the whole schedule, wins.
+template <class Items> static PetscErrorCode read_schedule_text(Items PetscOptionsObject, ScheduleRequest *r, PetscBool *set)
+{
+  char text[PETSC_MAX_PATH_LEN] = "";
+  PetscFunctionBegin;
+  const std::string help = "Forced schedule, as a schedule prints it (a tuning winner pasted back; words left out are completed at setup): " +
+                           schedule_text_help();
+  PetscCall(PetscOptionsString("-mat_fem_gpu_schedule", help.c_str(), "", text, text, sizeof(text), set));
+  if (*set) PetscCall(ScheduleRequestFromText_FEMGPU("-mat_fem_gpu_schedule", text, r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // Schedule knobs: a forced strategy and tile sizes (unset ones are completed at setup).
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, const OptionSource &src, MatFEMGPUContext *ctx)
 {
   ScheduleRequest &r = ctx->schedule;
   PetscBool set, any = PETSC_FALSE;
   PetscFunctionBegin;
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_nc, -mat_fem_gpu_warps, -mat_fem_gpu_tq)", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_schedule \"mma nc=16 warps=4 tq=8\")", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_dofs",
-                        "Forced schedules: where a work-item keeps the DOFs it reads (and, SCPWI, its outputs): registers or shared (memory). "
-                        "Tuning times the shared variant of its fastest unrolled or spilling candidates (-mat_fem_gpu_shared_dofs_candidates) and of "
-                        "those whose register footprint is too large (-mat_fem_gpu_shared_dofs_above_words)",
-                        {"registers", "shared"}, &r.dofs, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_cells",
-                        "Forced tiled schedules: where the per-cell values the points read (inverse Jacobian, |det J|, constants) live "
-                        "across the loops: registers or shared (memory, read back at each point). Tuning times the shared variant bounded "
-                        "for more groups per SM (-mat_fem_gpu_cell_value_bound_candidates)",
-                        {"registers", "shared"}, &r.cells, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_tables",
-                        "Forced schedules: where an SCPWI kernel reads its element tables: global (memory), constant (memory, baked into the "
-                        "source; at most 64 KiB) or constant-merged (equal tables stored once); tuning times each where it fits. Tiled: global "
-                        "(the shared prefetch buffer holds one table after another) or interleaved (a point's derivative tables side by side, "
-                        "read in pairs); tuning times the interleaved variant of its fastest tiled candidates (-mat_fem_gpu_interleaved_candidates)",
-                        {"global", "constant", "constant-merged", "interleaved"}, &r.tables, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_loops",
                         "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
                         "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
                         {"unrolled", "compiler"}, &r.loops, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_scatter",
-                        "Forced schedules: how the kernel adds its outputs into the vector: atomic (one atomic add per entry) or warp (CUDA: a "
-                        "warp's adds to one entry are summed first, one atomic per distinct entry). Tuning times the warp variant of its "
-                        "fastest candidates (-mat_fem_gpu_warp_scatter_candidates)",
-                        {"atomic", "warp"}, &r.scatter, &any));
-  // Tile sizes not given stay -1 (whole loops, or the strategy's default); given ones are
-  // checked here for range and by the schedule's validation against the form at setup.
+  // Forced schedules are one option, -mat_fem_gpu_schedule (read_schedule_text): tile
+  // sizes it leaves out stay -1 (whole loops, or the strategy's default).
   struct Knob { const char *name, *help; PetscInt *value; IntRange range; };
-  const IntRange tile{1, 4096};
-  const Knob knobs[] = {{"-mat_fem_gpu_wg", "SCPWI: cells per work-group (one work-item each, or -mat_fem_gpu_lanes)", &r.work_group, {1, 1024}},
-                        {"-mat_fem_gpu_lanes", "SCPWI: work-items per cell, 1 or (vector forms) one per component", &r.lanes, {1, 3}},
-                        {"-mat_fem_gpu_nc", "Tiled and mma: cells per work-group N_c (mma: a multiple of 8, default 16)", &r.cells_per_group, {1, 1024}},
-                        {"-mat_fem_gpu_warps", "mma: warps per work-group (default 4)", &r.warps, {1, 32}},
-                        {"-mat_fem_gpu_nwi", "Tiled: work-items per cell N_WI", &r.items_per_cell, {1, 1024}},
-                        {"-mat_fem_gpu_tq", "Tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", &r.quad_tile, tile},
-                        {"-mat_fem_gpu_ter", "Tiled: evaluation row tile T_e^r", &r.eval_rows, tile},
-                        {"-mat_fem_gpu_tqr", "Tiled: quadrature row tile T_q^r", &r.quad_rows, tile},
-                        {"-mat_fem_gpu_tqc", "Tiled: quadrature column tile T_q^c", &r.quad_cols, tile},
-                        {"-mat_fem_gpu_groups_per_sm",
-                         "Forced schedules, CUDA: bound the kernel's registers so that this many groups fit on one SM (__launch_bounds__; "
-                         "0: no bound). Tuning times the bounded variant of its fastest register-limited candidates "
-                         "(-mat_fem_gpu_register_bound_candidates)",
-                         &r.groups_per_sm, {0, 64}},
-                        {"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device, {-1, 1023}}};
+  const Knob knobs[] = {{"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device, {-1, 1023}}};
   for (const Knob &k : knobs) {
     PetscCall(read_int_option(PetscOptionsObject, src, k.name, k.help, k.range, k.value, &set));
     if (set) any = PETSC_TRUE;
@@ -141,37 +135,6 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
       {"-mat_fem_gpu_low_register_words",
        "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)",
        &ctx->low_register_words, words},
-      {"-mat_fem_gpu_shared_dofs_candidates",
-       "CUDA tuning also times the shared-DOF variant (-mat_fem_gpu_dofs shared) of this many of the fastest candidates that are unrolled "
-       "tiled kernels or spill registers (0: off)",
-       &ctx->shared_dofs_candidates, count},
-      {"-mat_fem_gpu_warp_scatter_candidates",
-       "CUDA tuning also times the warp-scatter variant (-mat_fem_gpu_scatter warp) of this many of the fastest candidates (0: off)",
-       &ctx->warp_scatter_candidates, count},
-      {"-mat_fem_gpu_interleaved_candidates",
-       "CUDA tuning also times the interleaved-table variant (-mat_fem_gpu_tables interleaved) of this many of the fastest tiled "
-       "candidates, for forms with an even number of derivative tables in some evaluation group or the test function (0: off)",
-       &ctx->interleaved_candidates, count},
-      {"-mat_fem_gpu_mma_candidates",
-       "CUDA tuning in FP64 also times this many tensor-core schedules (mma nc=.. warps=.. tq=..: the contractions as FP64 m8n8k4 "
-       "matrix products), the first shapes of its list that fit the device's shared memory (0: off)",
-       &ctx->mma_candidates, count},
-      {"-mat_fem_gpu_half_group_candidates",
-       "CUDA tuning also times the variant with half the cells per group (-mat_fem_gpu_nc) of this many of the fastest tiled candidates, "
-       "so that two groups share an SM where one was alone (0: off)",
-       &ctx->half_group_candidates, count},
-      {"-mat_fem_gpu_tune_local_search",
-       "Tuning refines the fastest tiled candidate for up to this many rounds, timing its tile neighbours (each tile one step "
-       "along its ladder) while a round finds a faster one (0: off)",
-       &ctx->local_search_rounds, {0, 100}},
-      {"-mat_fem_gpu_register_bound_candidates",
-       "CUDA tuning also times the register-bound variant (-mat_fem_gpu_groups_per_sm) of this many of the fastest candidates whose "
-       "registers alone limit their groups per SM, one group more; a variant that spills more is not timed (0: off)",
-       &ctx->register_bound_candidates, count},
-      {"-mat_fem_gpu_cell_value_bound_candidates",
-       "CUDA tuning also times, for this many of the fastest register-limited tiled candidates, the variant with the per-cell values "
-       "in shared memory (-mat_fem_gpu_cells shared) bounded for one group per SM more; one that spills more is not timed (0: off)",
-       &ctx->cell_value_bound_candidates, count},
       {"-mat_fem_gpu_fit_register_words",
        "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
        "footprint is too large) holds at most this many words per work-item (0: off)",
@@ -205,8 +168,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                              "Tuning also times each SCPWI candidate of a vector form with one work-item per component (lanes=C)", "",
                              ctx->scpwi_lanes, &ctx->scpwi_lanes, &set));
   any = (PetscBool)(any || set);
-  PetscCall(read_int_list_option(PetscOptionsObject, "-mat_fem_gpu_tec", "Tiled: evaluation column tiles T_e^c, one per evaluation group", tile,
-                                 &r.eval_cols, &set));
+  PetscCall(read_schedule_text(PetscOptionsObject, &r, &set));
   any = (PetscBool)(any || set);
   if (any) ctx->set_up = false;
   PetscFunctionReturn(PETSC_SUCCESS);

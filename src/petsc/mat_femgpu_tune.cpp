@@ -16,6 +16,7 @@
 #include "petsc/log_stage.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "tune/tune_plan.h"
 #include "tune/tuning_cache.h"
 
 namespace femgpu {
@@ -58,14 +59,6 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.limits.eta_simd_min = ctx->eta_simd_min;
   settings.limits.wg_max = static_cast<int>(ctx->wg_max);
   settings.low_register_words = ctx->low_register_words;
-  settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->shared_dofs_candidates));
-  settings.warp_scatter_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->warp_scatter_candidates));
-  settings.interleaved_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->interleaved_candidates));
-  settings.register_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->register_bound_candidates));
-  settings.cell_value_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->cell_value_bound_candidates));
-  settings.half_group_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->half_group_candidates));
-  settings.local_search_rounds = static_cast<size_t>(std::max<PetscInt>(0, ctx->local_search_rounds));
-  settings.mma_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->mma_candidates));
   settings.shared_dofs_above_words = std::max<PetscInt>(0, ctx->shared_dofs_above_words);
   settings.fit_register_words = std::max<PetscInt>(0, ctx->fit_register_words);
   settings.fit_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->fit_candidates));
@@ -78,6 +71,11 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings.model_barrier_seconds = static_cast<double>(ctx->model_barrier_ns) * 1e-9;
   settings.cutoff = static_cast<double>(ctx->tune_cutoff);
   settings.tiled_loops = ctx->schedule.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
+  if (ctx->tune_plan == "print")
+    (void)PetscPrintf(comm, "  fem_gpu tune plan (CUDA): %s\n  fem_gpu tune plan (OpenCL): %s\n", to_string(default_cuda_plan(settings)).c_str(),
+                      to_string(default_opencl_plan(settings)).c_str());
+  else
+    settings.plan = ctx->tune_plan;  // parsed when read: an impossible plan is refused there
   if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
   return settings;
 }

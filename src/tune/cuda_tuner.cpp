@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tune/probe_analysis.h"  // median
+#include "tune/tune_plan.h"
 
 namespace femgpu {
 
@@ -162,63 +163,33 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
                          const DeviceParams &device, const TuneSettings &settings)
 {
   CudaTuneReport report;
-  DeviceParams ranked = device;  // t_sync counts the groups waiting side by side on this device's SMs
-  if (info.multiprocessors > 0) ranked.multiprocessors = info.multiprocessors;
-  report.candidates = tuning_candidates(ir, tab.n_points(), ranked, settings, &report.space_size, &report.space_truncated);
-  const Precision p = data.precision();
-  for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(p);
-  // Compile in parallel: NVRTC needs no device; loading happens below, in this thread.
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<CudaKernel>> kernels = compile_candidates(ir, tab, report.candidates, info, settings.compile_threads);
-  report.compile_seconds = seconds_since(t0);
-  t0 = std::chrono::steady_clock::now();
+  PlanContext ctx;
+  ctx.ir = &ir;
+  ctx.Q = tab.n_points();
+  ctx.device = device;  // t_sync counts the groups waiting side by side on this device's SMs
+  if (info.multiprocessors > 0) ctx.device.multiprocessors = info.multiprocessors;
+  ctx.sm = sm_limits(info);
+  ctx.shared_limit = info.shared_per_group_optin;
+  ctx.precision = data.precision();
+  ctx.settings = &settings;
+  std::vector<std::unique_ptr<CudaKernel>> kernels;     // in the report's order
   double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for settings.cutoff
-  report.best = time_compiled_candidates(report.candidates, kernels, data, settings, {}, &fastest_ms);
-  report.timing_seconds = seconds_since(t0);
-  // A later round: compile `twins`, let `screen` mark those not to time, time the rest,
-  // and append them (and their kernels) to the report.
-  using Screen = std::function<void(std::vector<TimedCandidate> &, std::vector<std::unique_ptr<CudaKernel>> &)>;
-  auto time_round = [&](std::vector<TimedCandidate> twins, const Screen &screen) {
-    if (twins.empty()) return;
+  // CUDA's timer: compile the round in parallel (NVRTC needs no device), skip the bound
+  // twins that spill more than their originals where the round asks, time the rest.
+  const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen) {
     TuneReport round;
-    round.candidates = std::move(twins);
+    round.candidates = std::move(candidates);
     auto t1 = std::chrono::steady_clock::now();
     std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
     round.compile_seconds = seconds_since(t1);
-    if (screen) screen(round.candidates, more);
+    if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
     t1 = std::chrono::steady_clock::now();
     round.best = time_compiled_candidates(round.candidates, more, data, settings, {}, &fastest_ms);
     round.timing_seconds = seconds_since(t1);
     for (auto &k : more) kernels.push_back(std::move(k));
-    append_round(&report, std::move(round));
+    append_round(into, std::move(round));
   };
-  // The tensor-core schedules (tuner.h's tensor_core_candidates), FP64 only, before the
-  // twins so that the third round may bound their registers too.
-  if (p == Precision::FP64)
-    time_round(tensor_core_candidates(ir, tab.n_points(), settings.mma_candidates, info.shared_per_group_optin), nullptr);
-  // Second round: the shared-DOF, warp-scatter and interleaved-table twins of the
-  // fastest (tuner.h).
-  std::vector<TimedCandidate> twins = shared_dofs_twins(report.candidates, settings.shared_dofs_candidates);
-  for (TimedCandidate &twin : warp_scatter_twins(report.candidates, settings.warp_scatter_candidates)) twins.push_back(std::move(twin));
-  for (TimedCandidate &twin : interleaved_twins(ir, report.candidates, settings.interleaved_candidates)) twins.push_back(std::move(twin));
-  time_round(std::move(twins), nullptr);
-  // Third round: the half-group, register-bound and cells=shared register-bound twins of
-  // the fastest of both rounds (tuner.h); a bound twin that spills more than its original
-  // is not timed.
-  const Screen spilling = [&](std::vector<TimedCandidate> &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
-    skip_spilling_bounds(report.candidates, round, more);
-  };
-  twins = half_group_twins(report.candidates, settings.half_group_candidates);
-  for (TimedCandidate &twin : bound_twins(ir, report.candidates, settings.register_bound_candidates, settings.cell_value_bound_candidates,
-                                          sm_limits(info)))
-    twins.push_back(std::move(twin));
-  time_round(std::move(twins), spilling);
-  // Last, the local search (tuner.h) on the fastest tiled candidate of all rounds: after
-  // the twins, so that they expand the same parents as without it.
-  local_search(ir, tab.n_points(), ranked, settings, report,
-               [&](std::vector<TimedCandidate> near) { time_round(std::move(near), nullptr); });
-  // Then the bound twins of the fastest of all, where the search found it (tuner.h).
-  time_round(bound_twins_of_best(ir, report, sm_limits(info), settings), spilling);
+  run_plan(settings_plan(settings, default_cuda_plan(settings)), ctx, &report, time_round);
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -1,9 +1,11 @@
 // Build each candidate as an OpenCL backend, time it by wall clock, keep the fastest;
-// then the local search (tuner.h's tile_neighbours) as on CUDA.
-// No twin rounds (tuner.h): OpenCL does not report register spills.
+// the rounds of its plan (tune_plan.h's default_opencl_plan: the local search; no twins,
+// as OpenCL does not report register spills).
 #include "tune/opencl_tuner.h"
 
 #include <vector>
+
+#include "tune/tune_plan.h"
 
 namespace femgpu {
 
@@ -11,12 +13,19 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
                              const DeviceParams &device, const TuneSettings &settings, const std::string &share_dir)
 {
   OpenCLTuneReport report;
-  report.candidates = tuning_candidates(ir, tab.n_points(), device, settings, &report.space_size, &report.space_truncated);
-  for (TimedCandidate &c : report.candidates) c.schedule = c.schedule.with_precision(precision);
-  std::vector<std::unique_ptr<ActionBackend>> backends;
+  PlanContext ctx;
+  ctx.ir = &ir;
+  ctx.Q = tab.n_points();
+  ctx.device = device;
+  ctx.precision = precision;
+  ctx.settings = &settings;
+  std::vector<std::unique_ptr<ActionBackend>> backends;  // in the report's order
   std::vector<double> out(n_out);
-  // Times `round`'s candidates, their backends appended to `backends` in the same order.
-  auto time_round = [&](TuneReport &round) {
+  // OpenCL's timer: build each candidate as a backend and time it by wall clock. No
+  // spills are known, so a round's screen is not applied.
+  const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool) {
+    TuneReport round;
+    round.candidates = std::move(candidates);
     const std::size_t first = backends.size();
     backends.resize(first + round.candidates.size());
     time_candidates(
@@ -30,14 +39,9 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
           return c;
         },
         settings);
+    append_round(into, std::move(round));
   };
-  time_round(report);
-  local_search(ir, tab.n_points(), device, settings, report, [&](std::vector<TimedCandidate> near) {
-    TuneReport round;
-    round.candidates = std::move(near);
-    time_round(round);
-    append_round(&report, std::move(round));
-  });
+  run_plan(settings_plan(settings, default_opencl_plan(settings)), ctx, &report, time_round);
   if (report.best >= 0) report.best_backend = std::move(backends[static_cast<size_t>(report.best)]);
   return report;
 }

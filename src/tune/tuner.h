@@ -174,6 +174,9 @@ struct TuneSettings {
   // holds. They run the contractions as FP64 m8n8k4 products, 256 multiply-adds an
   // instruction, where every other candidate issues one per product. 0 turns this off.
   std::size_t mma_candidates = 6;
+  // The tuning plan (tune_plan.h's text: rounds of moves); empty: the backend's default
+  // plan, whose counts are the *_candidates fields above.
+  std::string plan;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
 };
 

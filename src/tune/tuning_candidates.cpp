@@ -144,6 +144,7 @@ std::string tuning_settings_text(const TuneSettings &s)
      << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " cell_value_bound=" << s.cell_value_bound_candidates << " half_group=" << s.half_group_candidates << " local_search=" << s.local_search_rounds << " mma=" << s.mma_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
      << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
      << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
+  if (!s.plan.empty()) os << " plan=" << s.plan;  // only a replaced plan: old keys stay valid
   return os.str();
 }
 

@@ -1,0 +1,157 @@
+// Plans as text, the default plans and the one loop that runs a plan (tune_plan.h).
+#include "tune/tune_plan.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace femgpu {
+
+namespace {
+
+struct MoveName {
+  Move move;
+  const char *name;
+};
+
+// One table for printing and parsing, so that any printed plan reads back.
+const MoveName kMoves[] = {{Move::First, "first"},
+                           {Move::TensorCore, "tensor_core"},
+                           {Move::SharedDofs, "shared_dofs"},
+                           {Move::WarpScatter, "warp_scatter"},
+                           {Move::Interleaved, "interleaved"},
+                           {Move::HalfGroup, "half_group"},
+                           {Move::RegisterBound, "register_bound"},
+                           {Move::CellValueBound, "cell_value_bound"},
+                           {Move::LocalSearch, "local_search"},
+                           {Move::BoundBest, "bound_best"}};
+
+// Moves that take no count: they make their whole list.
+bool counted(Move m) { return m != Move::First && m != Move::BoundBest; }
+
+std::string trim(const std::string &s)
+{
+  const auto b = s.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\n") - b + 1);
+}
+
+std::vector<std::string> split(const std::string &s, char sep)
+{
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream is(s);
+  while (std::getline(is, part, sep)) parts.push_back(trim(part));
+  return parts;
+}
+
+PlanMove parse_move(const std::string &text)
+{
+  std::istringstream is(text);
+  std::string name, count;
+  is >> name >> count;
+  std::string rest;
+  if (is >> rest) throw std::invalid_argument("tuning plan: unexpected '" + rest + "' after '" + name + "'");
+  PlanMove m;
+  bool known = false;
+  for (const MoveName &k : kMoves)
+    if (name == k.name) m.move = k.move, known = true;
+  if (!known) throw std::invalid_argument("tuning plan: unknown move '" + name + "'");
+  if (count.empty()) {
+    m.n = counted(m.move) ? 1 : 0;
+    return m;
+  }
+  if (!counted(m.move) || count.rfind("n=", 0) != 0) throw std::invalid_argument("tuning plan: '" + name + "' takes no '" + count + "'");
+  std::size_t used = 0;
+  long v = -1;
+  try {
+    v = std::stol(count.substr(2), &used);
+  } catch (const std::exception &) {
+  }
+  if (v < 0 || v > 1000 || used + 2 != count.size()) throw std::invalid_argument("tuning plan: bad count '" + count + "' (0 to 1000)");
+  m.n = static_cast<std::size_t>(v);
+  return m;
+}
+
+// Appends a round of the moves with n > 0 (or no count) to `plan`.
+void add_round(TunePlan *plan, std::vector<PlanMove> moves)
+{
+  PlanRound r;
+  for (const PlanMove &m : moves)
+    if (m.n > 0 || !counted(m.move)) r.moves.push_back(m);
+  if (!r.moves.empty()) plan->rounds.push_back(r);
+}
+
+}  // namespace
+
+TunePlan default_cuda_plan(const TuneSettings &s)
+{
+  // The order is measured (tuner.h): tensor cores before the twins so that the third
+  // round may bound them; the local search after the twins so that they expand the same
+  // parents; the bound twins of the search's winner last.
+  TunePlan p;
+  add_round(&p, {{Move::First, 0}});
+  add_round(&p, {{Move::TensorCore, s.mma_candidates}});
+  add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
+                 {Move::Interleaved, s.interleaved_candidates}});
+  add_round(&p, {{Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},
+                 {Move::CellValueBound, s.cell_value_bound_candidates}});
+  add_round(&p, {{Move::LocalSearch, s.local_search_rounds}});
+  if (s.register_bound_candidates > 0 || s.cell_value_bound_candidates > 0) add_round(&p, {{Move::BoundBest, 0}});
+  return p;
+}
+
+TunePlan default_opencl_plan(const TuneSettings &s)
+{
+  TunePlan p;
+  add_round(&p, {{Move::First, 0}});
+  add_round(&p, {{Move::LocalSearch, s.local_search_rounds}});
+  return p;
+}
+
+std::string to_string(const TunePlan &plan)
+{
+  std::ostringstream os;
+  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
+    if (r > 0) os << "; ";
+    for (std::size_t i = 0; i < plan.rounds[r].moves.size(); ++i) {
+      const PlanMove &m = plan.rounds[r].moves[i];
+      if (i > 0) os << " + ";
+      for (const MoveName &k : kMoves)
+        if (k.move == m.move) os << k.name;
+      if (counted(m.move)) os << " n=" << m.n;
+    }
+  }
+  return os.str();
+}
+
+TunePlan parse_tune_plan(const std::string &text)
+{
+  TunePlan plan;
+  for (const std::string &round : split(text, ';')) {
+    if (round.empty()) continue;
+    if (round.front() == '+' || round.back() == '+') throw std::invalid_argument("tuning plan: an empty move in '" + round + "'");
+    PlanRound r;
+    for (const std::string &move : split(round, '+')) {
+      if (move.empty()) throw std::invalid_argument("tuning plan: an empty move in '" + round + "'");
+      r.moves.push_back(parse_move(move));
+    }
+    plan.rounds.push_back(r);
+  }
+  if (plan.rounds.empty() || plan.rounds[0].moves.size() != 1 || plan.rounds[0].moves[0].move != Move::First)
+    throw std::invalid_argument("tuning plan: it starts with the round 'first' alone (the list every move expands)");
+  return plan;
+}
+
+bool screens_spills(const PlanRound &round)
+{
+  for (const PlanMove &m : round.moves)
+    if (m.move == Move::RegisterBound || m.move == Move::CellValueBound || m.move == Move::BoundBest) return true;
+  return false;
+}
+
+TunePlan settings_plan(const TuneSettings &s, const TunePlan &fallback)
+{
+  return s.plan.empty() ? fallback : parse_tune_plan(s.plan);
+}
+
+}  // namespace femgpu

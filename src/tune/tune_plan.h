@@ -1,0 +1,82 @@
+// Tuning as a plan (STYLE.md habit 13): the rounds of tuning as data, one loop that runs
+// any plan, and each backend supplying only "compile and time this round".
+//
+// A plan is a list of rounds separated by ';'. A round is one or more moves joined by
+// '+', each a name and optionally n=<count> (how many of the fastest so far it expands;
+// for local_search, how many rounds). The moves (tuner.h has each one's measurements):
+//   first            the first list (tuning_candidates: SCPWI, the model's best, classes)
+//   tensor_core      the FP64 tensor-core schedules (CUDA, FP64 only)
+//   shared_dofs warp_scatter interleaved half_group register_bound cell_value_bound
+//                    twins of the n fastest candidates so far
+//   local_search     n rounds of tile neighbours of the fastest tiled candidate
+//   bound_best       the bound twins of the fastest of all (after the local search)
+// A round holding a register bound (register_bound, cell_value_bound, bound_best) is
+// screened: a bounded twin that spills more than its original is compiled, not timed.
+//
+// Takes: a plan text or TuneSettings (the default plan reads its counts from them).
+// Returns: the plan, its text, or the candidates of each round handed to a timer.
+// Does not: compile or time (the backend's RoundTimer does), know PETSc.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tune/tuner.h"
+
+namespace femgpu {
+
+enum class Move { First, TensorCore, SharedDofs, WarpScatter, Interleaved, HalfGroup, RegisterBound, CellValueBound, LocalSearch, BoundBest };
+
+struct PlanMove {
+  Move move = Move::First;
+  std::size_t n = 0;
+};
+
+struct PlanRound {
+  std::vector<PlanMove> moves;
+};
+
+struct TunePlan {
+  std::vector<PlanRound> rounds;
+};
+
+// The plan the CUDA tuner ran before plans existed, its counts from `s`; moves with
+// n = 0 are left out.
+TunePlan default_cuda_plan(const TuneSettings &s);
+// OpenCL: the first list and the local search (it reports no spills, so no twins).
+TunePlan default_opencl_plan(const TuneSettings &s);
+
+// "first; tensor_core n=6; shared_dofs n=2 + warp_scatter n=2; ..." (parse_tune_plan reads it back).
+std::string to_string(const TunePlan &plan);
+// Throws std::invalid_argument naming the word it cannot read.
+TunePlan parse_tune_plan(const std::string &text);
+
+// Whether a round's twins must be screened for spills (it holds a register bound).
+bool screens_spills(const PlanRound &round);
+
+// What the moves need besides the timed candidates.
+struct PlanContext {
+  const ActionIR *ir = nullptr;
+  int Q = 0;
+  DeviceParams device;        // as ranked (the local search's t_heur)
+  SmLimits sm;                // the bound twins' occupancy
+  long long shared_limit = 0; // the tensor-core schedules' shared memory
+  Precision precision = Precision::FP64;
+  const TuneSettings *settings = nullptr;
+};
+
+// Times `round` (its candidates), appending them to `report` (append_round); `screen`:
+// whether bound twins that spill more than their originals must be skipped.
+using RoundTimer = std::function<void(TuneReport *report, std::vector<TimedCandidate> round, bool screen)>;
+
+// Runs `plan` into *report: each round's candidates are made from the report so far and
+// handed to `time`; an empty round is skipped. The space size of the first list is
+// recorded in the report.
+void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, const RoundTimer &time);
+
+// The plan of `s`: s.plan parsed where set, else `fallback`.
+TunePlan settings_plan(const TuneSettings &s, const TunePlan &fallback);
+
+}  // namespace femgpu

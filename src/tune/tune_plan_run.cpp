@@ -1,0 +1,63 @@
+// The one loop that runs a tuning plan (tune_plan.h): each move makes candidates from the
+// report so far; a round's moves are made together and timed by the backend's timer.
+#include <utility>
+
+#include "tune/tune_plan.h"
+
+namespace femgpu {
+
+namespace {
+
+void append(std::vector<TimedCandidate> *to, std::vector<TimedCandidate> more)
+{
+  for (TimedCandidate &c : more) to->push_back(std::move(c));
+}
+
+// The candidates of one move that needs only the report (not the local search).
+std::vector<TimedCandidate> make_move(const PlanMove &m, const PlanContext &ctx, TuneReport *report)
+{
+  const std::vector<TimedCandidate> &timed = report->candidates;
+  const TuneSettings &s = *ctx.settings;
+  switch (m.move) {
+  case Move::First: {
+    std::vector<TimedCandidate> first = tuning_candidates(*ctx.ir, ctx.Q, ctx.device, s, &report->space_size, &report->space_truncated);
+    for (TimedCandidate &c : first) c.schedule = c.schedule.with_precision(ctx.precision);
+    return first;
+  }
+  case Move::TensorCore:
+    if (ctx.precision != Precision::FP64) return {};
+    return tensor_core_candidates(*ctx.ir, ctx.Q, m.n, ctx.shared_limit);
+  case Move::SharedDofs: return shared_dofs_twins(timed, m.n);
+  case Move::WarpScatter: return warp_scatter_twins(timed, m.n);
+  case Move::Interleaved: return interleaved_twins(*ctx.ir, timed, m.n);
+  case Move::HalfGroup: return half_group_twins(timed, m.n);
+  case Move::RegisterBound: return register_bound_twins(timed, m.n, ctx.sm);
+  case Move::CellValueBound: return cell_value_bound_twins(*ctx.ir, timed, m.n, ctx.sm);
+  case Move::BoundBest: return bound_twins_of_best(*ctx.ir, *report, ctx.sm, s);
+  case Move::LocalSearch: return {};
+  }
+  return {};
+}
+
+}  // namespace
+
+void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, const RoundTimer &time)
+{
+  for (const PlanRound &round : plan.rounds) {
+    std::vector<TimedCandidate> candidates;
+    for (const PlanMove &m : round.moves) {
+      if (m.move != Move::LocalSearch) {
+        append(&candidates, make_move(m, ctx, report));
+        continue;
+      }
+      // The local search times its own rounds: each expands the fastest so far.
+      TuneSettings s = *ctx.settings;
+      s.local_search_rounds = m.n;
+      local_search(*ctx.ir, ctx.Q, ctx.device, s, *report,
+                   [&](std::vector<TimedCandidate> near) { time(report, std::move(near), false); });
+    }
+    if (!candidates.empty()) time(report, std::move(candidates), screens_spills(round));
+  }
+}
+
+}  // namespace femgpu

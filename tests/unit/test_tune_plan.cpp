@@ -1,0 +1,167 @@
+// Tuning as a plan (tune/tune_plan.h): the plan's text reads back, a bad plan is refused
+// naming its word, and the golden replay: the default CUDA plan, run on the timings the
+// H200 recorded (share/femgpu/bench/runs/h200_retune_*_ea93f8a.txt, -monitor lines),
+// picks the winner the tuner picked there.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "fem/action_tables.h"
+#include "fem/share_dir.h"
+#include "form/parser.h"
+#include "ir/lower.h"
+#include "tune/tune_plan.h"
+
+using namespace femgpu;
+
+TEST_CASE("tune plan: the default plans print and read back", "[tune_plan]")
+{
+  const TuneSettings s;
+  const std::string cuda = to_string(default_cuda_plan(s));
+  CHECK(cuda ==
+        "first; tensor_core n=6; shared_dofs n=2 + warp_scatter n=2 + interleaved n=2; half_group n=2 + register_bound n=2 + "
+        "cell_value_bound n=2; local_search n=2; bound_best");
+  CHECK(to_string(parse_tune_plan(cuda)) == cuda);
+  CHECK(to_string(default_opencl_plan(s)) == "first; local_search n=2");
+  TuneSettings off = s;
+  off.mma_candidates = off.warp_scatter_candidates = 0;
+  CHECK(to_string(default_cuda_plan(off)).find("tensor_core") == std::string::npos);
+  CHECK(to_string(default_cuda_plan(off)).find("warp_scatter") == std::string::npos);
+  CHECK(to_string(parse_tune_plan(" first ;local_search")) == "first; local_search n=1");
+}
+
+TEST_CASE("tune plan: a plan that cannot run is refused, naming what", "[tune_plan]")
+{
+  auto refused = [](const std::string &text, const std::string &named) {
+    try {
+      (void)parse_tune_plan(text);
+    } catch (const std::invalid_argument &e) {
+      return std::string(e.what()).find(named) != std::string::npos;
+    }
+    return false;
+  };
+  CHECK(refused("first; twirl n=2", "twirl"));
+  CHECK(refused("first; shared_dofs n=-1", "n=-1"));
+  CHECK(refused("first; shared_dofs n=2x", "n=2x"));
+  CHECK(refused("first; bound_best n=2", "n=2"));
+  CHECK(refused("shared_dofs n=2", "first"));
+  CHECK(refused("first; shared_dofs n=2 +", "empty"));
+}
+
+namespace {
+
+struct Recorded {
+  double ms = std::numeric_limits<double>::infinity();
+  int registers = 0, local_bytes = 0;
+  long long shared_bytes = 0;
+};
+
+struct RecordedCase {
+  std::map<std::string, Recorded> timed;  // by schedule text
+  std::string winner;
+};
+
+// The -monitor lines of the case "=== -ops <op> -dims <dim> -min_degree <degree> ..." in
+// `log`: "    <schedule>: <ms> ms (...), <r> regs, <b> B spill, <s> B shared", and the
+// result line "<op> <dim> <degree> ... <schedule>".
+RecordedCase read_case(const std::string &log, const std::string &op, int dim, int degree)
+{
+  std::ifstream in(default_share_dir() + "/bench/runs/" + log);
+  REQUIRE(in);
+  const std::string header = "=== -ops " + op + " -dims " + std::to_string(dim) + " -min_degree " + std::to_string(degree) + " ";
+  RecordedCase c;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("===", 0) == 0) inside = line.rfind(header, 0) == 0;
+    if (!inside) continue;
+    const auto colon = line.find(": ");
+    if (line.rfind("    ", 0) == 0 && colon != std::string::npos) {
+      Recorded r;
+      std::istringstream rest(line.substr(colon + 2));
+      if (!(rest >> r.ms)) r.ms = std::numeric_limits<double>::infinity();  // failed
+      const auto regs = line.find(" regs, ");
+      if (regs != std::string::npos) {
+        r.registers = std::stoi(line.substr(line.rfind(", ", regs) + 2));
+        r.local_bytes = std::stoi(line.substr(regs + 7));
+      }
+      const auto shared = line.rfind(", ", line.find(" B shared"));
+      if (shared != std::string::npos && line.find(" B shared") != std::string::npos) r.shared_bytes = std::stoll(line.substr(shared + 2));
+      c.timed[line.substr(4, colon - 4)] = r;
+    } else if (line.rfind(op + " ", 0) == 0) {
+      for (const char *kind : {"scpwi ", "tiled ", "mma "})
+        if (line.find(kind) != std::string::npos) c.winner = line.substr(line.find(kind));
+    }
+  }
+  return c;
+}
+
+// The winner the default CUDA plan picks when each candidate's time is the one recorded
+// (a candidate the log does not hold was not timed there: it cannot win).
+std::string replay(const RecordedCase &rec, const std::string &op, int dim, int degree, const std::string &plan = "")
+{
+  const bool vector = op == "elasticity" || op == "hyperelasticity";
+  FormSignature sig{dim == 2 ? CellType::Triangle : CellType::Tetrahedron, Element{degree, vector ? dim : 1}, 1};
+  const ActionIR ir = lower_form(parse_form_file(default_share_dir() + "/forms/" + op + ".ufl", sig).a);
+  const Tabulation tab = tabulate_action(ir, default_share_dir());
+  TuneSettings settings;
+  PlanContext ctx;
+  ctx.ir = &ir;
+  ctx.Q = tab.n_points();
+  ctx.device.beta_global = 4.47e12, ctx.device.beta_local = 32.94e12;  // as probed in the log
+  ctx.device.beta_ldg = 33.03e12, ctx.device.flops_peak = 33.02e12;    // bench/h200_device_params.json
+  ctx.device.local_max_bytes = 233472, ctx.device.local_max_per_group = 232448;
+  ctx.device.sg_sat_global = 12, ctx.device.sg_sat_local = 5;
+  ctx.shared_limit = 232448;
+  ctx.settings = &settings;
+  TuneReport report;
+  const RoundTimer time = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool) {
+    TuneReport round;
+    round.candidates = std::move(candidates);
+    time_candidates(
+        &round,
+        [&](std::size_t i) {
+          const auto it = rec.timed.find(to_string(round.candidates[i].schedule));
+          if (it == rec.timed.end() || !std::isfinite(it->second.ms)) throw std::runtime_error("not recorded");
+          TimedCandidate t;
+          t.median_ms = t.mean_ms = it->second.ms;
+          t.runs = 1;
+          t.registers = it->second.registers, t.local_bytes = it->second.local_bytes, t.shared_bytes = it->second.shared_bytes;
+          return t;
+        },
+        settings);
+    append_round(into, std::move(round));
+  };
+  run_plan(plan.empty() ? default_cuda_plan(settings) : parse_tune_plan(plan), ctx, &report, time);
+  return report.best >= 0 ? to_string(report.candidates[static_cast<std::size_t>(report.best)].schedule) : "none";
+}
+
+}  // namespace
+
+TEST_CASE("tune plan: the default plan picks the H200's winners on recorded timings", "[tune_plan]")
+{
+  struct Case {
+    const char *log, *op;
+    int dim, degree;
+  };
+  const Case cases[] = {
+#include "tune_plan_golden_cases.inc"
+  };
+  int missed_by_first = 0;
+  for (const Case &k : cases) {
+    const RecordedCase rec = read_case(k.log, k.op, k.dim, k.degree);
+    INFO(k.log << ": " << k.op << " " << k.dim << "D P" << k.degree << ", " << rec.timed.size() << " timed");
+    if (rec.winner.empty()) {
+      WARN("no winner recorded (the case ran past its limit)");
+      continue;
+    }
+    CHECK(replay(rec, k.op, k.dim, k.degree) == rec.winner);
+    if (replay(rec, k.op, k.dim, k.degree, "first") != rec.winner) ++missed_by_first;
+  }
+  // The rounds after the first matter: the first list alone misses most of these winners.
+  CHECK(missed_by_first >= 10);
+}
