@@ -4,7 +4,10 @@
 line: DMCreateMatrix and DMPlex's assembly for aijcusparse, the Mat's creation for fem_gpu), PC setup (PCSetUp: the p-multigrid's levels, coarse assembly and GAMG;
 GAMG's setup), femgpu setup and tuning inside it, and KSPSolve; 'to solution' is
 operator + PCSetUp + KSPSolve (the right-hand side, computed on the CPU by PetscDS in
-every run alike, is left out and shown on its own).
+every run alike, is left out and shown on its own: DMPlexResidualFE). For the p-multigrid,
+'levels' is FEMGPUPMGLevels (the level DMs, Mats and transfers, built once) and 'coarse'
+FEMGPUPMGCoarse (the P1 level's MatConvert). For SNES runs (ex3) 'SNESSolve' is the whole
+Newton solve, residuals on the CPU included.
 Usage: summarize_pmg.py LOG..."""
 import os
 import re
@@ -17,19 +20,21 @@ def event(text, name):
 
 
 def main():
-    print("%-28s %6s %9s %9s %9s %9s %9s %11s %9s" % ("run", "its", "operator", "PCSetUp", "femgpu", "tuning", "KSPSolve", "to solution", "residual"))
+    print("%-28s %6s %9s %9s %9s %9s %9s %9s %9s %11s %9s %9s" % ("run", "its", "operator", "PCSetUp", "levels", "coarse", "femgpu", "tuning", "KSPSolve", "to solution", "residual", "SNESSolve"))
     for path in sys.argv[1:]:
         text = open(path).read()
-        its = re.search(r"KSP iterations (\d+)|(\d+) linear iterations in all", text)
+        its = re.search(r"(\d+) linear iterations in all", text) or re.search(r"KSP iterations (\d+)", text)
         if not its:
             print("%-28s %s" % (os.path.basename(path)[:-4], "did not finish"))
             continue
-        n = its.group(1) or its.group(2)
+        n = its.group(1)
         t = re.search(r"^Time: operator ([\d.]+) s", text, re.M)
         op, pc, ksp = float(t.group(1)) if t else 0.0, event(text, "PCSetUp"), event(text, "KSPSolve")
         femgpu, tune = event(text, "FEMGPUSetUp"), event(text, "FEMGPUTune")
-        residual = event(text, "DMPlexResidualFE") + event(text, "DMPlexInterp")
-        print("%-28s %6s %9.3f %9.3f %9.3f %9.3f %9.3f %11.3f %9.3f" % (os.path.basename(path)[:-4], n, op, pc, femgpu, tune, ksp, op + pc + ksp, residual))
+        residual, snes = event(text, "DMPlexResidualFE"), event(text, "SNESSolve")
+        levels, coarse = event(text, "FEMGPUPMGLevels"), event(text, "FEMGPUPMGCoarse")
+        print("%-28s %6s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %11.3f %9.3f %9.3f" %
+              (os.path.basename(path)[:-4], n, op, pc, levels, coarse, femgpu, tune, ksp, op + pc + ksp, residual, snes))
 
 
 if __name__ == "__main__":
