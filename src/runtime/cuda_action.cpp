@@ -86,7 +86,16 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
     const FunctionArrays &f = function_arrays(a, arg.function);
     const size_t entries = cells * static_cast<size_t>(function_dofs(ir, arg.function));
     if (f.map != a.test_map) maps_[arg.function] = ints(f.map, entries);
-    values_[arg.function] = cuda::Buffer(std::max<size_t>(1, n_out) * static_cast<size_t>(bytes_per_real(p)));
+    // The trial function's values are the local vector (n_out); a coefficient in its own
+    // element has a vector of its own, as long as its map's largest entry + 1.
+    size_t extent = n_out;
+    if (arg.function != kTrialFunction && f.map != a.test_map && f.map) {
+      int last = -1;
+      for (size_t i = 0; i < entries; ++i) last = std::max(last, f.map[i]);
+      extent = static_cast<size_t>(last + 1);
+    }
+    extents_[arg.function] = extent;
+    values_[arg.function] = cuda::Buffer(std::max<size_t>(1, extent) * static_cast<size_t>(bytes_per_real(p)));
   }
   out_ = cuda::Buffer(std::max<size_t>(1, out_entries_) * static_cast<size_t>(bytes_per_real(p)));
   if (a.trial.values || ir.rank == 1) upload_values(a);  // host values, unless the caller keeps them on the device
@@ -96,7 +105,7 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
 void DeviceActionData::upload_values(const ActionArrays &a)
 {
   for (auto &[function, buffer] : values_) {
-    std::vector<unsigned char> bytes = as_reals(function_arrays(a, function).values, n_out_, precision_);
+    std::vector<unsigned char> bytes = as_reals(function_arrays(a, function).values, extents_.at(function), precision_);
     buffer.upload(bytes.data(), bytes.size());
   }
   upload_constants(a);
@@ -107,7 +116,7 @@ void DeviceActionData::upload_coefficients(const ActionArrays &a)
   for (auto &[function, buffer] : values_) {
     const double *values = function_arrays(a, function).values;
     if (function == kTrialFunction || !values) continue;  // null: kept on the device, or unused
-    std::vector<unsigned char> bytes = as_reals(values, n_out_, precision_);
+    std::vector<unsigned char> bytes = as_reals(values, extents_.at(function), precision_);
     buffer.upload(bytes.data(), bytes.size());
   }
   upload_constants(a);

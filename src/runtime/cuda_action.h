@@ -60,6 +60,7 @@ class DeviceActionData {
   int n_cells_;
   cuda::Buffer tables_, weights_, constants_, coordinates_, coordinate_map_, test_map_, out_;
   std::map<int, cuda::Buffer> maps_, values_;
+  std::map<int, std::size_t> extents_;  // entries of each function's values (a coefficient in its own element: its own vector)
   std::map<int, unsigned long long> external_values_;
   unsigned long long external_out_ = 0;
 };
