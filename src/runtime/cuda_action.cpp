@@ -65,6 +65,13 @@ const FunctionArrays &function_arrays(const ActionArrays &a, int function)
 
 }  // namespace
 
+std::size_t map_extent(const int *map, std::size_t n)
+{
+  int last = -1;
+  for (std::size_t i = 0; map && i < n; ++i) last = std::max(last, map[i]);
+  return static_cast<std::size_t>(last + 1);
+}
+
 DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &a, size_t n_out, Precision p,
                                    size_t out_entries)
     : ir_(ir), precision_(p), n_out_(n_out), out_entries_(out_entries ? out_entries : n_out), n_cells_(a.n_cells)
@@ -88,12 +95,7 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
     if (f.map != a.test_map) maps_[arg.function] = ints(f.map, entries);
     // The trial function's values are the local vector (n_out); a coefficient in its own
     // element has a vector of its own, as long as its map's largest entry + 1.
-    size_t extent = n_out;
-    if (arg.function != kTrialFunction && f.map != a.test_map && f.map) {
-      int last = -1;
-      for (size_t i = 0; i < entries; ++i) last = std::max(last, f.map[i]);
-      extent = static_cast<size_t>(last + 1);
-    }
+    const size_t extent = arg.function != kTrialFunction && f.map != a.test_map && f.map ? map_extent(f.map, entries) : n_out;
     extents_[arg.function] = extent;
     values_[arg.function] = cuda::Buffer(std::max<size_t>(1, extent) * static_cast<size_t>(bytes_per_real(p)));
   }

@@ -27,6 +27,9 @@
 
 namespace femgpu {
 
+// The length of a vector that `map` (n entries) indexes: its largest entry + 1 (0 for none).
+std::size_t map_extent(const int *map, std::size_t n);
+
 class DeviceActionData {
  public:
   // n_out: the length of the output and of every function's values (a local vector).

@@ -107,26 +107,6 @@ void CudaBackend::diagonal_device(const ActionArrays &arrays, std::size_t n_out,
   diagonal_kernel_->launch(data);
 }
 
-namespace {
-
-// Entries a cell-matrix run reads from each function's values: the largest entry of the
-// test map and the coefficient maps, + 1. The device data's value buffers get this many
-// (the output, n_cells * width^2, is far larger and is a buffer of its own).
-std::size_t value_extent(const ActionIR &ir, const ActionArrays &arrays)
-{
-  const std::size_t cells = static_cast<std::size_t>(arrays.n_cells);
-  int top = -1;
-  auto scan = [&](const int *map, int width) {
-    if (map)
-      for (std::size_t i = 0; i < cells * static_cast<std::size_t>(width); ++i) top = std::max(top, map[i]);
-  };
-  scan(arrays.test_map, cell_width(ir));
-  for (std::size_t c = 0; c < arrays.coefficients.size(); ++c)
-    scan(arrays.coefficients[c].map, function_dofs(ir, coefficient_function(static_cast<int>(c))));
-  return static_cast<std::size_t>(top + 1);
-}
-
-}  // namespace
 
 // The cell matrices into matrix_out_ (FP64, on the device); returns its device pointer.
 // The kernel's data (maps, coordinates: uploaded once) is its own, FP64 whatever the
@@ -144,7 +124,10 @@ unsigned long long CudaBackend::launch_cell_matrices(const ActionArrays &given)
   if (!matrix_data_ || matrix_data_->n_cells() != arrays.n_cells || matrix_test_map_ != arrays.test_map) {
     matrix_data_.reset();  // its memory first: the output is the large part
     matrix_out_ = cuda::Buffer();
-    matrix_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, value_extent(ir_, arrays), Precision::FP64);
+    // The functions sharing the test map read a local vector of its extent; coefficients
+    // with maps of their own are sized by the device data from those.
+    matrix_data_ = std::make_unique<DeviceActionData>(ir_, tab_, arrays, map_extent(arrays.test_map, static_cast<std::size_t>(arrays.n_cells) * cell_width(ir_)),
+                                                      Precision::FP64);
     matrix_out_ = cuda::Buffer(entries * sizeof(double));
     matrix_test_map_ = arrays.test_map;
   }
