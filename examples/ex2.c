@@ -128,8 +128,9 @@ static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
 /* The operator of -dm_mat_type: fem_gpu from the form file, or AIJ assembled by PETSc. */
 static PetscErrorCode CreateOperator(DM dm, const AppCtx *user, Mat *A)
 {
-  PetscBool fem_gpu;
-  Vec       ul;
+  PetscBool    fem_gpu;
+  Vec          ul;
+  MatNullSpace rigid;
   PetscFunctionBeginUser;
   PetscCall(ExampleCreateMatrix(dm, A));
   PetscCall(PetscObjectTypeCompare((PetscObject)*A, MATFEMGPU, &fem_gpu));
@@ -143,6 +144,11 @@ static PetscErrorCode CreateOperator(DM dm, const AppCtx *user, Mat *A)
     PetscCall(VecSet(ul, 0.0));
     PetscCall(DMPlexSNESComputeJacobianFEM(dm, ul, *A, *A, NULL));
     PetscCall(DMRestoreLocalVector(dm, &ul));
+    /* GAMG needs the rigid-body modes to coarsen elasticity well, as a PETSc user sets
+       them; -pc_type fem_gpu_pmg sets them on its own coarse level. */
+    PetscCall(DMPlexCreateRigidBody(dm, 0, &rigid));
+    PetscCall(MatSetNearNullSpace(*A, rigid));
+    PetscCall(MatNullSpaceDestroy(&rigid));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -51,17 +51,28 @@ static PetscErrorCode MarkBoundary(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* b = -F(0): the residual at u = 0 with the boundary values inserted. */
+/* b = -F(0): the residual at u = 0 with the boundary values inserted. The residual is the
+   DM's local one: PETSc's PetscDS residual, or with -dm_fem_gpu_form_file F.ufl femgpu's
+   kernel of F (FEMGPUDMSetFromOptions), so that the physics can come from one form file. */
 PetscErrorCode ExampleComputeRHS(DM dm, Vec b)
 {
   Vec ul, rl;
+  PetscErrorCode (*residual)(DM, Vec, Vec, void *) = NULL;
+  void *residual_ctx = NULL;
   PetscFunctionBeginUser;
+#if PETSC_VERSION_LT(3, 21, 0)
+  PetscCall(DMPlexSetSNESLocalFEM(dm, NULL, NULL, NULL));
+#else
+  PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, NULL));
+#endif
+  PetscCall(FEMGPUDMSetFromOptions(dm));
+  PetscCall(DMSNESGetFunctionLocal(dm, &residual, &residual_ctx));
   PetscCall(DMGetLocalVector(dm, &ul));
   PetscCall(DMGetLocalVector(dm, &rl));
   PetscCall(VecSet(ul, 0.0));
   PetscCall(VecSet(rl, 0.0));
   PetscCall(DMPlexInsertBoundaryValues(dm, PETSC_TRUE, ul, 0.0, NULL, NULL, NULL));
-  PetscCall(DMPlexSNESComputeResidualFEM(dm, ul, rl, NULL));
+  PetscCall(residual(dm, ul, rl, residual_ctx));
   PetscCall(VecSet(b, 0.0));
   PetscCall(DMLocalToGlobal(dm, rl, ADD_VALUES, b));
   PetscCall(VecScale(b, -1.0));

@@ -37,6 +37,14 @@ PETSC_EXTERN PetscErrorCode MatFEMGPUSetFormFile(Mat A, const char path[]);
    PetscFE has its name, or the only field for a form with one coefficient. */
 PETSC_EXTERN PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w);
 
+/* Applies femgpu's DM options to dm, as SNESSetFromOptions does for a SNES program:
+   -dm_fem_gpu_form_file F.ufl replaces the DM's PETSc local residual
+   (DMPlexSNESComputeResidualFEM, set by DMPlexSetSNESLocalFEM) by the kernel of the
+   file's residual F (or a - L). For programs that evaluate the DM's local residual
+   themselves (DMSNESGetFunctionLocal), e.g. a KSP program's right-hand side. Without the
+   option it does nothing. */
+PETSC_EXTERN PetscErrorCode FEMGPUDMSetFromOptions(DM dm);
+
 /* A named Constant of the form; overrides its default value. */
 PETSC_EXTERN PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], PetscReal value);
 

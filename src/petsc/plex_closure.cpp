@@ -86,6 +86,20 @@ void closure_key(const Cones &cones, PetscInt p, ClosureKey *key)
   for (PetscInt k = 0; k < n; ++k) closure_key(cones, cone[k], key);
 }
 
+// Whether p's closure key (closure_key's sequence) equals key from *pos on; advances *pos.
+// The per-cell check of the fast path, without writing the key out.
+bool matches_key(const Cones &cones, PetscInt p, const ClosureKey &key, size_t *pos)
+{
+  const PetscInt n = cones.n(p);
+  const PetscInt *cone = cones.cone(p), *o = cones.orientation(p);
+  if (*pos + 1 + static_cast<size_t>(n) > key.size() || key[(*pos)++] != n) return false;
+  for (PetscInt k = 0; k < n; ++k)
+    if (key[(*pos)++] != o[k]) return false;
+  for (PetscInt k = 0; k < n; ++k)
+    if (!matches_key(cones, cone[k], key, pos)) return false;
+  return true;
+}
+
 PetscInt follow(const Cones &cones, PetscInt cell, const PathPoint &path)
 {
   PetscInt p = cell;
@@ -197,15 +211,6 @@ PetscErrorCode calibrate(DM dm, PetscSection section, const std::vector<FieldLay
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-struct KeyHash {
-  size_t operator()(const ClosureKey &k) const
-  {
-    size_t h = 1469598103934665603ull;
-    for (PetscInt v : k) h = (h ^ static_cast<size_t>(v + 64)) * 1099511628211ull;
-    return h;
-  }
-};
-
 // Whether the fast closures agree with DMPlexVecGetClosure on up to 64 cells spread over
 // the range (the first and last included): a closure permutation or another layout would
 // differ on every cell, so a sample finds it.
@@ -289,6 +294,7 @@ constexpr PetscInt kThreadedCells = 1 << 16;
 // cell's hash into `codes`. Threads (OpenMP, where built with it) take contiguous blocks.
 void hash_cells(const Cones &cones, PetscInt cStart, PetscInt cEnd, std::vector<std::uint64_t> *codes, std::map<std::uint64_t, PetscInt> *first)
 {
+  first->clear();
   codes->resize(static_cast<size_t>(cEnd - cStart));
 #pragma omp parallel if (cEnd - cStart > kThreadedCells)
   {
@@ -316,7 +322,8 @@ void hash_cells(const Cones &cones, PetscInt cStart, PetscInt cEnd, std::vector<
 // their key; each cell's full key is compared with its pattern's before it is used, so
 // a hash collision is found (and the caller falls back to PETSc's closures) rather than
 // giving wrong maps.
-PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt width, std::vector<int> *indices, bool *ok)
+PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt width, std::vector<int> *indices, bool *ok,
+                                   CellKeyHashes *hashes)
 {
   struct Entry {
     ClosureKey key;
@@ -325,8 +332,7 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
   Cones cones;
   PetscInt fields;
   std::vector<FieldLayout> layouts;
-  std::vector<std::uint64_t> codes;
-  std::map<std::uint64_t, PetscInt> first;
+  CellKeyHashes own;
   std::unordered_map<std::uint64_t, Entry> entries;
   PetscFunctionBegin;
   PetscCall(get_cones(dm, &cones));
@@ -335,8 +341,13 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
     layouts.push_back({f, {}});
     PetscCall(section_arrays(section, f, &layouts.back().arrays));
   }
-  hash_cells(cones, cStart, cEnd, &codes, &first);
-  for (const auto &[h, c] : first) {  // PETSc's closure of one cell per pattern
+  CellKeyHashes &hashed = hashes ? *hashes : own;
+  if (hashed.cones != cones.points || hashed.cStart != cStart || hashed.cEnd != cEnd) {
+    hash_cells(cones, cStart, cEnd, &hashed.codes, &hashed.first);
+    hashed.cones = cones.points, hashed.cStart = cStart, hashed.cEnd = cEnd;
+  }
+  const std::vector<std::uint64_t> &codes = hashed.codes;
+  for (const auto &[h, c] : hashed.first) {  // PETSc's closure of one cell per pattern
     Entry e;
     closure_key(cones, c, &e.key);
     PetscCall(calibrate(dm, section, layouts, cones, c, &e.pattern));
@@ -344,17 +355,13 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
   }
   indices->resize(static_cast<size_t>(width) * static_cast<size_t>(cEnd - cStart));
   PetscInt failed = -1;  // the first cell whose key or DOF count does not fit its pattern
-#pragma omp parallel if (cEnd - cStart > kThreadedCells)
-  {
-    ClosureKey key;
-#pragma omp for schedule(static) reduction(max : failed)
-    for (PetscInt c = cStart; c < cEnd; ++c) {
-      const Entry &e = entries.at(codes[static_cast<size_t>(c - cStart)]);
-      key.clear();
-      closure_key(cones, c, &key);
-      if (key != e.key || !place_cell(cones, c, e.pattern, layouts, width, indices->data() + static_cast<size_t>(c - cStart) * static_cast<size_t>(width)))
-        failed = std::max(failed, c);
-    }
+#pragma omp parallel for schedule(static) reduction(max : failed) if (cEnd - cStart > kThreadedCells)
+  for (PetscInt c = cStart; c < cEnd; ++c) {
+    const Entry &e = entries.at(codes[static_cast<size_t>(c - cStart)]);
+    size_t pos = 0;
+    if (!matches_key(cones, c, e.key, &pos) || pos != e.key.size() ||
+        !place_cell(cones, c, e.pattern, layouts, width, indices->data() + static_cast<size_t>(c - cStart) * static_cast<size_t>(width)))
+      failed = std::max(failed, c);
   }
   *ok = failed < 0;
   if (!*ok) PetscCall(PetscInfo(dm, "fem_gpu: cell %" PetscInt_FMT " does not fit its closure pattern (another DOF count or a key hash collision)\n", failed));
@@ -363,7 +370,8 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
 
 }  // namespace
 
-PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices, bool *from_patterns)
+PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices, bool *from_patterns,
+                                    CellKeyHashes *hashes)
 {
   PetscInt depth, dim;
   bool agrees = false;
@@ -378,7 +386,7 @@ PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart
     PetscCall(index_vector(section, &idx));
     PetscCall(cell_closure_by_vec(dm, section, idx, cStart, &first));
     *width = static_cast<PetscInt>(first.size());
-    PetscCall(closure_by_patterns(dm, section, cStart, cEnd, *width, indices, &agrees));
+    PetscCall(closure_by_patterns(dm, section, cStart, cEnd, *width, indices, &agrees, hashes));
     if (agrees) PetscCall(agrees_with_petsc(dm, section, idx, cStart, cEnd, *width, *indices, &agrees));
     PetscCall(VecDestroy(&idx));
     if (!agrees) PetscCall(PetscInfo(dm, "fem_gpu: closure maps differ from DMPlexVecGetClosure on a sampled cell; reading them cell by cell\n"));

@@ -18,16 +18,29 @@
 
 #include <petscdmplex.h>
 
+#include <cstdint>
+#include <map>
 #include <vector>
 
 #include "petsc/petsc_compat.h"
 
 namespace femgpu {
 
+// Each cell's closure-key hash and the first cell of each distinct hash: the walk over the
+// cones that the field's and the coordinates' closures share (a DM and its coordinate DM
+// have the same cones), so it is done once when both are built.
+struct CellKeyHashes {
+  const PetscInt *cones = nullptr;  // the cone array the hashes were computed from
+  PetscInt cStart = 0, cEnd = 0;
+  std::vector<std::uint64_t> codes;  // per cell
+  std::map<std::uint64_t, PetscInt> first;
+};
+
 // `from_patterns` (optional) says whether the fast path gave the indices (false: it fell
-// back to plex_closure_indices_by_vec).
+// back to plex_closure_indices_by_vec). `hashes` (optional) keeps the cells' key hashes
+// for a later call on the same cones, or supplies them from an earlier one.
 PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices,
-                                    bool *from_patterns = nullptr);
+                                    bool *from_patterns = nullptr, CellKeyHashes *hashes = nullptr);
 
 PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices);
 

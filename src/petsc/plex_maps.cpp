@@ -4,6 +4,8 @@
 #include <petscdmplex.h>
 #include <petscfe.h>
 
+#include <algorithm>
+
 #include "fem/tabulation.h"
 #include "petsc/plex_closure.h"
 #include "petsc/section_arrays.h"
@@ -134,6 +136,7 @@ static PetscErrorCode local_to_global_offsets(DM dm, std::vector<int> *g)
   PetscCall(section_arrays(ls, -1, &local));
   PetscCall(section_arrays(gs, -1, &global));
   g->assign(static_cast<size_t>(n), -1);
+#pragma omp parallel for schedule(static) if (local.pEnd - local.pStart > (1 << 20))
   for (PetscInt p = local.pStart; p < local.pEnd; ++p) {
     const PetscInt dof = local.dof(p), cdof = local.n_constrained(p), loff = local.offset(p), goff = global.contains(p) ? global.offset(p) : -1;
     const PetscInt *cind = cdof ? local.constrained(p) : nullptr;
@@ -157,7 +160,8 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   PetscCall(DMGetLocalSection(dm, &section));
   PetscCall(PetscSectionGetStorageSize(section, &maps->local_size));
   bool fast_dofs, fast_coordinates;
-  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs));
+  CellKeyHashes hashes;  // the cells' closure keys, walked once for both closures
+  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs, &hashes));
   std::vector<char> constrained;
   PetscCall(constrained_entries(section, &constrained));
   maps->free.resize(maps->all.size());
@@ -179,18 +183,22 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   PetscCall(DMGetLocalSection(cdm, &csection));
   std::vector<int> per_component;
   PetscInt width = 0, dim;
-  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, &fast_coordinates));
+  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, &fast_coordinates, &hashes));
   maps->from_patterns = fast_dofs && fast_coordinates;
   PetscCall(DMGetCoordinateDim(dm, &dim));
   // One entry per node: the kernels read a node's dim coordinates from there on.
   maps->coordinate_width = width / dim;
-  maps->coordinates.resize(per_component.size() / static_cast<size_t>(dim));
-  for (size_t k = 0, node = 0; k < per_component.size(); k += static_cast<size_t>(dim), ++node) {
+  const size_t nodes = per_component.size() / static_cast<size_t>(dim);
+  maps->coordinates.resize(nodes);
+  long long apart = -1;  // a node whose coordinates are not contiguous
+#pragma omp parallel for schedule(static) reduction(max : apart) if (nodes > (1u << 20))
+  for (size_t node = 0; node < nodes; ++node) {
+    const int *first = per_component.data() + node * static_cast<size_t>(dim);
     for (PetscInt c = 1; c < dim; ++c)
-      PetscCheck(per_component[k + static_cast<size_t>(c)] == per_component[k] + c, PETSC_COMM_SELF, PETSC_ERR_SUP,
-                 "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
-    maps->coordinates[node] = per_component[k];
+      if (first[c] != first[0] + c) apart = std::max(apart, static_cast<long long>(node));
+    maps->coordinates[node] = first[0];
   }
+  PetscCheck(apart < 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

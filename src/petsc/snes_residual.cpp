@@ -101,3 +101,11 @@ PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *
 }
 
 }  // namespace femgpu
+
+PetscErrorCode FEMGPUDMSetFromOptions(DM dm)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(femgpu::MatFEMGPUWrapDMResidual(dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

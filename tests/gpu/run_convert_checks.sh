@@ -8,15 +8,17 @@
 #      MAT_INPLACE_MATRIX): Laplace 2D P1-P4 and 3D P1-P3, elasticity 3D P1-P3,
 #      hyperelasticity 2D P1-P4 and 3D P1-P2, 1 and 2 ranks;
 #   2. timings at about 4M DOFs (2D, P2 on a 1000x1000 box and P1 on 2000x2000, the
-#      p-multigrid's coarse level): PETSc's DMPlex assembly into aijcusparse against
+#      p-multigrid's coarse level) and elasticity 3D P2 at 1.2M DOFs: PETSc's DMPlex assembly into aijcusparse against
 #      MatConvert (initial: the pattern on the host + values; reuse: values only), with
 #      -log_view (FEMGPUAssembly) and femgpu's PetscInfo line (pattern and value seconds,
 #      "values on the device").
 # Each run's output goes to OUTPUT_DIR/<name>.txt; the summary lines are printed.
 # Exit code 1 when a check fails.
-# Usage: tests/gpu/run_convert_checks.sh [OUTPUT_DIR]
+# Usage: tests/gpu/run_convert_checks.sh [OUTPUT_DIR [checks|timings|all]]
+#   (default all; the timings alone take a few minutes, the whole script more than ten)
 set -uo pipefail
 out="${1:-.}"
+part="${2:-all}"
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export XDG_CACHE_HOME="$out/cache"
@@ -38,6 +40,7 @@ run() {  # name command...
 }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+if [ "$part" != timings ]; then
 run laplace_2d_p1_p4 "$convert" -form laplace $box2 -degrees 1,2,3,4 $gpu
 run laplace_3d_p1_p3 "$convert" -form laplace $box3 -degrees 1,2,3 $gpu
 run elasticity_3d_p1_p3 "$convert" -form elasticity $box3 -degrees 1,2,3 $gpu
@@ -45,6 +48,9 @@ run hyperelasticity_2d_p1_p4 "$convert" -form hyperelasticity $box2 -degrees 1,2
 run hyperelasticity_3d_p1_p2 "$convert" -form hyperelasticity $box3 -degrees 1,2 $gpu
 run mpi2_hyperelasticity_2d_p1_p4 mpiexec -n 2 "$convert" -form hyperelasticity $box2 -degrees 1,2,3,4 $gpu -petscpartitioner_type simple
 run mpi2_elasticity_3d_p1_p3 mpiexec -n 2 "$convert" -form elasticity $box3 -degrees 1,2,3 $gpu -petscpartitioner_type simple
+fi
+[ "$part" = checks ] && exit $status
 run time_laplace_2d_p2_4m "$convert" -form laplace -dm_plex_dim 2 -dm_plex_box_faces 1000,1000 -degrees 2 $gpu -log_view -info :mat
 run time_laplace_2d_p1_4m "$convert" -form laplace -dm_plex_dim 2 -dm_plex_box_faces 2000,2000 -degrees 1 $gpu -log_view -info :mat
+run time_elasticity_3d_p2_1m "$convert" -form elasticity -dm_plex_dim 3 -dm_plex_box_faces 36,36,36 -degrees 2 $gpu -log_view -info :mat
 exit $status

@@ -8,7 +8,7 @@ in COMMAND), then compares what PETSc printed.
 Passes when both runs exit 0, print the same number of linear solves
 ('Linear solve converged due to ... iterations N', from -ksp_converged_reason) with
 counts within --iterations (default 1; -1: not compared) of each other, and the same
-'L2 error: X' lines (from -error_view) within a relative --error-tolerance (default
+'L2 error: X' lines (from -error_view; the examples print 'L2 error X') within a relative --error-tolerance (default
 1e-6); with --snes-norms RTOL also the same Newton history ('N SNES Function norm X',
 from -snes_monitor), each norm within RTOL relative or 1e-12 of the first norm.
 """
@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 ITERATIONS = re.compile(r"Linear solve converged due to \w+ iterations (\d+)")
-ERROR = re.compile(r"L2 error: ([-+0-9.eE]+)")
+ERROR = re.compile(r"L2 error:? ([-+0-9.eE]+)")
 SNES_NORM = re.compile(r"\d+ SNES Function norm ([-+0-9.eE]+)")
 
 

@@ -4,9 +4,10 @@
 # aijcusparse (DMPlex assembly) + GAMG, side by side in one process tree, vectors on the
 # GPU, -log_view. Every fem_gpu configuration runs twice: the first run fills the tuning
 # cache (its log is kept as *_cold.log), the second is the timed one (warm cache).
-# Each problem also runs with fem_gpu_pmg on two coarser meshes (each halving h) and, in
-# 2D Poisson, at P2 and P4, for the growth of the iteration counts.
-# Usage: run_pmg.sh OUTPUT_DIR SET   (SET: 2d | 2d_p4 | 3d | elasticity | ex3)
+# Each problem also runs with fem_gpu_pmg on two coarser meshes (each halving h), at P2,
+# P3 and P4, for the growth of the iteration counts. The fine meshes have >= 1M DOFs.
+# Usage: run_pmg.sh OUTPUT_DIR SET
+#   SET: 2d | 2d_p4 | 3d | 3d_p3 | 3d_p4 | elasticity | elasticity_p3 | elasticity_p4 | ex3
 set -uo pipefail
 out="$1"
 set_name="$2"
@@ -72,15 +73,50 @@ case "$set_name" in
     refinements ex2_3d_p2 ex2 "9 18" 3 2 $e
     p="-dm_plex_dim 3 -dm_plex_box_faces 36,36,36 -degree 2 $e"
     warm_then_run ex2_3d_p2_n36_pmg ex2 $p $pmg
+    limit=240 run ex2_3d_p2_n36_gamg ex2 $p $gamg
     refinements ex2_2d_p2 ex2 "90 180" 2 2 $e
     p="-dm_plex_dim 2 -dm_plex_box_faces 360,360 -degree 2 $e"
     warm_then_run ex2_2d_p2_n360_pmg ex2 $p $pmg
     limit=120 run ex2_2d_p2_n360_gamg ex2 $p $gamg
+    ;;
+  3d_p3)
+    refinements ex1_3d_p3 ex1 "9 18" 3 3
+    p="-dm_plex_dim 3 -dm_plex_box_faces 35,35,35 -degree 3"
+    warm_then_run ex1_3d_p3_n35_pmg ex1 $p $pmg
+    limit=300 run ex1_3d_p3_n35_gamg ex1 $p $gamg
+    ;;
+  3d_p4)
+    refinements ex1_3d_p4 ex1 "7 13" 3 4
+    p="-dm_plex_dim 3 -dm_plex_box_faces 26,26,26 -degree 4"
+    warm_then_run ex1_3d_p4_n26_pmg ex1 $p $pmg
+    limit=300 run ex1_3d_p4_n26_gamg ex1 $p $gamg
+    ;;
+  elasticity_p3)  # GAMG gets the rigid-body modes from ex2 (DMPlexCreateRigidBody)
+    e="-lambda 2 -mu 0.5"
+    refinements ex2_2d_p3 ex2 "60 120" 2 3 $e
+    p="-dm_plex_dim 2 -dm_plex_box_faces 240,240 -degree 3 $e"
+    warm_then_run ex2_2d_p3_n240_pmg ex2 $p $pmg
+    limit=150 run ex2_2d_p3_n240_gamg ex2 $p $gamg
+    refinements ex2_3d_p3 ex2 "6 12" 3 3 $e
+    p="-dm_plex_dim 3 -dm_plex_box_faces 24,24,24 -degree 3 $e"
+    warm_then_run ex2_3d_p3_n24_pmg ex2 $p $pmg
+    limit=240 run ex2_3d_p3_n24_gamg ex2 $p $gamg
+    ;;
+  elasticity_p4)
+    e="-lambda 2 -mu 0.5"
+    refinements ex2_2d_p4 ex2 "45 90" 2 4 $e
+    p="-dm_plex_dim 2 -dm_plex_box_faces 180,180 -degree 4 $e"
+    warm_then_run ex2_2d_p4_n180_pmg ex2 $p $pmg
+    limit=150 run ex2_2d_p4_n180_gamg ex2 $p $gamg
+    refinements ex2_3d_p4 ex2 "5 9" 3 4 $e
+    p="-dm_plex_dim 3 -dm_plex_box_faces 18,18,18 -degree 4 $e"
+    warm_then_run ex2_3d_p4_n18_pmg ex2 $p $pmg
+    limit=240 run ex2_3d_p4_n18_gamg ex2 $p $gamg
     ;;
   ex3)  # the hyperelastic Newton solve of share/femgpu/bench/solvers/one_gpu (24,090 CG+Jacobi iterations)
     p="-dm_plex_dim 2 -dm_plex_box_faces 200,100 -degree 2 -snes_rtol 1e-8 -ksp_rtol 1e-6"
     warm_then_run ex3_2d_p2_pmg ex3 $p -pc_type fem_gpu_pmg
     limit=200 run ex3_2d_p2_gamg ex3 $p -dm_mat_type aijcusparse -pc_type gamg
     ;;
-  *) echo "usage: $0 OUTPUT_DIR 2d|2d_p4|3d|elasticity|ex3" >&2; exit 2 ;;
+  *) echo "usage: $0 OUTPUT_DIR 2d|2d_p4|3d|3d_p3|3d_p4|elasticity|elasticity_p3|elasticity_p4|ex3" >&2; exit 2 ;;
 esac
