@@ -9,6 +9,7 @@ Prints the KSP iterations and the L2 error (DMComputeL2Diff).\n\
 Options:\n\
   -degree <k>          Lagrange degree P_k (default 1)\n\
   -lambda <l>, -mu <m> Lame parameters (default 1, 1)\n\
+  -ex2_device_assembly an aij -dm_mat_type assembled by femgpu's MatConvert (GPU), not DMPlex\n\
   -dm_mat_type <type>  fem_gpu (default) or aij\n\
   -dm_plex_dim (default 3), -dm_plex_box_faces, -dm_refine, -mat_fem_gpu_*, -ksp_*, -pc_*, -log_view\n\n";
 
@@ -28,6 +29,7 @@ Options:\n\
 typedef struct {
   PetscInt  degree;
   PetscReal lambda, mu;
+  PetscBool device_assembly; /* an assembled -dm_mat_type from femgpu's MatConvert, not DMPlex */
 } AppCtx;
 
 static const PetscReal amplitude[3] = {1.0, 0.5, 0.25};
@@ -93,10 +95,13 @@ static PetscErrorCode ProcessOptions(MPI_Comm comm, AppCtx *user)
   user->degree = 1;
   user->lambda = 1.0;
   user->mu     = 1.0;
+  user->device_assembly = PETSC_FALSE;
   PetscOptionsBegin(comm, "", "Elasticity options", "");
   PetscCall(PetscOptionsInt("-degree", "Lagrange degree", "ex2.c", user->degree, &user->degree, NULL));
   PetscCall(PetscOptionsReal("-lambda", "Lame's first parameter", "ex2.c", user->lambda, &user->lambda, NULL));
   PetscCall(PetscOptionsReal("-mu", "Shear modulus", "ex2.c", user->mu, &user->mu, NULL));
+  PetscCall(PetscOptionsBool("-ex2_device_assembly", "Assemble an AIJ -dm_mat_type by MatConvert of the fem_gpu operator (on the GPU) instead of DMPlex", "ex2.c",
+                             user->device_assembly, &user->device_assembly, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -125,25 +130,56 @@ static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode SetForm(Mat A, const AppCtx *user)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatFEMGPUSetFormFile(A, FEMGPU_FORMS_DIR "/elasticity.ufl"));
+  PetscCall(MatFEMGPUSetConstant(A, "lmbda", user->lambda));
+  PetscCall(MatFEMGPUSetConstant(A, "mu", user->mu));
+  PetscCall(MatSetFromOptions(A)); /* -mat_fem_gpu_form_file and the rest win */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -ex2_device_assembly: the assembled operator as femgpu's MatConvert of the fem_gpu one
+   (cell matrices on the GPU, inserted by COO), for GAMG on meshes where DMPlex's host
+   assembly of 3D elasticity takes many minutes. */
+static PetscErrorCode AssembleOnDevice(DM dm, const AppCtx *user, Mat *A)
+{
+  Mat     F;
+  MatType dm_type;
+  char    type[256];
+  PetscFunctionBeginUser;
+  PetscCall(DMGetMatType(dm, &dm_type));
+  PetscCall(PetscStrncpy(type, dm_type, sizeof(type))); /* DMSetMatType frees the DM's string */
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(ExampleCreateMatrix(dm, &F));
+  PetscCall(DMSetMatType(dm, type));
+  PetscCall(SetForm(F, user));
+  PetscCall(MatConvert(F, type, MAT_INITIAL_MATRIX, A));
+  PetscCall(MatDestroy(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The operator of -dm_mat_type: fem_gpu from the form file, or AIJ assembled by PETSc. */
 static PetscErrorCode CreateOperator(DM dm, const AppCtx *user, Mat *A)
 {
   PetscBool    fem_gpu;
   Vec          ul;
   MatNullSpace rigid;
+  MatType      type;
   PetscFunctionBeginUser;
-  PetscCall(ExampleCreateMatrix(dm, A));
-  PetscCall(PetscObjectTypeCompare((PetscObject)*A, MATFEMGPU, &fem_gpu));
-  if (fem_gpu) {
-    PetscCall(MatFEMGPUSetFormFile(*A, FEMGPU_FORMS_DIR "/elasticity.ufl"));
-    PetscCall(MatFEMGPUSetConstant(*A, "lmbda", user->lambda));
-    PetscCall(MatFEMGPUSetConstant(*A, "mu", user->mu));
-    PetscCall(MatSetFromOptions(*A)); /* -mat_fem_gpu_form_file and the rest win */
-  } else {
-    PetscCall(DMGetLocalVector(dm, &ul));
-    PetscCall(VecSet(ul, 0.0));
-    PetscCall(DMPlexSNESComputeJacobianFEM(dm, ul, *A, *A, NULL));
-    PetscCall(DMRestoreLocalVector(dm, &ul));
+  PetscCall(DMGetMatType(dm, &type));
+  PetscCall(PetscStrcmp(type, MATFEMGPU, &fem_gpu));
+  if (!fem_gpu && user->device_assembly) PetscCall(AssembleOnDevice(dm, user, A));
+  else PetscCall(ExampleCreateMatrix(dm, A));
+  if (fem_gpu) PetscCall(SetForm(*A, user));
+  else {
+    if (!user->device_assembly) {
+      PetscCall(DMGetLocalVector(dm, &ul));
+      PetscCall(VecSet(ul, 0.0));
+      PetscCall(DMPlexSNESComputeJacobianFEM(dm, ul, *A, *A, NULL));
+      PetscCall(DMRestoreLocalVector(dm, &ul));
+    }
     /* GAMG needs the rigid-body modes to coarsen elasticity well, as a PETSc user sets
        them; -pc_type fem_gpu_pmg sets them on its own coarse level. */
     PetscCall(DMPlexCreateRigidBody(dm, 0, &rigid));
