@@ -151,6 +151,8 @@ class Schedule {
   Schedule with_groups_per_sm(int groups) const;  // 0: no bound
   Schedule with_tiles(const TileSizes &tiles) const;  // tiled only: every other choice kept
   Schedule with_cells_per_group(int cells) const;  // tiled only: N_c, the other tiles kept
+  Schedule with_mma(const MmaSizes &sizes) const;    // TensorCore only
+  Schedule with_work_group_size(int cells) const;    // SCPWI only
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
