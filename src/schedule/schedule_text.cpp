@@ -10,13 +10,6 @@ namespace femgpu {
 
 namespace {
 
-bool takes(const ScheduleWord &w, Strategy s)
-{
-  for (Strategy t : w.strategies)
-    if (t == s) return true;
-  return false;
-}
-
 // "mma nc=.. warps=.. tq=.. [dofs=..] ... fp64|fp32": the words a strategy's text holds,
 // those that its factory schedule prints always, the others in brackets.
 std::string text_format(Strategy strategy)
@@ -24,7 +17,7 @@ std::string text_format(Strategy strategy)
   const Schedule plain = schedule_from_text({strategy, {}, std::nullopt}, Precision::FP64);
   std::string s = strategy_name(strategy);
   for (const ScheduleWord &w : schedule_words()) {
-    if (!takes(w, strategy)) continue;
+    if (!word_takes(w, strategy)) continue;
     const bool always = !w.print(plain).empty();
     s += std::string(" ") + (always ? "" : "[") + w.key + "=.." + (always ? "" : "]");
   }
@@ -42,7 +35,7 @@ std::string to_string(const Schedule &s)
 {
   std::string text = strategy_name(s.strategy());
   for (const ScheduleWord &w : schedule_words()) {
-    const std::string value = takes(w, s.strategy()) ? w.print(s) : "";
+    const std::string value = word_takes(w, s.strategy()) ? w.print(s) : "";
     if (!value.empty()) text += std::string(" ") + w.key + "=" + value;
   }
   return text + (s.precision() == Precision::FP64 ? " fp64" : " fp32");

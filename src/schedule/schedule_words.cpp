@@ -3,14 +3,15 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 namespace femgpu {
 
 namespace {
 
 using S = Strategy;
-const std::vector<Strategy> kAll{S::SingleCellPerWorkItem, S::Tiled, S::TensorCore};
-const std::vector<Strategy> kScpwi{S::SingleCellPerWorkItem}, kTiled{S::Tiled}, kTiledMma{S::Tiled, S::TensorCore}, kMma{S::TensorCore};
+// Functions, not globals: the table may be built during another file's static initialization.
+std::vector<Strategy> all_kinds() { return {S::SingleCellPerWorkItem, S::Tiled, S::TensorCore}; }
 
 int to_int(const std::string &v) { return std::stoi(v); }
 
@@ -31,7 +32,7 @@ ScheduleWord tile_word(const char *key, const char *help, int max, int TileSizes
     t.*tile = to_int(v);
     return s.with_tiles(t);
   };
-  return {key, WordKind::Integer, 1, max, {}, mma ? kTiledMma : kTiled, help, print, apply};
+  return {key, WordKind::Integer, 1, max, {}, mma ? std::vector<Strategy>{S::Tiled, S::TensorCore} : std::vector<Strategy>{S::Tiled}, help, print, apply};
 }
 
 // A choice word: its texts in the order of `values` (the first is the default).
@@ -49,7 +50,7 @@ ScheduleWord choice_word(const char *key, const char *help, std::vector<const ch
       if (v == names[i]) return (s.*set)(values[i]);
     return s;
   };
-  return {key, WordKind::Choice, 0, 0, names, kAll, help, print, apply};
+  return {key, WordKind::Choice, 0, 0, names, all_kinds(), help, print, apply};
 }
 
 std::string list_text(const std::vector<int> &v)
@@ -67,19 +68,20 @@ std::vector<int> read_list(const std::string &v)
   return out;
 }
 
-std::vector<ScheduleWord> make_words()
+// The sizes: SCPWI's group and lanes, the tiled and tensor-core tiles.
+std::vector<ScheduleWord> size_words()
 {
   constexpr int kTile = 4096;
   std::vector<ScheduleWord> w;
-  w.push_back({"wg", WordKind::Integer, 1, kMaxThreadsPerGroup, {}, kScpwi, "SCPWI: cells per work-group (one work-item each, or lanes=)",
+  w.push_back({"wg", WordKind::Integer, 1, kMaxThreadsPerGroup, {}, {S::SingleCellPerWorkItem}, "SCPWI: cells per work-group (one work-item each, or lanes=)",
                [](const Schedule &s) { return s.strategy() == S::SingleCellPerWorkItem ? std::to_string(s.work_group_size()) : ""; },
                [](const Schedule &s, const std::string &v) { return s.with_work_group_size(to_int(v)); }});
-  w.push_back({"lanes", WordKind::Integer, 1, 3, {}, kScpwi, "SCPWI: work-items per cell, 1 or (vector forms) one per component",
+  w.push_back({"lanes", WordKind::Integer, 1, 3, {}, {S::SingleCellPerWorkItem}, "SCPWI: work-items per cell, 1 or (vector forms) one per component",
                [](const Schedule &s) { return s.lanes() != 1 ? std::to_string(s.lanes()) : ""; },
                [](const Schedule &s, const std::string &v) { return s.with_lanes(to_int(v)); }});
   w.push_back(tile_word("nc", "tiled and mma: cells per work-group N_c (mma: a multiple of 8, default 16)", kMaxThreadsPerGroup,
                         &TileSizes::cells_per_group, &MmaSizes::cells_per_group));
-  w.push_back({"warps", WordKind::Integer, 1, 32, {}, kMma, "mma: warps per work-group (default 4)",
+  w.push_back({"warps", WordKind::Integer, 1, 32, {}, {S::TensorCore}, "mma: warps per work-group (default 4)",
                [](const Schedule &s) { return s.strategy() == S::TensorCore ? std::to_string(s.mma().warps) : ""; },
                [](const Schedule &s, const std::string &v) {
                  MmaSizes m = s.mma();
@@ -90,7 +92,7 @@ std::vector<ScheduleWord> make_words()
   w.push_back(tile_word("tq", "tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", kTile,
                         &TileSizes::quad_tile, &MmaSizes::quad_tile));
   w.push_back(tile_word("ter", "tiled: evaluation row tile T_e^r", kTile, &TileSizes::eval_rows));
-  w.push_back({"tec", WordKind::IntegerList, 1, kTile, {}, kTiled, "tiled: evaluation column tiles T_e^c, one per evaluation group",
+  w.push_back({"tec", WordKind::IntegerList, 1, kTile, {}, {S::Tiled}, "tiled: evaluation column tiles T_e^c, one per evaluation group",
                [](const Schedule &s) { return s.strategy() == S::Tiled ? list_text(s.tiles().eval_cols) : ""; },
                [](const Schedule &s, const std::string &v) {
                  TileSizes t = s.tiles();
@@ -99,6 +101,13 @@ std::vector<ScheduleWord> make_words()
                }});
   w.push_back(tile_word("tqr", "tiled: quadrature row tile T_q^r", kTile, &TileSizes::quad_rows));
   w.push_back(tile_word("tqc", "tiled: quadrature column tile T_q^c", kTile, &TileSizes::quad_cols));
+  return w;
+}
+
+// Where things live and how they are added: one choice each, and the register bound.
+std::vector<ScheduleWord> placement_words()
+{
+  std::vector<ScheduleWord> w;
   w.push_back(choice_word("dofs", "where a work-item keeps its DOFs", {"registers", "shared"}, std::vector<Dofs>{Dofs::Registers, Dofs::Shared},
                           &Schedule::dofs, &Schedule::with_dofs));
   w.push_back(choice_word("cells", "tiled: where the per-cell values live", {"registers", "shared"},
@@ -111,23 +120,23 @@ std::vector<ScheduleWord> make_words()
                           &Schedule::with_tables));
   w.push_back(choice_word("scatter", "how outputs are added (warp: CUDA)", {"atomic", "warp"}, std::vector<Scatter>{Scatter::Atomic, Scatter::Warp},
                           &Schedule::scatter, &Schedule::with_scatter));
-  w.push_back({"groups_per_sm", WordKind::Integer, 1, kMaxGroupsPerSM, {}, kAll,
+  w.push_back({"groups_per_sm", WordKind::Integer, 1, kMaxGroupsPerSM, {}, all_kinds(),
                "CUDA: bound the registers so that this many groups fit on one SM (__launch_bounds__; left out: no bound)",
                [](const Schedule &s) { return s.groups_per_sm() > 0 ? std::to_string(s.groups_per_sm()) : ""; },
                [](const Schedule &s, const std::string &v) { return s.with_groups_per_sm(to_int(v)); }});
   return w;
 }
 
+std::vector<ScheduleWord> make_words()
+{
+  std::vector<ScheduleWord> w = size_words();
+  for (ScheduleWord &more : placement_words()) w.push_back(std::move(more));
+  return w;
+}
+
 [[noreturn]] void refuse(const std::string &text, const std::string &why, bool out_of_range = false)
 {
   throw ScheduleTextError(text, why, out_of_range);
-}
-
-bool takes(const ScheduleWord &w, Strategy s)
-{
-  for (Strategy t : w.strategies)
-    if (t == s) return true;
-  return false;
 }
 
 // One decimal integer in [min, max], written as to_string writes it (no sign, no leading
@@ -176,6 +185,8 @@ const std::vector<ScheduleWord> &schedule_words()
   static const std::vector<ScheduleWord> table = make_words();
   return table;
 }
+
+bool word_takes(const ScheduleWord &w, Strategy s) { return std::find(w.strategies.begin(), w.strategies.end(), s) != w.strategies.end(); }
 
 const ScheduleWord *find_schedule_word(const std::string &key)
 {
@@ -227,7 +238,7 @@ ScheduleText read_schedule_text(const std::string &text)
     const size_t eq = word.find('=');
     const ScheduleWord *w = eq == std::string::npos ? nullptr : find_schedule_word(word.substr(0, eq));
     if (!w) refuse(text, "unknown word '" + word + "' (words: " + schedule_text_help() + ")");
-    if (!takes(*w, t.strategy)) refuse(text, "'" + word + "': " + w->key + "= is not a word of " + strategy_name(t.strategy) + " schedules");
+    if (!word_takes(*w, t.strategy)) refuse(text, "'" + word + "': " + w->key + "= is not a word of " + strategy_name(t.strategy) + " schedules");
     if (t.find(w->key)) refuse(text, "'" + word + "': " + w->key + "= is given twice");
     bool range = false;
     const std::string value = word.substr(eq + 1), why = check_value(*w, value, &range);

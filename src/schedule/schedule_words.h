@@ -40,6 +40,8 @@ struct ScheduleWord {
 // In the order to_string writes them.
 const std::vector<ScheduleWord> &schedule_words();
 const ScheduleWord *find_schedule_word(const std::string &key);
+// Whether a text of strategy `s` may hold the word.
+bool word_takes(const ScheduleWord &w, Strategy s);
 // "1-1024", "[1-4096,...]" or "registers|shared".
 std::string word_values(const ScheduleWord &w);
 

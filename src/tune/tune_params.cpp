@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <type_traits>
+#include <utility>
 
 namespace femgpu {
 
@@ -62,9 +63,14 @@ TuneParam int_list(const char *name, const char *help, Field field)
 
 #define FIELD(member) [](auto &s) -> auto & { return s.member; }
 
-std::vector<TuneParam> make_params()
+// Candidate counts are capped where tuning would take hours; register words at the
+// largest register file a work-item can have.
+constexpr double kCount = 1000, kWords = 1024;
+
+// The search space and the cost model's ranking of it.
+std::vector<TuneParam> search_params()
 {
-  const double count = 1000, words = 1024;  // candidate counts capped where tuning would take hours
+  const double count = kCount;
   std::vector<TuneParam> p;
   p.push_back(integer("candidates", 0, count, "tiled candidates timed: the cost model's best b", FIELD(candidates)));
   p.push_back(real("eta_alias_min", 0, 1, "search space: least aliasing efficiency", FIELD(limits.eta_alias_min)));
@@ -83,6 +89,14 @@ std::vector<TuneParam> make_params()
   barrier.get = [](const TuneSettings &s) { return real_text(s.model_barrier_seconds * 1e9); };
   barrier.set = [](TuneSettings *s, const std::string &v) { s->model_barrier_seconds = std::stod(v) * 1e-9; };
   p.push_back(barrier);
+  return p;
+}
+
+// What the first list times besides the b best, and how it is timed.
+std::vector<TuneParam> selection_params()
+{
+  const double count = kCount, words = kWords;
+  std::vector<TuneParam> p;
   p.push_back(integer("paper_model_candidates", 0, count, "also time the best n by the paper's t_heur alone, without the barrier term (0: off)",
                       FIELD(paper_model_candidates)));
   p.push_back(integer("low_register_words", 0, words, "also time the best candidates whose register footprint is at most this many words (0: off)",
@@ -106,6 +120,13 @@ std::vector<TuneParam> make_params()
                           FIELD(cutoff));
   cutoff.zero_off = true, cutoff.in_key = false;
   p.push_back(cutoff);
+  return p;
+}
+
+std::vector<TuneParam> make_params()
+{
+  std::vector<TuneParam> p = search_params();
+  for (TuneParam &more : selection_params()) p.push_back(std::move(more));
   return p;
 }
 

@@ -85,7 +85,7 @@ TEST_CASE("tune params: a value out of range or unreadable is refused, naming th
   CHECK(s.scpwi_work_group_sizes.empty());
 }
 
-TEST_CASE("tune params: a plan's param segments set them; alone they keep the default rounds", "[tune][tune_params][tune_plan]")
+TEST_CASE("tune params: a plan's param segments set them, and alone keep the default rounds", "[tune][tune_params][tune_plan]")
 {
   const TunePlan plan = parse_tune_plan("param wg_max=128 cutoff=2; first; local_search n=3");
   CHECK(to_string(plan) == "param wg_max=128 cutoff=2; first; local_search n=3");
