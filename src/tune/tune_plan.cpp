@@ -125,24 +125,38 @@ TunePlan default_opencl_plan(const TuneSettings &s)
   return p;
 }
 
-std::string to_string(const TunePlan &plan)
+namespace {
+
+// One round: its moves joined by " + ".
+std::string round_text(const PlanRound &round)
 {
   std::ostringstream os;
-  if (!plan.params.empty()) os << "param";
-  for (const auto &[name, value] : plan.params) os << " " << name << "=" << value;
-  if (!plan.params.empty() && !plan.rounds.empty()) os << "; ";
-  if (plan.print) os << (plan.params.empty() ? "print" : "; print") << (plan.rounds.empty() ? "" : "; ");
-  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
-    if (r > 0) os << "; ";
-    for (std::size_t i = 0; i < plan.rounds[r].moves.size(); ++i) {
-      const PlanMove &m = plan.rounds[r].moves[i];
-      if (i > 0) os << " + ";
-      for (const MoveName &k : kMoves)
-        if (k.move == m.move) os << k.name;
-      if (counted(m.move)) os << " n=" << m.n;
-    }
+  for (std::size_t i = 0; i < round.moves.size(); ++i) {
+    const PlanMove &m = round.moves[i];
+    if (i > 0) os << " + ";
+    for (const MoveName &k : kMoves)
+      if (k.move == m.move) os << k.name;
+    if (counted(m.move)) os << " n=" << m.n;
   }
   return os.str();
+}
+
+}  // namespace
+
+std::string to_string(const TunePlan &plan)
+{
+  // Segments joined by "; ": the parameters, print, then the rounds.
+  std::vector<std::string> segments;
+  if (!plan.params.empty()) {
+    std::string params = "param";
+    for (const auto &[name, value] : plan.params) params += " " + name + "=" + value;
+    segments.push_back(params);
+  }
+  if (plan.print) segments.push_back("print");
+  for (const PlanRound &r : plan.rounds) segments.push_back(round_text(r));
+  std::string text;
+  for (const std::string &segment : segments) text += (text.empty() ? "" : "; ") + segment;
+  return text;
 }
 
 TunePlan parse_tune_plan(const std::string &text)

@@ -105,6 +105,7 @@ TEST_CASE("tune params: a plan's param segments set them, and alone keep the def
   CHECK(printed.rounds.empty());
   CHECK(to_string(printed) == "param candidates=1; print");
   CHECK(to_string(parse_tune_plan("print; first")) == "print; first");
+  CHECK(to_string(parse_tune_plan("first; print; param candidates=1; local_search n=1")) == "param candidates=1; print; first; local_search n=1");
   CHECK(with_plan_text(TuneSettings{}, "param candidates=1; print").plan.empty());
   CHECK_THROWS_WITH(parse_tune_plan("param"), Catch::Contains("names no parameter"));
   CHECK_THROWS_WITH(parse_tune_plan("param wg_max"), Catch::Contains("'wg_max' after 'param' is not name=value"));
