@@ -22,51 +22,15 @@ namespace {
 
 Precision precision_of(const ScheduleRequest &r) { return MatFEMGPURequestedPrecision(r); }
 
-int pick(PetscInt requested, int fallback) { return requested >= 0 ? static_cast<int>(requested) : fallback; }
-
-// The schedule the options ask for. Tiled sizes not given default to whole loops.
+// The schedule the options ask for: the strategy, with -mat_fem_gpu_schedule's words
+// where the text named that strategy, completed for this form (tiles left out take whole
+// loops); validate() refuses what the form or strategy cannot take.
 Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
 {
-  const Dofs dofs = r.dofs == "shared" ? Dofs::Shared : Dofs::Registers;
-  const Tables tables = r.tables == "constant"          ? Tables::Constant
-                        : r.tables == "constant-merged" ? Tables::MergedConstant
-                        : r.tables == "interleaved"     ? Tables::Interleaved
-                                                        : Tables::Global;
-  const Scatter scatter = r.scatter == "warp" ? Scatter::Warp : Scatter::Atomic;
-  if (r.strategy == "mma")  // validate refuses the other choices here
-    return Schedule::tensor_core({pick(r.cells_per_group, 16), pick(r.warps, 4), pick(r.quad_tile, std::min(32, (Q + 7) / 8 * 8))}, precision_of(r))
-        .with_dofs(dofs)
-        .with_tables(tables)
-        .with_scatter(scatter)
-        .with_groups_per_sm(static_cast<int>(r.groups_per_sm));
-  if (r.strategy != "tiled")
-    return Schedule::single_cell_per_work_item(static_cast<int>(r.work_group), precision_of(r))
-        .with_lanes(static_cast<int>(r.lanes))
-        .with_dofs(dofs)
-        .with_cell_values(r.cells == "shared" ? CellValues::Shared : CellValues::Registers)  // validate refuses shared here
-        .with_tables(tables)
-        .with_scatter(scatter)
-        .with_groups_per_sm(static_cast<int>(r.groups_per_sm));
-  TileSizes t;
-  t.cells_per_group = pick(r.cells_per_group, 1);
-  t.items_per_cell = pick(r.items_per_cell, 32);
-  t.quad_tile = pick(r.quad_tile, Q);
-  t.eval_rows = pick(r.eval_rows, t.quad_tile);
-  for (size_t g = 0; g < ir.groups.size(); ++g)
-    t.eval_cols.push_back(g < r.eval_cols.size() ? static_cast<int>(r.eval_cols[g]) : ir.groups[g].n_basis);
-  if (r.eval_cols.size() > ir.groups.size())
-    throw std::invalid_argument("-mat_fem_gpu_schedule's tec= has " + std::to_string(r.eval_cols.size()) + " entries; the form has " +
-                                std::to_string(ir.groups.size()) + " evaluation groups");
-  t.quad_rows = pick(r.quad_rows, ir.n_test_basis);
-  t.quad_cols = pick(r.quad_cols, t.quad_tile);
-  const Loops loops = r.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
-  return Schedule::tiled(t, precision_of(r))
-      .with_dofs(dofs)
-      .with_cell_values(r.cells == "shared" ? CellValues::Shared : CellValues::Registers)
-      .with_loops(loops)
-      .with_tables(tables)
-      .with_scatter(scatter)
-      .with_groups_per_sm(static_cast<int>(r.groups_per_sm));  // validate refuses constant tables here, and interleaved ones for SCPWI
+  ScheduleText t;
+  t.strategy = r.strategy == "tiled" ? Strategy::Tiled : r.strategy == "mma" ? Strategy::TensorCore : Strategy::SingleCellPerWorkItem;
+  if (r.forced.strategy == t.strategy) t.words = r.forced.words;
+  return completed_schedule(t, ir, Q, precision_of(r));
 }
 
 #ifdef FEMGPU_HAVE_CUDA

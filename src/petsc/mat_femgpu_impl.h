@@ -17,6 +17,7 @@
 #include "petsc/petsc_compat.h"
 #include "petsc/plex_maps.h"
 #include "runtime/action_backend.h"
+#include "schedule/schedule_words.h"
 #include "tune/tuner.h"
 
 namespace femgpu {
@@ -34,21 +35,12 @@ struct CoefficientBinding {
   bool auxiliary = false;    // bound to the DM's auxiliary vector at setup (looked up again at the next)
 };
 
-// A schedule forced from the options database; -1 / empty means "not given".
+// A schedule forced from the options database: -mat_fem_gpu_strategy, or the words of
+// -mat_fem_gpu_schedule (completed at setup, schedule_words.h's completed_schedule).
 struct ScheduleRequest {
   std::string strategy = "auto";  // auto | scpwi | tiled | mma
-  PetscInt warps = -1;            // mma: warps per group
-  PetscInt work_group = 32;       // SCPWI
-  PetscInt lanes = 1;             // SCPWI: work-items per cell (1, or the components of a vector form)
-  PetscInt cells_per_group = -1, items_per_cell = -1, quad_tile = -1, eval_rows = -1, quad_rows = -1, quad_cols = -1;
-  std::vector<PetscInt> eval_cols;
+  ScheduleText forced;            // the text's words; used where its strategy is `strategy`
   std::string precision = "fp64";
-  std::string dofs = "registers";  // registers | shared (schedule.h's Dofs)
-  std::string cells = "registers";  // registers | shared (schedule.h's CellValues; tiled only)
-  std::string tables = "global";   // global | constant | constant-merged (schedule.h's Tables; SCPWI only)
-  std::string loops = "unrolled";  // unrolled | compiler (schedule.h's Loops; tiled only, forced and tuned)
-  std::string scatter = "atomic";  // atomic | warp (schedule.h's Scatter; warp: CUDA only)
-  PetscInt groups_per_sm = 0;  // CUDA register bound (schedule.h); 0: none
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
 
@@ -64,22 +56,9 @@ struct MatFEMGPUContext {
   ScheduleRequest schedule;
   // Tuning on the first MatMult (CUDA or OpenCL backend, -mat_fem_gpu_strategy auto).
   PetscBool tune_monitor = PETSC_FALSE;
-  PetscReal tune_cutoff = 0;  // tuner.h's TuneSettings::cutoff (a timing choice: not in the cache key); 0: off
-  PetscInt tune_candidates = 9;  // b
-  PetscReal eta_alias_min = 0.8, eta_simd_min = 0.97;
-  PetscInt wg_max = 256;
-  PetscInt low_register_words = 48;  // also time low-register candidates (tuner.h); 0: off
-  PetscInt shared_dofs_above_words = 128;  // unrolled candidates above this register footprint get shared DOFs (tuner.h); 0: off
-  PetscInt fit_register_words = 112;       // also time the best candidates that fit the register file (tuner.h); 0: off
-  PetscInt fit_candidates = 3;
-  std::vector<int> scpwi_work_groups{32, 64, 128, 256};  // SCPWI sizes timed (tuner.h)
-  PetscBool scpwi_constant_tables = PETSC_TRUE;          // and their constant-table variants
-  PetscBool scpwi_lanes = PETSC_TRUE;                    // and, for vector forms, their lanes=C variants
-  PetscInt quad_tile_classes = 6;  // the model's best of each of the largest T^Q classes is timed too (tuner.h)
-  PetscInt paper_model_candidates = 3;  // also the paper t_heur's best, without t_sync (tuner.h)
-  PetscInt per_evaluation_tiling = 2;  // at most this many candidates of one evaluation tiling per selection (tuner.h)
-  PetscReal model_barrier_ns = kModelBarrierSeconds * 1e9;  // the cost model's cost of one barrier (cost_model.h's t_sync)
-  std::string tune_plan;  // -mat_fem_gpu_tune_plan: a plan text (tune_plan.h), "print" or empty (the default plan)
+  // -mat_fem_gpu_tune_plan: a plan text (tune_plan.h: rounds and the tuning parameters of
+  // tune_params.h), "print" or empty (the backend's default plan and parameters).
+  std::string tune_plan;
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   std::string tune_summary;  // for MatView

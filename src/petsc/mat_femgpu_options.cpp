@@ -10,12 +10,39 @@
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
 #include "petsc/schedule_text_option.h"
+#include "schedule/schedule_words.h"
+#include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 #include "tune/tuning_cache.h"
 
 namespace femgpu {
 
-// The tuning cache: its file ("none" or empty: off) and -mat_fem_gpu_retune.
+// -mat_fem_gpu_tune_plan: the rounds and the tuning parameters (tune_params.h), checked
+// here so that a bad plan stops with an error naming the word or parameter and its range.
+template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsObject, MatFEMGPUContext *ctx)
+{
+  char text[PETSC_MAX_PATH_LEN];
+  PetscBool set;
+  PetscFunctionBegin;
+  const std::string help = "Tuning plan: rounds of moves and research parameters, e.g. \"param wg_max=128 cutoff=2; first; shared_dofs n=2 + "
+                           "warp_scatter n=2; local_search n=2\" (parameters alone keep the default rounds; docs/petsc.md); a segment print: print the "
+                           "plans and parameters when tuning. Parameters: " + tune_params_help();
+  PetscCall(PetscStrncpy(text, ctx->tune_plan.c_str(), sizeof(text)));
+  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_plan", help.c_str(), "", text, text, sizeof(text), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  try {
+    (void)with_plan_text(TuneSettings{}, text);
+  } catch (const TuneParamError &e) {
+    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", text, e.what());
+  } catch (const std::exception &e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", text, e.what());
+  }
+  if (ctx->tune_plan != text) ctx->set_up = false;  // another plan: tune again
+  ctx->tune_plan = text;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The tuning cache: its file ("none" or empty: off), -mat_fem_gpu_retune and the plan.
 template <class Items> static PetscErrorCode read_tune_cache_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
 {
   char path[PETSC_MAX_PATH_LEN];
@@ -33,21 +60,7 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
   PetscCall(PetscOptionsString("-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", path, path, sizeof(path), &set));
   if (set) ctx->tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
   PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->retune, &ctx->retune, nullptr));
-  PetscCall(PetscStrncpy(path, ctx->tune_plan.c_str(), sizeof(path)));
-  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_plan",
-                               "Tuning plan: rounds of moves, e.g. \"first; shared_dofs n=2 + warp_scatter n=2; local_search n=2\" (docs/kernels.md); "
-                               "print: print the default plans when tuning",
-                               "", path, path, sizeof(path), &set));
-  if (set) {
-    if (std::string(path) != "print") {
-      try {
-        (void)parse_tune_plan(path);
-      } catch (const std::exception &e) {
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", path, e.what());
-      }
-    }
-    ctx->tune_plan = path;
-  }
+  PetscCall(read_tune_plan(PetscOptionsObject, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -73,7 +86,7 @@ template <class Items> static PetscErrorCode read_schedule_text(Items PetscOptio
   char text[PETSC_MAX_PATH_LEN] = "";
   PetscFunctionBegin;
   const std::string help = "Forced schedule, as a schedule prints it (a tuning winner pasted back; words left out are completed at setup): " +
-                           schedule_text_help();
+                           schedule_text_help() + " (left out: what a printed schedule leaves out; tiles: whole loops)";
   PetscCall(PetscOptionsString("-mat_fem_gpu_schedule", help.c_str(), "", text, text, sizeof(text), set));
   if (*set) PetscCall(ScheduleRequestFromText_FEMGPU("-mat_fem_gpu_schedule", text, r));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -87,87 +100,13 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscFunctionBegin;
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_schedule \"mma nc=16 warps=4 tq=8\")", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_loops",
-                        "Tiled schedules, forced and tuned: unrolled (#pragma unroll on the loops over a work-item's private arrays, so "
-                        "they stay in registers) or compiler (nvcc decides; large ones stay rolled, the arrays in local memory)",
-                        {"unrolled", "compiler"}, &r.loops, &any));
-  // Forced schedules are one option, -mat_fem_gpu_schedule (read_schedule_text): tile
-  // sizes it leaves out stay -1 (whole loops, or the strategy's default).
-  struct Knob { const char *name, *help; PetscInt *value; IntRange range; };
-  const Knob knobs[] = {{"-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", &r.device, {-1, 1023}}};
-  for (const Knob &k : knobs) {
-    PetscCall(read_int_option(PetscOptionsObject, src, k.name, k.help, k.range, k.value, &set));
-    if (set) any = PETSC_TRUE;
-  }
+  // Forced schedules are one option, -mat_fem_gpu_schedule (read_schedule_text); the
+  // research knobs of tuning are parameters of the plan (-mat_fem_gpu_tune_plan).
+  PetscCall(read_int_option(PetscOptionsObject, src, "-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", {-1, 1023},
+                            &r.device, &set));
+  any = (PetscBool)(any || set);
   PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
   PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
-  PetscCall(PetscOptionsReal("-mat_fem_gpu_tune_cutoff",
-                             "CUDA tuning: a candidate whose second launch takes more than this many times the fastest median so far keeps that one "
-                             "run as its time and is not timed further (0: off, every candidate gets 5 warm-ups and 15 runs or 0.2 s)",
-                             "", ctx->tune_cutoff, &ctx->tune_cutoff, nullptr));
-  PetscCheck(ctx->tune_cutoff == 0 || (ctx->tune_cutoff > 1 && ctx->tune_cutoff <= 1e6), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-mat_fem_gpu_tune_cutoff is %g; it is 0 (off) or a factor above 1 (e.g. 2: cut candidates over twice the fastest)",
-             (double)ctx->tune_cutoff);
-  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_eta_alias_min", "Search space: least aliasing efficiency", 0, 1, &ctx->eta_alias_min, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_eta_simd_min", "Search space: least SIMD efficiency", 0, 1, &ctx->eta_simd_min, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_model_barrier_ns",
-                             "Cost model: what one work-group barrier costs its group, in ns, added to the paper's t_heur as N_sync barriers "
-                             "(fitted on the H200; 0: rank by the paper's model alone)",
-                             0, 1e6, &ctx->model_barrier_ns, &set));
-  any = (PetscBool)(any || set);
-  // Tuning's integer knobs (tuner.h's TuneSettings), each part of the tuning cache's key.
-  // Counts of candidates are capped where tuning would take hours; register words at the
-  // largest register file a work-item can have.
-  const IntRange count{0, 1000}, words{0, 1024};
-  const Knob tuning[] = {
-      {"-mat_fem_gpu_tune_candidates", "Tiled candidates timed when tuning (b; the cost model's best)", &ctx->tune_candidates, count},
-      {"-mat_fem_gpu_paper_model_candidates",
-       "Tuning also times this many of the best candidates by the paper's cost model alone (without the barrier term "
-       "-mat_fem_gpu_model_barrier_ns), which also ranks the low-register and register-fitting candidates (0: off)",
-       &ctx->paper_model_candidates, count},
-      {"-mat_fem_gpu_tune_per_tiling",
-       "Tuning's selections of tiled candidates take at most this many that differ only in their quadrature tile T_q^r x T_q^c "
-       "(0: no cap, the paper's top b)",
-       &ctx->per_evaluation_tiling, count},
-      {"-mat_fem_gpu_wg_max", "Search space: most work-items per group (N_c N_WI); tuning needs room for -mat_fem_gpu_scpwi_work_groups or a whole warp", &ctx->wg_max, {1, 1024}},
-      {"-mat_fem_gpu_low_register_words",
-       "Tuning also times the model's best candidates whose per-work-item register footprint is at most this many words (0: off)",
-       &ctx->low_register_words, words},
-      {"-mat_fem_gpu_fit_register_words",
-       "Tuning also times the model's best -mat_fem_gpu_fit_candidates candidates whose kernel as timed (shared DOFs where the "
-       "footprint is too large) holds at most this many words per work-item (0: off)",
-       &ctx->fit_register_words, words},
-      {"-mat_fem_gpu_fit_candidates", "How many register-fitting candidates tuning also times (0: off)", &ctx->fit_candidates, count},
-      {"-mat_fem_gpu_shared_dofs_above_words",
-       "Tuning times unrolled tiled candidates whose register footprint with the DOF tile in registers is above this many words with "
-       "shared DOFs instead (255 registers hold 127 FP64 words; 0: off)",
-       &ctx->shared_dofs_above_words, words}};
-  for (const Knob &k : tuning) {
-    PetscCall(read_int_option(PetscOptionsObject, src, k.name, k.help, k.range, k.value, &set));
-    if (set) any = PETSC_TRUE;
-  }
-  std::vector<PetscInt> sizes(ctx->scpwi_work_groups.begin(), ctx->scpwi_work_groups.end());
-  PetscCall(read_int_list_option(PetscOptionsObject, "-mat_fem_gpu_scpwi_work_groups",
-                                 "Tuning times SCPWI at each of these work-group sizes (those up to -mat_fem_gpu_wg_max; work-items per group)", {1, 1024},
-                                 &sizes, &set));
-  if (set) {
-    ctx->scpwi_work_groups.assign(sizes.begin(), sizes.end());
-    any = PETSC_TRUE;
-  }
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_constant_tables",
-                             "Tuning also times each SCPWI size with its element tables in constant memory, separate and merged, where they fit", "",
-                             ctx->scpwi_constant_tables, &ctx->scpwi_constant_tables, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(read_int_option(PetscOptionsObject, src, "-mat_fem_gpu_quad_tile_classes",
-                            "Tuning also times the cost model's best candidate of each of the largest this many quadrature tiles T^Q (Q, Q/2, ...; 0: off)",
-                            {0, 64}, &ctx->quad_tile_classes, &set));
-  any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_scpwi_lanes",
-                             "Tuning also times each SCPWI candidate of a vector form with one work-item per component (lanes=C)", "",
-                             ctx->scpwi_lanes, &ctx->scpwi_lanes, &set));
-  any = (PetscBool)(any || set);
   PetscCall(read_schedule_text(PetscOptionsObject, &r, &set));
   any = (PetscBool)(any || set);
   if (any) ctx->set_up = false;

@@ -16,6 +16,7 @@
 #include "petsc/log_stage.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 #include "tune/tuning_cache.h"
 
@@ -51,33 +52,25 @@ TuningKey key_for(const MatFEMGPUContext *ctx, const TuneTarget &target)
   return key;
 }
 
+// `settings` with the monitor's line printer where -mat_fem_gpu_tune_monitor asks for it.
+TuneSettings settings_with_monitor(MPI_Comm comm, const MatFEMGPUContext *ctx, TuneSettings settings)
+{
+  if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
+  return settings;
+}
+
+// TuneSettings{} with the plan's parameters and rounds (-mat_fem_gpu_tune_plan, checked
+// when it was read).
 TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
 {
   TuneSettings settings;
-  settings.candidates = static_cast<size_t>(ctx->tune_candidates);
-  settings.limits.eta_alias_min = ctx->eta_alias_min;
-  settings.limits.eta_simd_min = ctx->eta_simd_min;
-  settings.limits.wg_max = static_cast<int>(ctx->wg_max);
-  settings.low_register_words = ctx->low_register_words;
-  settings.shared_dofs_above_words = std::max<PetscInt>(0, ctx->shared_dofs_above_words);
-  settings.fit_register_words = std::max<PetscInt>(0, ctx->fit_register_words);
-  settings.fit_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->fit_candidates));
-  settings.scpwi_work_group_sizes = ctx->scpwi_work_groups;
-  settings.scpwi_constant_tables = ctx->scpwi_constant_tables == PETSC_TRUE;
-  settings.scpwi_lanes = ctx->scpwi_lanes == PETSC_TRUE;
-  settings.quad_tile_classes = static_cast<int>(ctx->quad_tile_classes);
-  settings.paper_model_candidates = static_cast<size_t>(std::max<PetscInt>(0, ctx->paper_model_candidates));
-  settings.per_evaluation_tiling = static_cast<size_t>(std::max<PetscInt>(0, ctx->per_evaluation_tiling));
-  settings.model_barrier_seconds = static_cast<double>(ctx->model_barrier_ns) * 1e-9;
-  settings.cutoff = static_cast<double>(ctx->tune_cutoff);
-  settings.tiled_loops = ctx->schedule.loops == "compiler" ? Loops::Compiler : Loops::Unrolled;
-  if (ctx->tune_plan == "print")
-    (void)PetscPrintf(comm, "  fem_gpu tune plan (CUDA): %s\n  fem_gpu tune plan (OpenCL): %s\n", to_string(default_cuda_plan(settings)).c_str(),
-                      to_string(default_opencl_plan(settings)).c_str());
-  else
-    settings.plan = ctx->tune_plan;  // parsed when read: an impossible plan is refused there
-  if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
-  return settings;
+  if (ctx->tune_plan.empty()) return settings_with_monitor(comm, ctx, settings);
+  settings = with_plan_text(settings, ctx->tune_plan);
+  if (parse_tune_plan(ctx->tune_plan).print)
+    (void)PetscPrintf(comm, "  fem_gpu tune plan (CUDA): %s\n  fem_gpu tune plan (OpenCL): %s\n  fem_gpu tune parameters: %s\n",
+                      to_string(settings_plan(settings, default_cuda_plan(settings))).c_str(),
+                      to_string(settings_plan(settings, default_opencl_plan(settings))).c_str(), tune_params_text(settings).c_str());
+  return settings_with_monitor(comm, ctx, settings);
 }
 
 // Times the candidates on random trial and coefficient values.
@@ -98,12 +91,10 @@ PetscErrorCode run_tuner(MatFEMGPUContext *ctx, MPI_Comm comm, const TuneTarget 
   for (FunctionArrays &f : arrays.coefficients) f.values = w.data();
   FEMGPU_CXX(comm, *report = target.tune(arrays, n, settings));
   PetscCall(VecRestoreArrayRead(coords, &ca));
-  std::string sizes;
-  for (int wg : ctx->scpwi_work_groups) sizes += (sizes.empty() ? "" : ",") + std::to_string(wg);
   PetscCheck(!report->candidates.empty(), comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "fem_gpu: nothing to tune: no SCPWI size of -mat_fem_gpu_scpwi_work_groups %s and no tiled schedule fits -mat_fem_gpu_wg_max %" PetscInt_FMT
-             " work-items per group (with -mat_fem_gpu_eta_simd_min %g, tiled groups fill whole warps)",
-             sizes.c_str(), ctx->wg_max, (double)ctx->eta_simd_min);
+             "fem_gpu: nothing to tune: no SCPWI size of the plan's scpwi_work_groups=%s and no tiled schedule fits its wg_max=%d work-items per "
+             "group (with eta_simd_min=%g, tiled groups fill whole warps; -mat_fem_gpu_tune_plan \"param ...\")",
+             tune_param_value(settings, "scpwi_work_groups").c_str(), settings.limits.wg_max, settings.limits.eta_simd_min);
   PetscCheck(report->best >= 0, comm, PETSC_ERR_LIB, "fem_gpu: no schedule could run: %s", report->candidates.front().error.c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,14 +1,14 @@
 // -mat_fem_gpu_schedule "<text>": a forced schedule given as the text Schedule prints
 // (schedule.h's to_string: "tiled nc=64 nwi=2 tq=33 ter=33 tec=[12] tqr=36 tqc=11
 // loops=unrolled tables=interleaved fp64"), so a winner in a log can be pasted back.
-// Each word of that text is declared once in schedule_text_option.cpp's table (its key,
-// range or choices, help and the ScheduleRequest field it sets); the parser, the range
-// checks and the option's -help text are made from it.
+// The words, their ranges and their help come from the one table of schedule words
+// (src/schedule/schedule_words.h), which also prints and reads the tuning cache's
+// schedules; this file only turns its errors into PETSc errors.
 //
 // Takes: the text. A text may leave out what it does not fix ("tiled nc=3 nwi=5"): those
-// fields keep their defaults and are completed at setup, as the separate options are.
-// Returns: the ScheduleRequest with the text's fields set, or a PETSc error naming the
-// word it cannot take (unknown key, a value out of its range or not among its choices).
+// words are completed at setup (schedule_words.h's completed_schedule).
+// Returns: the ScheduleRequest holding the text's words, or a PETSc error naming the
+// option and the word it cannot take (unknown, misplaced, out of range, not a choice).
 // Does not: check the schedule against the form or device (setup's validate() does).
 #pragma once
 
@@ -18,13 +18,8 @@
 
 namespace femgpu {
 
-// Sets the fields of *r that `text` names; `option` names the option in errors.
+// Sets *r's strategy, words and (where the text names one) precision from `text`;
+// `option` names the option in errors.
 PetscErrorCode ScheduleRequestFromText_FEMGPU(const char *option, const std::string &text, ScheduleRequest *r);
-
-// The option's -help text: each word with its range or choices.
-std::string schedule_text_help();
-
-// One Markdown table row per word ("| `nc=` | 1-4096 | ... |"), for docs/petsc.md.
-std::string schedule_text_docs_table();
 
 }  // namespace femgpu

@@ -106,6 +106,22 @@ Schedule Schedule::with_cells_per_group(int cells) const
   return with_tiles(t);
 }
 
+Schedule Schedule::with_mma(const MmaSizes &sizes) const
+{
+  if (strategy_ != Strategy::TensorCore) throw std::logic_error("with_mma: N_c, warps and T^Q are a tensor-core schedule's parameters");
+  Schedule s = *this;
+  s.mma_ = sizes;
+  return s;
+}
+
+Schedule Schedule::with_work_group_size(int cells) const
+{
+  if (strategy_ != Strategy::SingleCellPerWorkItem) throw std::logic_error("with_work_group_size: wg is an SCPWI schedule's parameter");
+  Schedule s = *this;
+  s.work_group_size_ = cells;
+  return s;
+}
+
 Schedule Schedule::with_lanes(int lanes_per_cell) const
 {
   Schedule s = *this;

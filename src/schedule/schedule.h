@@ -151,6 +151,8 @@ class Schedule {
   Schedule with_groups_per_sm(int groups) const;  // 0: no bound
   Schedule with_tiles(const TileSizes &tiles) const;  // tiled only: every other choice kept
   Schedule with_cells_per_group(int cells) const;  // tiled only: N_c, the other tiles kept
+  Schedule with_mma(const MmaSizes &sizes) const;    // TensorCore only
+  Schedule with_work_group_size(int cells) const;    // SCPWI only
 
   Strategy strategy() const { return strategy_; }
   Precision precision() const { return precision_; }
@@ -212,11 +214,11 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter
 // "scatter=warp", a register bound "groups_per_sm=K", in that order, before the
 // precision; a tiled kernel's interleaved tables "tables=interleaved" where constant
-// tables would be.
+// tables would be. Written from the table of schedule words (schedule_words.h), in its order.
 std::string to_string(const Schedule &s);
 // The inverse of to_string: accepts exactly the text to_string writes (so a stored
 // schedule is canonical) and throws std::invalid_argument saying what it could not read.
-// Checks the syntax and that every size is a positive integer; validate() checks the
+// Checks the syntax and each word's range (schedule_words.h); validate() checks the
 // schedule against a form.
 Schedule parse_schedule(const std::string &text);
 

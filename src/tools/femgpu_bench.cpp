@@ -184,7 +184,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
   PetscCall(PetscOptionsInt("-min_runs", "time each candidate at least this many runs", "", min_runs, &min_runs, nullptr));
   PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
-  PetscCall(PetscOptionsReal("-cutoff", "tuning: time in full only candidates whose second launch is within this factor of the fastest (0: off; -mat_fem_gpu_tune_cutoff)",
+  PetscCall(PetscOptionsReal("-cutoff", "tuning: time in full only candidates whose second launch is within this factor of the fastest (0: off; a fem_gpu Mat: -mat_fem_gpu_tune_plan \"param cutoff=f\")",
                              "", cutoff, &cutoff, nullptr));
   PetscCheck(cutoff == 0 || cutoff > 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cutoff is %g; it is 0 (off) or a factor above 1", (double)cutoff);
   PetscCall(PetscOptionsInt("-low_register_words", "also time low-register candidates up to this footprint (0: off)", "", low_words, &low_words,

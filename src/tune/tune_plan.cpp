@@ -1,6 +1,8 @@
 // Plans as text, the default plans and the one loop that runs a plan (tune_plan.h).
 #include "tune/tune_plan.h"
 
+#include "tune/tune_params.h"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -72,6 +74,21 @@ PlanMove parse_move(const std::string &text)
   return m;
 }
 
+// "name=value ..." after "param": each checked against its declaration (tune_params.h).
+void read_params(const std::string &text, TunePlan *plan)
+{
+  std::istringstream is(text);
+  TuneSettings scratch;
+  std::string word;
+  if (!(is >> word)) throw std::invalid_argument("tuning plan: 'param' names no parameter (param name=value ...)");
+  do {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("tuning plan: '" + word + "' after 'param' is not name=value");
+    set_tune_param(&scratch, word.substr(0, eq), word.substr(eq + 1));
+    plan->params.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+  } while (is >> word);
+}
+
 // Appends a round of the moves with n > 0 (or no count) to `plan`.
 void add_round(TunePlan *plan, std::vector<PlanMove> moves)
 {
@@ -108,20 +125,38 @@ TunePlan default_opencl_plan(const TuneSettings &s)
   return p;
 }
 
-std::string to_string(const TunePlan &plan)
+namespace {
+
+// One round: its moves joined by " + ".
+std::string round_text(const PlanRound &round)
 {
   std::ostringstream os;
-  for (std::size_t r = 0; r < plan.rounds.size(); ++r) {
-    if (r > 0) os << "; ";
-    for (std::size_t i = 0; i < plan.rounds[r].moves.size(); ++i) {
-      const PlanMove &m = plan.rounds[r].moves[i];
-      if (i > 0) os << " + ";
-      for (const MoveName &k : kMoves)
-        if (k.move == m.move) os << k.name;
-      if (counted(m.move)) os << " n=" << m.n;
-    }
+  for (std::size_t i = 0; i < round.moves.size(); ++i) {
+    const PlanMove &m = round.moves[i];
+    if (i > 0) os << " + ";
+    for (const MoveName &k : kMoves)
+      if (k.move == m.move) os << k.name;
+    if (counted(m.move)) os << " n=" << m.n;
   }
   return os.str();
+}
+
+}  // namespace
+
+std::string to_string(const TunePlan &plan)
+{
+  // Segments joined by "; ": the parameters, print, then the rounds.
+  std::vector<std::string> segments;
+  if (!plan.params.empty()) {
+    std::string params = "param";
+    for (const auto &[name, value] : plan.params) params += " " + name + "=" + value;
+    segments.push_back(params);
+  }
+  if (plan.print) segments.push_back("print");
+  for (const PlanRound &r : plan.rounds) segments.push_back(round_text(r));
+  std::string text;
+  for (const std::string &segment : segments) text += (text.empty() ? "" : "; ") + segment;
+  return text;
 }
 
 TunePlan parse_tune_plan(const std::string &text)
@@ -129,6 +164,14 @@ TunePlan parse_tune_plan(const std::string &text)
   TunePlan plan;
   for (const std::string &round : split(text, ';')) {
     if (round.empty()) continue;
+    if (round == "print") {
+      plan.print = true;
+      continue;
+    }
+    if (round.rfind("param", 0) == 0 && (round.size() == 5 || round[5] == ' ' || round[5] == '\t')) {
+      read_params(round.substr(5), &plan);
+      continue;
+    }
     if (round.front() == '+' || round.back() == '+') throw std::invalid_argument("tuning plan: an empty move in '" + round + "'");
     PlanRound r;
     for (const std::string &move : split(round, '+')) {
@@ -137,9 +180,26 @@ TunePlan parse_tune_plan(const std::string &text)
     }
     plan.rounds.push_back(r);
   }
+  if (plan.rounds.empty() && (!plan.params.empty() || plan.print)) return plan;  // the default rounds
   if (plan.rounds.empty() || plan.rounds[0].moves.size() != 1 || plan.rounds[0].moves[0].move != Move::First)
-    throw std::invalid_argument("tuning plan: it starts with the round 'first' alone (the list every move expands)");
+    throw std::invalid_argument("tuning plan: its first round is 'first' alone (the list every move expands)");
   return plan;
+}
+
+TuneSettings with_plan_text(TuneSettings s, const std::string &text)
+{
+  TunePlan plan = parse_tune_plan(text);
+  for (const auto &[name, value] : plan.params) set_tune_param(&s, name, value);
+  plan.params.clear();
+  plan.print = false;
+  s.plan = to_string(plan);
+  return s;
+}
+
+std::string tuning_settings_text(const TuneSettings &s)
+{
+  // The rounds: the counts of the default plan's moves, or the plan given.
+  return tune_params_text(s) + " plan=" + to_string(settings_plan(s, default_cuda_plan(s)));
 }
 
 bool screens_spills(const PlanRound &round)

@@ -12,6 +12,10 @@
 //   bound_best       the bound twins of the fastest of all (after the local search)
 // A round holding a register bound (register_bound, cell_value_bound, bound_best) is
 // screened: a bounded twin that spills more than its original is compiled, not timed.
+// A segment "param name=value ..." in place of a round sets tuning parameters
+// (tune_params.h: search bounds, the first list's counts, the cost model, the cutoff);
+// a text of parameters alone ("param wg_max=128") keeps the backend's default rounds.
+// A segment "print" asks for the plan to be printed when tuning ("param wg_max=128; print").
 //
 // Takes: a plan text or TuneSettings (the default plan reads its counts from them).
 // Returns: the plan, its text, or the candidates of each round handed to a timer.
@@ -21,6 +25,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tune/tuner.h"
@@ -39,7 +44,9 @@ struct PlanRound {
 };
 
 struct TunePlan {
-  std::vector<PlanRound> rounds;
+  std::vector<PlanRound> rounds;  // empty: the backend's default rounds
+  std::vector<std::pair<std::string, std::string>> params;  // name, value (checked)
+  bool print = false;  // print the plan run and its parameters when tuning
 };
 
 // The plan the CUDA tuner ran before plans existed, its counts from `s`; moves with
@@ -48,10 +55,15 @@ TunePlan default_cuda_plan(const TuneSettings &s);
 // OpenCL: the first list and the local search (it reports no spills, so no twins).
 TunePlan default_opencl_plan(const TuneSettings &s);
 
-// "first; tensor_core n=6; shared_dofs n=2 + warp_scatter n=2; ..." (parse_tune_plan reads it back).
+// "param wg_max=128; first; tensor_core n=6; shared_dofs n=2 + warp_scatter n=2; ..."
+// (parse_tune_plan reads it back; the parameters first, where there are any).
 std::string to_string(const TunePlan &plan);
-// Throws std::invalid_argument naming the word it cannot read.
+// Throws std::invalid_argument naming the word it cannot read, or a TuneParamError
+// (tune_params.h) naming a parameter and its range.
 TunePlan parse_tune_plan(const std::string &text);
+// `s` with the parameters of the plan `text` set and s.plan its rounds alone ("" where
+// it has none: the backend's default rounds). Throws as parse_tune_plan.
+TuneSettings with_plan_text(TuneSettings s, const std::string &text);
 
 // Whether a round's twins must be screened for spills (it holds a register bound).
 bool screens_spills(const PlanRound &round);
@@ -76,7 +88,7 @@ using RoundTimer = std::function<void(TuneReport *report, std::vector<TimedCandi
 // recorded in the report.
 void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, const RoundTimer &time);
 
-// The plan of `s`: s.plan parsed where set, else `fallback`.
+// The plan of `s`: s.plan (rounds, no parameters: with_plan_text) parsed where set, else `fallback`.
 TunePlan settings_plan(const TuneSettings &s, const TunePlan &fallback);
 
 }  // namespace femgpu

@@ -199,9 +199,11 @@ struct TuneReport {
   double compile_seconds = 0, timing_seconds = 0;
 };
 
-// The settings that choose which candidates are timed, as one line of text
-// ("b=9 eta_alias=0.8 ... loops=unrolled"): part of the tuning cache's key. The timing
-// protocol (warm-ups, runs) and the monitor are left out: they do not change the list.
+// The settings that choose which candidates are timed, as one line of text: the tuning
+// parameters that enter the key (tune_params.h's table: "candidates=9 eta_alias_min=0.8
+// ... loops=unrolled") and the plan's rounds (" plan=first; ..."; tune_plan.cpp). Part of
+// the tuning cache's key. The timing protocol (warm-ups, runs, cutoff) and the monitor
+// are left out: they do not change the list.
 std::string tuning_settings_text(const TuneSettings &s);
 
 // The schedules to time: SCPWI at each work-group size, then the cost model's best b

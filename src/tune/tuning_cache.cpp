@@ -19,7 +19,10 @@ namespace femgpu {
 
 namespace {
 
-constexpr const char *kFormat = "femgpu-tuning-cache/2";
+// /3: the tuning settings of the key are written from the table of tuning parameters
+// (tune_params.h) and the plan's rounds; /2 wrote them in another form, so a /2 key would
+// never match and is not read as one.
+constexpr const char *kFormat = "femgpu-tuning-cache/3";
 // Every version's header: a file starting with it is a tuning cache (perhaps an old or
 // a truncated one) that a store may replace; any other file is left alone.
 constexpr const char *kFormatPrefix = "femgpu-tuning-cache/";
@@ -40,6 +43,11 @@ std::string fnv1a_hex(const std::string &text)
 }
 
 struct Invalid : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A tuning cache of another format version: ours, but its keys are not this version's.
+struct OtherFormat : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -156,7 +164,11 @@ std::vector<json::Object> read_file_entries(const std::string &text)
 {
   const json::Object top = json::parse(text);
   Fields f(top);
-  if (f.string("format") != kFormat) throw Invalid("\"format\" is not \"" + std::string(kFormat) + "\"");
+  const std::string format = f.string("format");
+  if (format != kFormat && format.rfind(kFormatPrefix, 0) == 0)
+    throw OtherFormat("a tuning cache of format \"" + format + "\", not this femgpu's \"" + kFormat +
+                      "\" (its keys are written differently): its entries are not used, tuning runs and the next store rewrites the file");
+  if (format != kFormat) throw Invalid("\"format\" is not \"" + std::string(kFormat) + "\"");
   const json::Value *entries = top.find("entries");
   if (!entries) throw Invalid("missing \"entries\"");
   if (entries->kind == json::Value::Kind::NumberArray && entries->numbers.empty()) return {};
@@ -181,6 +193,7 @@ const char *to_string(CacheStatus s)
     case CacheStatus::ForeignFile: return "not a tuning cache";
     case CacheStatus::Miss: return "miss";
     case CacheStatus::CorruptFile: return "corrupt file";
+    case CacheStatus::OtherFormat: return "other format version";
     case CacheStatus::CorruptEntry: return "corrupt entry";
     case CacheStatus::BadChecksum: return "checksum mismatch";
     case CacheStatus::InvalidSchedule: return "invalid schedule";
@@ -246,6 +259,10 @@ CacheLookup find_tuning(const std::string &text, const TuningKey &key, const std
   }
   try {
     entries = read_file_entries(text);
+  } catch (const OtherFormat &e) {
+    r.status = CacheStatus::OtherFormat;
+    r.why = e.what();
+    return r;
   } catch (const std::runtime_error &e) {  // json::JsonError or Invalid
     r.status = CacheStatus::CorruptFile;
     r.why = std::string("corrupt file: ") + e.what();

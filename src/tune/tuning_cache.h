@@ -12,8 +12,9 @@
 // never rewritten.
 //
 // File format (json_lite.h; "format" first):
-//   {"format": "femgpu-tuning-cache/2", "entries": [ {entry}, ... ]}
-// (/1, before femgpu 0.4.0, had no tuning_settings: such a file is retuned and rewritten.)
+//   {"format": "femgpu-tuning-cache/3", "entries": [ {entry}, ... ]}
+// A file of another version (/1 before femgpu 0.4.0 had no tuning_settings; /2 wrote them
+// before the table of tuning parameters) is reported as OtherFormat, retuned and rewritten.
 // Each entry is a flat object with exactly these keys, in this order:
 //   key:   form_fingerprint, cell, degree, components, coordinate_degree,
 //          quadrature_degree, quadrature_points, precision, backend, device,
@@ -51,7 +52,7 @@ struct TuningKey {
   std::string femgpu_version;  // PROJECT_VERSION
   long long cells_bucket = 0;  // cell_count_bucket(cells on this rank)
   // tuning_settings_text(TuneSettings): the settings that choose which candidates are
-  // timed (the tuner's options), so an entry tuned under other options is not reused.
+  // timed (the plan's parameters and rounds), so an entry tuned under others is not reused.
   std::string tuning_settings;
 };
 
@@ -66,7 +67,8 @@ struct TuningEntry {
 // Unreadable: something at the path that cannot be read as a file (a folder, a device,
 // no permission); ForeignFile: a file that is not a tuning cache (no format header).
 // Neither is ever written to; every status but Hit means "tune".
-enum class CacheStatus { Hit, NoFile, Unreadable, ForeignFile, Miss, CorruptFile, CorruptEntry, BadChecksum, InvalidSchedule };
+// OtherFormat: a tuning cache of another format version (its keys are not read).
+enum class CacheStatus { Hit, NoFile, Unreadable, ForeignFile, Miss, CorruptFile, OtherFormat, CorruptEntry, BadChecksum, InvalidSchedule };
 const char *to_string(CacheStatus status);
 
 struct CacheLookup {

@@ -129,25 +129,6 @@ bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tile
 
 }  // namespace
 
-std::string tuning_settings_text(const TuneSettings &s)
-{
-  auto list = [](const std::vector<int> &v) {
-    std::string text;
-    for (size_t i = 0; i < v.size(); ++i) text += (i ? "," : "") + std::to_string(v[i]);
-    return text.empty() ? std::string("none") : text;
-  };
-  std::ostringstream os;
-  os << "b=" << s.candidates << " eta_alias=" << s.limits.eta_alias_min << " eta_simd=" << s.limits.eta_simd_min
-     << " wg_max=" << s.limits.wg_max << " max_candidates=" << s.limits.max_candidates << " nwi_classes=" << list(s.items_per_cell_classes)
-     << " tq_classes=" << s.quad_tile_classes << " per_tiling=" << s.per_evaluation_tiling << " barrier_s=" << s.model_barrier_seconds << " paper_model=" << s.paper_model_candidates << " low_register=" << s.low_register_words << "x" << s.low_register_candidates
-     << " fit_register=" << s.fit_register_words << "x" << s.fit_candidates
-     << " shared_dofs=" << s.shared_dofs_candidates << " warp_scatter=" << s.warp_scatter_candidates << " interleaved=" << s.interleaved_candidates << " register_bound=" << s.register_bound_candidates << " cell_value_bound=" << s.cell_value_bound_candidates << " half_group=" << s.half_group_candidates << " local_search=" << s.local_search_rounds << " mma=" << s.mma_candidates << " shared_dofs_above=" << s.shared_dofs_above_words << " scpwi=" << list(s.scpwi_work_group_sizes)
-     << " constant_tables=" << (s.scpwi_constant_tables ? 1 : 0) << " lanes=" << (s.scpwi_lanes ? 1 : 0)
-     << " loops=" << (s.tiled_loops == Loops::Unrolled ? "unrolled" : "compiler");
-  if (!s.plan.empty()) os << " plan=" << s.plan;  // only a replaced plan: old keys stay valid
-  return os.str();
-}
-
 std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &probed, const TuneSettings &s,
                                               std::size_t *space_size, bool *truncated)
 {

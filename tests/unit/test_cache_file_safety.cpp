@@ -209,7 +209,7 @@ TEST_CASE("Cache files: stale temporary files and damaged caches do not break lo
   write(dir.path / "tuning.json.tmp.999999.0", good.substr(0, good.size() / 3));  // a crashed writer's, before locks
   write(dir.path / "tuning.json.tmp.999999.1", "");
   CHECK(status_on(cache.string(), "a") == CacheStatus::Hit);
-  const std::string damaged[] = {good.substr(0, good.size() / 2), "{\"format\": \"femgpu-tuning-cache/2\", \"entries\": [{\"garbage\"",
+  const std::string damaged[] = {good.substr(0, good.size() / 2), "{\"format\": \"femgpu-tuning-cache/3\", \"entries\": [{\"garbage\"",
                                  good.substr(0, good.find("\"checksum\"")) + "\"checksum\": \"0000000000000000\"\n}]}\n"};
   for (const std::string &text : damaged) {
     INFO(text);

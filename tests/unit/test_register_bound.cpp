@@ -80,7 +80,7 @@ TEST_CASE("groups_per_sm is part of the schedule text and validated", "[schedule
   CHECK(parse_schedule(tiled).groups_per_sm() == 4);
   CHECK(to_string(parse_schedule(tiled)) == tiled);
   CHECK(parse_schedule("scpwi wg=32 fp64").groups_per_sm() == 0);
-  CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 groups_per_sm=0 fp64"), Catch::Contains("groups_per_sm must be a positive integer"));
+  CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 groups_per_sm=0 fp64"), Catch::Contains("'groups_per_sm=0' is out of range (groups_per_sm=1-32)"));
   CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 groups_per_sm=2 scatter=warp fp64"), Catch::Contains("cannot read the schedule"));
 
   std::mt19937 rng(61);
