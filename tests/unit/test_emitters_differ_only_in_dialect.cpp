@@ -36,7 +36,7 @@ TEST_CASE("CUDA and OpenCL kernels differ only in dialect tokens", "[kernel][emi
   ActionData d = make_action(form_cases()[4], 2, 2, 1, rng);  // nonlinear Jacobian
   for (const Schedule &s : {Schedule::single_cell_per_work_item(), tiled_sample(d.ir, d.tab.n_points())[0]}) {
     const kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, s);
-    const std::string cuda = emit_cuda(k), opencl = emit_opencl(k, default_share_dir());
+    const std::string cuda = emit_cuda(k), opencl = emit_opencl(k);
     const std::string c = neutral(cuda, {{"__restrict__", "RESTRICT"}, {"__shared__", "SHARED"}, {"__syncthreads()", "BARRIER"},
                                          {"threadIdx.x", "LX"}, {"threadIdx.y", "LY"}, {"blockIdx.x", "GX"}, {"atomicAdd", "ATOMIC"}});
     const std::string o = neutral(opencl, {{"__global ", ""}, {"restrict", "RESTRICT"}, {"__local", "SHARED"},
