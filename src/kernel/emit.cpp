@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernel/fold_constants.h"
+
 #include "kernel/device_sources.h"  // generated from src/kernel/device/ (cmake/femgpu_device_sources.cmake)
 
 namespace femgpu::kernel {
@@ -117,8 +119,8 @@ class Printer {
           return;
         }
         if (s.space == Space::Shared && *d_.dynamic_shared) {
-          os << pad << "real *" << s.name << " = s_dynamic + " << shared_offset_ << ";\n";
-          shared_offset_ += " + " + expr(s.size);
+          os << pad << "real *" << s.name << " = s_dynamic" << shared_offset_ << ";\n";
+          shared_offset_ += " + " + nested(s.size);
           return;
         }
         os << pad << (s.space == Space::Shared ? std::string(d_.shared_qualifier) + " " : "")
@@ -176,7 +178,7 @@ class Printer {
 
   const Dialect &d_;
   Precision p_;
-  mutable std::string shared_offset_ = "0";
+  mutable std::string shared_offset_;  // " + size + size ...": the arrays before this one
 };
 
 bool uses_warp_atomics(const Block &b)
@@ -193,8 +195,9 @@ bool uses_mma(const Block &b)
   return false;
 }
 
-std::string emit(const Kernel &k, const Dialect &d)
+std::string emit(const Kernel &given, const Dialect &d)
 {
+  const Kernel k = fold_constants(given);
   const bool fp64 = k.precision == Precision::FP64;
   std::ostringstream os;
   os << "// femgpu action kernel (" << d.name << "), schedule: " << k.schedule << "\n";
