@@ -8,8 +8,9 @@ under src/ and fails on
   - an include of a later stage than the including folder (LAYERS below, the order of
     docs/layout.md), even where it makes no cycle yet;
   - a folder under src/ that LAYERS does not place;
-  - a dynamic_cast to a backend type in src/petsc/: the Mat type talks to the runtime's
-    interfaces (ActionBackend, TransferBackend), whose queries say what a backend can do.
+  - a cast (dynamic_, static_ or reinterpret_cast) to a backend type in src/petsc/: the
+    Mat type talks to the runtime's interfaces (ActionBackend, TransferBackend), whose
+    queries say what a backend can do.
 
 Usage: check_folder_layers.py SRC_DIR     (exit 1 and one line per finding on failure)
        check_folder_layers.py --self-test (builds small trees that break each rule and
@@ -25,7 +26,7 @@ import tempfile
 LAYERS = ["form", "ir", "fem", "reference", "schedule", "kernel", "runtime", "tune", "petsc", "tools"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([A-Za-z0-9_]+)/[^"]+"')
-BACKEND_CAST = re.compile(r"dynamic_cast\s*<[^>]*Backend\b")
+BACKEND_CAST = re.compile(r"\b(?:dynamic|static|reinterpret)_cast\s*<[^>]*Backend\b")
 SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc", ".cuh", ".cu", ".cl")
 
 
@@ -130,6 +131,7 @@ def self_test():
         "later stage": ({"reference/r.h": '#include "kernel/k.h"\n', "kernel/k.h": ""}, "reference/ includes kernel/"),
         "unplaced folder": ({"extra/x.h": ""}, "folder src/extra is not placed"),
         "backend cast": ({"petsc/m.cpp": "auto *c = dynamic_cast<const CudaBackend *>(b);\n"}, "a cast to a backend type"),
+        "static backend cast": ({"petsc/m.cpp": "static_cast<CudaBackend *>(ctx->backend.get())->go();\n"}, "a cast to a backend type"),
     }
     failures = []
     for name, (files, expected) in cases.items():
