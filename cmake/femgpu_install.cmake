@@ -5,7 +5,7 @@
 #   lib/pkgconfig/femgpu.pc, lib/cmake/femgpu/femgpuConfig.cmake (+ version file):
 #                        both locate the tree from where they lie, so it may be moved
 #   include/femgpu.h
-#   share/femgpu/        forms, quadrature tables, device helpers: what the library reads at
+#   share/femgpu/        forms, quadrature tables, device probe kernels: what the library reads at
 #                        run time, found next to it (fem/share_dir.h); not the benchmark logs
 #                        (share/femgpu/bench) nor the repository's scripts
 # Included by the top-level CMakeLists.txt after the targets exist. The RPATH settings

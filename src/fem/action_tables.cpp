@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "fem/tabulation.h"
+
 namespace femgpu {
 
 namespace {

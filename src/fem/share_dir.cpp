@@ -56,7 +56,7 @@ std::string locate_share_dir()
   if (!self.empty() && lies_under(self, fs::weakly_canonical(FEMGPU_BUILD_DIR, ec)) && is_share_dir(FEMGPU_SHARE_DIR_BUILD))
     return FEMGPU_SHARE_DIR_BUILD;
 #endif
-  throw std::runtime_error("femgpu cannot find its data folder share/femgpu (forms, quadrature tables, device helpers): "
+  throw std::runtime_error("femgpu cannot find its data folder share/femgpu (forms, quadrature tables, device probe kernels): "
                            "it is not at " + installed.string() + " next to " + (self.empty() ? std::string("<unknown file>") : self.string()) +
                            "; set FEMGPU_SHARE_DIR to it");
 }

@@ -78,8 +78,6 @@ void copy_order(const PetscTabulation T, int k, BasisTable &tab)
 
 }  // namespace
 
-int order(const MultiIndex &alpha) { return alpha[0] + alpha[1] + alpha[2]; }
-
 const std::vector<double> &BasisTable::at(const MultiIndex &alpha) const
 {
   auto it = table.find(alpha);
@@ -89,15 +87,6 @@ const std::vector<double> &BasisTable::at(const MultiIndex &alpha) const
                             ") in a table of dim " + std::to_string(dim) +
                             " and max order " + std::to_string(max_order));
   return it->second;
-}
-
-int lagrange_dimension(int dim, int degree)
-{
-  check_element(dim, degree);
-  const int k = degree;
-  if (dim == 1) return k + 1;
-  if (dim == 2) return (k + 1) * (k + 2) / 2;
-  return (k + 1) * (k + 2) * (k + 3) / 6;
 }
 
 BasisTable tabulate_lagrange(int dim, int degree, const std::vector<double> &points,

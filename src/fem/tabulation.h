@@ -14,13 +14,9 @@
 #include <map>
 #include <vector>
 
+#include "ir/multi_index.h"
+
 namespace femgpu {
-
-// Reference derivative counts per reference direction: (0,0,0) is the value, (1,0,0)
-// d/dX0, (1,1,0) d2/dX0dX1, ...
-using MultiIndex = std::array<int, 3>;
-
-int order(const MultiIndex &alpha);
 
 struct BasisTable {
   int dim = 0;
@@ -49,6 +45,5 @@ std::vector<double> lagrange_nodes(int dim, int degree);
 // for numbering DOFs on structured meshes; same order as lagrange_nodes.
 std::vector<double> lagrange_lattice_nodes(int dim, int degree);
 
-int lagrange_dimension(int dim, int degree);  // (k+1)(k+2)/2 or (k+1)(k+2)(k+3)/6
 
 }  // namespace femgpu

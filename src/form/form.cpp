@@ -1,6 +1,7 @@
 // Form terminals, tables of coefficients and constants, and form-level derivative.
 #include "form/form.h"
 
+#include <stdexcept>
 #include <unordered_map>
 
 namespace femgpu {
@@ -14,6 +15,16 @@ CellType cell_from_name(const std::string &name)
   if (name == "triangle") return CellType::Triangle;
   if (name == "tetrahedron") return CellType::Tetrahedron;
   throw FormError("unsupported cell '" + name + "' (femgpu supports triangle and tetrahedron)");
+}
+
+int lagrange_dimension(int dim, int degree)
+{
+  if (dim < 1 || dim > 3) throw std::invalid_argument("Lagrange element: dim must be 1, 2 or 3, got " + std::to_string(dim));
+  if (degree < 0) throw std::invalid_argument("Lagrange element: negative degree " + std::to_string(degree));
+  const int k = degree;
+  if (dim == 1) return k + 1;
+  if (dim == 2) return (k + 1) * (k + 2) / 2;
+  return (k + 1) * (k + 2) * (k + 3) / 6;
 }
 
 Shape element_shape(const Element &e) { return e.components == 1 ? Shape{} : Shape{e.components}; }

@@ -29,6 +29,10 @@ struct Element {
   bool operator!=(const Element &o) const { return !(*this == o); }
 };
 
+// Scalar basis functions of P_degree on the simplex of dimension dim (1, 2 or 3):
+// k+1, (k+1)(k+2)/2 or (k+1)(k+2)(k+3)/6. Throws std::invalid_argument otherwise.
+int lagrange_dimension(int dim, int degree);
+
 // Shape of a function in element `e`: () for scalars, (components) for vectors.
 Shape element_shape(const Element &e);
 // "P2 vector with 3 components on tetrahedra", "P1 scalar on triangles": for messages.

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "fem/tabulation.h"
 #include "form/form.h"
+#include "ir/multi_index.h"
 #include "ir/program.h"
 
 namespace femgpu {
@@ -76,6 +76,10 @@ struct ActionIR {
   int n_eval() const { return static_cast<int>(test_terms.size()); }
   int group_of_function(int function) const;  // -1 if not evaluated
 };
+
+// DOFs per cell of the trial (= test) function of a bilinear form: n_test_basis *
+// components, the width of its cell matrices.
+inline int cell_width(const ActionIR &ir) { return ir.n_test_basis * ir.signature.element.components; }
 
 // FLOP counts of one cell for Q quadrature points, as the paper counts them: the
 // evaluation and quadrature contractions (Eq. 12) plus the pointwise program

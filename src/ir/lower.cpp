@@ -4,6 +4,8 @@
 #include "ir/lower.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "form/declared_elements.h"
@@ -14,8 +16,6 @@
 namespace femgpu {
 
 namespace {
-
-int order_of(const std::array<int, 3> &a) { return a[0] + a[1] + a[2]; }
 
 // A linearity error that lower_form traced to one integral (its index in the form).
 struct IntegralError : FormError {
@@ -219,43 +219,57 @@ void check_integrals(Check &&check, int integrand, const std::vector<int> &integ
   }
 }
 
-ActionIR lower(const Form &form, const LowerOptions &options)
-{
-  const int dim = form.dim();
-  const bool affine = form.signature.coordinate_degree == 1;
-  Program p;
-  Geometry geo = build_geometry(p, dim, affine);
-  Scalarizer scalarize(p, geo);
-
-  int integrand = p.zero();
-  std::vector<int> integral_ids;
+// The form's integrals scalarized into one program: the sum of their integrands, each
+// integral's own node (for errors traced to it) and the largest dx(degree=...).
+struct Integrand {
+  int sum = 0;
+  std::vector<int> integrals;
   std::optional<int> explicit_degree;
-  for (const Integral &i : form.integrals) {
-    integral_ids.push_back(scalarize(i.integrand).ids.at(0));
-    integrand = p.add(integrand, integral_ids.back());
-    if (i.quadrature_degree) explicit_degree = std::max(explicit_degree.value_or(0), *i.quadrature_degree);
-  }
+};
 
-  auto is_test = [](const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTestFunction; };
-  auto is_trial = [](const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTrialFunction; };
-  check_integrals([&](int id) { check_linear(dependence(p, id, is_test)[static_cast<size_t>(id)], "test function v", true); },
-                  integrand, integral_ids);
+Integrand scalarize_integrals(const Form &form, Program &p, Scalarizer &scalarize)
+{
+  Integrand in;
+  in.sum = p.zero();
+  for (const Integral &i : form.integrals) {
+    in.integrals.push_back(scalarize(i.integrand).ids.at(0));
+    in.sum = p.add(in.sum, in.integrals.back());
+    if (i.quadrature_degree) in.explicit_degree = std::max(in.explicit_degree.value_or(0), *i.quadrature_degree);
+  }
+  return in;
+}
+
+bool is_test(const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTestFunction; }
+bool is_trial(const InputRef &in) { return in.kind == InputKind::Eval && in.function == kTrialFunction; }
+
+// Every term linear in v; for a bilinear form linear in u, for a residual free of u.
+void check_linearity(const Program &p, const Integrand &in, int rank)
+{
+  check_integrals([&](int id) { check_linear(dependence(p, id, is_test)[static_cast<size_t>(id)], "test function v", true); }, in.sum,
+                  in.integrals);
   check_integrals(
       [&](int id) {
         Dependence trial = dependence(p, id, is_trial)[static_cast<size_t>(id)];
-        if (options.rank == 2) check_linear(trial, "trial function u", true);
+        if (rank == 2) check_linear(trial, "trial function u", true);
         else if (trial != Dependence::Zero && trial != Dependence::Independent)
           throw FormError("a residual (rank-1 form) must not contain the trial function u");
       },
-      integrand, integral_ids);
+      in.sum, in.integrals);
+}
 
-  // e_j = d(integrand)/d(test term j): exact because the integrand is linear in v.
+// The test terms the integrand contains and their values e_j = d(integrand)/d(term):
+// exact because the integrand is linear in v.
+struct TestSplit {
+  std::vector<InputRef> terms;
+  std::vector<int> values;  // e_j, node ids in the same program
+};
+
+TestSplit split_by_test_terms(Program &p, int integrand)
+{
   std::set<InputRef> test_inputs;
   for (const InputRef &in : p.inputs())
     if (is_test(in)) test_inputs.insert(in);
-  ActionIR ir;
-  std::vector<int> coefficients_of_v;
-  std::vector<InputRef> kept;
+  TestSplit split;
   for (const InputRef &t : test_inputs) {
     int tid = p.input(t);
     ForwardDerivative D(p, [&](int node) -> std::optional<int> {
@@ -265,44 +279,79 @@ ActionIR lower(const Form &form, const LowerOptions &options)
     });
     int e = D(integrand);
     if (p.is_const(e, 0.0)) continue;
-    if (order_of(t.alpha) > 2) throw FormError("derivatives of v of order 3 and higher are not supported");
-    coefficients_of_v.push_back(e);
-    kept.push_back(t);
+    if (order(t.alpha) > 2) throw FormError("derivatives of v of order 3 and higher are not supported");
+    split.values.push_back(e);
+    split.terms.push_back(t);
   }
-  if (kept.empty()) throw FormError("the form is identically zero");
+  if (split.terms.empty()) throw FormError("the form is identically zero");
+  return split;
+}
 
-  // Quadrature degree, estimated on e_j and the test terms as UFL estimates it.
-  const int kv = form.signature.element.degree, kg = form.signature.coordinate_degree;
+// The quadrature degree of e_j times the test terms, estimated as UFL estimates it.
+long long estimated_degree(const Form &form, const Program &p, const Geometry &geo, const TestSplit &split)
+{
+  const int dim = form.dim(), kv = form.signature.element.degree, kg = form.signature.coordinate_degree;
+  const bool affine = kg == 1;
   auto input_degree = [&](const InputRef &in) -> long long {
     if (in.kind != InputKind::Eval) return 0;
-    if (in.function == kCoordinates) return order_of(in.alpha) ? kg - 1 : kg;
+    if (in.function == kCoordinates) return order(in.alpha) ? kg - 1 : kg;
     int k = element_of(form, in.function).degree;
-    return affine ? std::max(k - order_of(in.alpha), 0) : k;
+    return affine ? std::max(k - order(in.alpha), 0) : k;
   };
   std::map<int, long long> fixed;
   for (int k : geo.K) fixed[k] = 0;
   fixed[geo.detJ] = affine ? 0 : dim * (kg - 1);
   long long degree = 0;
-  for (size_t j = 0; j < kept.size(); ++j) {
-    int root = coefficients_of_v[j];
+  for (size_t j = 0; j < split.terms.size(); ++j) {
+    int root = split.values[j];
     long long dj = estimate_degrees(p, root, input_degree, fixed)[static_cast<size_t>(root)];
-    long long dv = affine ? std::max(kv - order_of(kept[j].alpha), 0) : kv;
+    long long dv = affine ? std::max(kv - order(split.terms[j].alpha), 0) : kv;
     degree = std::max(degree, dj + dv);
   }
-  if (!affine) degree += dim * (kg - 1);
+  return affine ? degree : degree + dim * (kg - 1);
+}
+
+// The option's degree, else the form's dx(degree=...), else the estimate; checked
+// against the limit.
+void set_quadrature_degree(ActionIR &ir, const LowerOptions &options, std::optional<int> explicit_degree, long long estimate)
+{
   ir.quadrature_degree_estimated = !(options.quadrature_degree || explicit_degree);
-  long long q = options.quadrature_degree ? *options.quadrature_degree : explicit_degree ? *explicit_degree : degree;
+  long long q = options.quadrature_degree ? *options.quadrature_degree : explicit_degree ? *explicit_degree : estimate;
   if (q > options.max_quadrature_degree)
     throw FormError("the quadrature degree " + std::to_string(q) + " is above the limit " +
                     std::to_string(options.max_quadrature_degree) + " (set it with dx(degree=...))");
   ir.quadrature_degree = static_cast<int>(std::max(q, 1LL));
+}
 
+// The test terms' derivatives (each once) and the terms as (component, derivative).
+void set_test_terms(ActionIR &ir, const std::vector<InputRef> &terms)
+{
+  for (const InputRef &t : terms) {
+    auto it = std::find(ir.test_derivatives.begin(), ir.test_derivatives.end(), t.alpha);
+    if (it == ir.test_derivatives.end()) it = ir.test_derivatives.insert(ir.test_derivatives.end(), t.alpha);
+    ir.test_terms.push_back(TestTerm{t.component, static_cast<int>(it - ir.test_derivatives.begin())});
+  }
+}
+
+ActionIR lower(const Form &form, const LowerOptions &options)
+{
+  const int dim = form.dim();
+  const bool affine = form.signature.coordinate_degree == 1;
+  Program p;
+  Geometry geo = build_geometry(p, dim, affine);
+  Scalarizer scalarize(p, geo);
+  const Integrand integrand = scalarize_integrals(form, p, scalarize);
+  check_linearity(p, integrand, options.rank);
+  const TestSplit split = split_by_test_terms(p, integrand.sum);
+
+  ActionIR ir;
+  set_quadrature_degree(ir, options, integrand.explicit_degree, estimated_degree(form, p, geo, split));
   // Scale by the quadrature weight and |det J|, then keep only what the outputs need.
   InputRef weight;
   weight.kind = InputKind::Weight;
   int scale = p.mul(p.input(weight), p.unary(SOp::Abs, geo.detJ));
   std::vector<int> roots;
-  for (int e : coefficients_of_v) roots.push_back(p.mul(e, scale));
+  for (int e : split.values) roots.push_back(p.mul(e, scale));
   ir.pointwise.outputs = compact(p, roots, ir.pointwise.program);
 
   ir.signature = form.signature;
@@ -311,12 +360,8 @@ ActionIR lower(const Form &form, const LowerOptions &options)
   ir.affine = affine;
   ir.coefficients = form.coefficients;
   ir.constants = form.constants;
-  ir.n_test_basis = lagrange_dimension(dim, kv);
-  for (const InputRef &t : kept) {
-    auto it = std::find(ir.test_derivatives.begin(), ir.test_derivatives.end(), t.alpha);
-    if (it == ir.test_derivatives.end()) it = ir.test_derivatives.insert(ir.test_derivatives.end(), t.alpha);
-    ir.test_terms.push_back(TestTerm{t.component, static_cast<int>(it - ir.test_derivatives.begin())});
-  }
+  ir.n_test_basis = lagrange_dimension(dim, form.signature.element.degree);
+  set_test_terms(ir, split.terms);
   build_groups(form, ir);
   mark_varying(ir.pointwise);
   mark_recomputed(ir.pointwise);

@@ -55,6 +55,38 @@ int trace_of(Program &p, const Tensor &a)
   return s;
 }
 
+// a x b of two 3-vectors.
+std::vector<int> cross_ids(Program &p, const Tensor &a, const Tensor &b)
+{
+  std::vector<int> out(3);
+  for (int i = 0; i < 3; ++i) {
+    const size_t j = static_cast<size_t>((i + 1) % 3), k = static_cast<size_t>((i + 2) % 3);
+    out[static_cast<size_t>(i)] = p.sub(p.mul(a.ids[j], b.ids[k]), p.mul(a.ids[k], b.ids[j]));
+  }
+  return out;
+}
+
+// dev(A) = A - tr(A) / n I.
+Tensor deviatoric(Program &p, const Tensor &a)
+{
+  const int n = a.shape[0];
+  int third = p.div(trace_of(p, a), p.constant(n));
+  Tensor out = a;
+  for (int i = 0; i < n; ++i) out.ids[static_cast<size_t>(i * n + i)] = p.sub(out.ids[static_cast<size_t>(i * n + i)], third);
+  return out;
+}
+
+// Where A[indices...] starts in A's row-major entries (the leading indices fixed).
+size_t index_offset(const Shape &shape, const std::vector<int> &indices)
+{
+  size_t offset = 0, stride = size_of(shape);
+  for (size_t k = 0; k < indices.size(); ++k) {
+    stride /= static_cast<size_t>(shape[k]);
+    offset += static_cast<size_t>(indices[k]) * stride;
+  }
+  return offset;
+}
+
 }  // namespace
 
 Tensor Scalarizer::algebra(const Expr &e)
@@ -91,14 +123,7 @@ Tensor Scalarizer::algebra(const Expr &e)
       for (size_t i = 0; i < a[0].ids.size(); ++i)
         for (size_t j = 0; j < a[1].ids.size(); ++j) out.ids[i * a[1].ids.size() + j] = p_.mul(a[0].ids[i], a[1].ids[j]);
       return out;
-    case Op::Cross: {
-      auto x = [&](int t, int i) { return a[static_cast<size_t>(t)].ids[static_cast<size_t>(i)]; };
-      for (int i = 0; i < 3; ++i) {
-        int j = (i + 1) % 3, k = (i + 2) % 3;
-        out.ids[static_cast<size_t>(i)] = p_.sub(p_.mul(x(0, j), x(1, k)), p_.mul(x(0, k), x(1, j)));
-      }
-      return out;
-    }
+    case Op::Cross: out.ids = cross_ids(p_, a[0], a[1]); return out;
     case Op::Transpose: return transpose_of(a[0]);
     case Op::Trace: out.ids[0] = trace_of(p_, a[0]); return out;
     case Op::Determinant: out.ids[0] = det_ids(p_, a[0].ids, a[0].shape[0]); return out;
@@ -109,19 +134,9 @@ Tensor Scalarizer::algebra(const Expr &e)
     }
     case Op::Sym: return symmetrize(p_, a[0], false);
     case Op::Skew: return symmetrize(p_, a[0], true);
-    case Op::Dev: {
-      const int n = a[0].shape[0];
-      int third = p_.div(trace_of(p_, a[0]), p_.constant(n));
-      out = a[0];
-      for (int i = 0; i < n; ++i) out.ids[static_cast<size_t>(i * n + i)] = p_.sub(out.ids[static_cast<size_t>(i * n + i)], third);
-      return out;
-    }
+    case Op::Dev: return deviatoric(p_, a[0]);
     case Op::Indexed: {
-      size_t offset = 0, stride = size_of(a[0].shape);
-      for (size_t k = 0; k < e->indices.size(); ++k) {
-        stride /= static_cast<size_t>(a[0].shape[k]);
-        offset += static_cast<size_t>(e->indices[k]) * stride;
-      }
+      const size_t offset = index_offset(a[0].shape, e->indices);
       for (size_t i = 0; i < out.ids.size(); ++i) out.ids[i] = a[0].ids[offset + i];
       return out;
     }

@@ -2,7 +2,7 @@
 // coefficient moved to a lower degree), as generated kernels.
 //
 // Takes: the shape of one cell's transfer table T (row basis x column basis, scalar,
-// applied to each component alike) and a direction.
+// applied to each component alike) and a direction (fem/transfer_arrays.h).
 // Returns: a Kernel (kernel_ast.h), FP64, named femgpu_transfer, whose arguments are, in
 // this order:
 //   n_cells            int
@@ -21,16 +21,10 @@
 // Does not: know PETSc or the levels; reference_transfer.h is its CPU twin.
 #pragma once
 
+#include "fem/transfer_arrays.h"
 #include "kernel/kernel_ast.h"
 
 namespace femgpu::kernel {
-
-struct TransferShape {
-  int row_basis = 0, col_basis = 0;  // scalar basis functions per cell
-  int components = 1;
-};
-
-enum class TransferDirection { Forward, Transpose };
 
 Kernel build_transfer(const TransferShape &shape, TransferDirection direction);
 

@@ -4,10 +4,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+
+#include "kernel/fold_constants.h"
+
+#include "kernel/device_sources.h"  // generated from src/kernel/device/ (cmake/femgpu_device_sources.cmake)
 
 namespace femgpu::kernel {
 
@@ -32,7 +35,7 @@ struct Dialect {
   const char *mma;
   const char *mma_helper;
   const char *fp64_preamble;
-  const char *helper_file;  // under <share>/device, "" for none
+  const char *helper;  // printed into every kernel (the atomic add where the dialect lacks one), "" for none
   std::map<std::string, std::string> math;  // canonical name -> dialect name, when they differ
   // CUDA: shared arrays are slices of one dynamically sized buffer (launch-time size),
   // because static __shared__ arrays are capped at 48 KiB.
@@ -116,8 +119,8 @@ class Printer {
           return;
         }
         if (s.space == Space::Shared && *d_.dynamic_shared) {
-          os << pad << "real *" << s.name << " = s_dynamic + " << shared_offset_ << ";\n";
-          shared_offset_ += " + " + expr(s.size);
+          os << pad << "real *" << s.name << " = s_dynamic" << shared_offset_ << ";\n";
+          shared_offset_ += " + " + nested(s.size);
           return;
         }
         os << pad << (s.space == Space::Shared ? std::string(d_.shared_qualifier) + " " : "")
@@ -175,19 +178,8 @@ class Printer {
 
   const Dialect &d_;
   Precision p_;
-  mutable std::string shared_offset_ = "0";
+  mutable std::string shared_offset_;  // " + size + size ...": the arrays before this one
 };
-
-std::string read_helper(const std::string &share_dir, const char *file)
-{
-  if (!*file) return "";
-  const std::string path = share_dir + "/device/" + file;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("emit: cannot read device helper " + path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 bool uses_warp_atomics(const Block &b)
 {
@@ -203,8 +195,9 @@ bool uses_mma(const Block &b)
   return false;
 }
 
-std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
+std::string emit(const Kernel &given, const Dialect &d)
 {
+  const Kernel k = fold_constants(given);
   const bool fp64 = k.precision == Precision::FP64;
   std::ostringstream os;
   os << "// femgpu action kernel (" << d.name << "), schedule: " << k.schedule << "\n";
@@ -215,7 +208,7 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   for (const auto &[name, values] : k.constant_arrays) Printer(d, k.precision).constant_array(os, name, values);
   if (uses_warp_atomics(k.body) && d.warp_atomic_helper) os << d.warp_atomic_helper;
   if (uses_mma(k.body) && d.mma_helper) os << d.mma_helper;
-  os << helper << "\n";
+  os << d.helper << "\n";
   if (k.groups_per_sm > 0 && !d.launch_bounds)
     os << "// groups_per_sm=" << k.groups_per_sm << ": a CUDA register bound; " << d.name << " has none\n";
   os << d.kernel_qualifier << " ";
@@ -236,38 +229,6 @@ std::string emit(const Kernel &k, const Dialect &d, const std::string &helper)
   return os.str();
 }
 
-// Scatter::Warp: the active work-items of the warp that add to one entry (matched on
-// its index) sum their values by shuffles; the lowest of them adds the sum. Every
-// member computes the sum (a shuffle needs all of them), in lane order.
-const char *const kCudaWarpAdd = R"(
-__device__ __forceinline__ void femgpu_warp_add(real *array, const int index, const real value)
-{
-  const unsigned active = __activemask();
-  const unsigned peers = __match_any_sync(active, index);
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  unsigned rest = peers & ~(1u << lane);
-  real sum = value;
-  while (__any_sync(active, rest != 0u)) {
-    const real other = __shfl_sync(active, value, rest ? __ffs(rest) - 1 : (int)lane);
-    if (rest) {
-      sum += other;
-      rest &= rest - 1u;
-    }
-  }
-  if (__ffs(peers) - 1 == (int)lane) atomicAdd(&array[index], sum);
-}
-)";
-
-// Stmt::Mma: d0, d1 += A B for this lane's fragment words (kernel_ast.h). Not volatile:
-// the product has no side effect, so the compiler may schedule loads around it.
-const char *const kCudaMma = R"(
-__device__ __forceinline__ void femgpu_mma_8x8x4(double &d0, double &d1, const double a, const double b)
-{
-  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};" : "+d"(d0), "+d"(d1) : "d"(a), "d"(b));
-}
-)";
-
 const Dialect &cuda_dialect()
 {
   static const Dialect d{"CUDA",
@@ -280,9 +241,9 @@ const Dialect &cuda_dialect()
                          {"(int)threadIdx.x", "(int)threadIdx.y", "(int)blockIdx.x"},
                          "atomicAdd",
                          "femgpu_warp_add",
-                         kCudaWarpAdd,
+                         device_source::femgpu_warp_add_cuh,
                          "femgpu_mma_8x8x4",
-                         kCudaMma,
+                         device_source::femgpu_mma_cuh,
                          "",
                          "",
                          {},
@@ -308,7 +269,7 @@ const Dialect &opencl_dialect()
                          nullptr,
                          "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                          "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n",
-                         "femgpu_atomic.cl",
+                         device_source::femgpu_atomic_cl,
                          {},
                          "",
                          false};
@@ -317,11 +278,8 @@ const Dialect &opencl_dialect()
 
 }  // namespace
 
-std::string emit_cuda(const Kernel &k) { return emit(k, cuda_dialect(), ""); }
+std::string emit_cuda(const Kernel &k) { return emit(k, cuda_dialect()); }
 
-std::string emit_opencl(const Kernel &k, const std::string &share_dir)
-{
-  return emit(k, opencl_dialect(), read_helper(share_dir, opencl_dialect().helper_file));
-}
+std::string emit_opencl(const Kernel &k) { return emit(k, opencl_dialect()); }
 
 }  // namespace femgpu::kernel

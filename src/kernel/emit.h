@@ -3,8 +3,10 @@
 // Takes: a Kernel (build.h). Returns: complete source text, `real` typedef'd to the
 // kernel's precision, sizes as #defines, the kernel named Kernel::name.
 // Does not: compile (src/runtime does). OpenCL needs cl_khr_fp64 and
-// cl_khr_int64_base_atomics for FP64 (its atomic add is a compare-and-swap loop from
-// share/femgpu/device/femgpu_atomic.cl, read from share_dir).
+// cl_khr_int64_base_atomics for FP64 (its atomic add is a compare-and-swap loop,
+// src/kernel/device/femgpu_atomic.cl). The device helpers a kernel uses are printed into
+// its source from src/kernel/device/, embedded in the library at build time, so
+// emitting reads no file.
 #pragma once
 
 #include <string>
@@ -14,6 +16,6 @@
 namespace femgpu::kernel {
 
 std::string emit_cuda(const Kernel &k);
-std::string emit_opencl(const Kernel &k, const std::string &share_dir);
+std::string emit_opencl(const Kernel &k);
 
 }  // namespace femgpu::kernel

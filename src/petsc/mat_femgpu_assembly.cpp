@@ -24,9 +24,6 @@
 #include "femgpu.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
-#ifdef FEMGPU_HAVE_CUDA
-  #include "runtime/cuda_backend.h"
-#endif
 
 namespace femgpu {
 
@@ -189,7 +186,7 @@ PetscErrorCode values_on_device(MatFEMGPUContext *ctx, Mat M, bool *yes)
   *yes = false;
 #ifdef FEMGPU_HAVE_CUDA
   PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-  *yes = cusparse && dynamic_cast<CudaBackend *>(ctx->backend.get()) != nullptr;
+  *yes = cusparse && ctx->backend->on_device();
 #else
   (void)ctx, (void)M, (void)cusparse;
 #endif
@@ -211,11 +208,9 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, bool *device)
   PetscCall(values_on_device(ctx, M, device));
   static const PetscScalar none = 0;  // a rank without cells: no entries, a valid host pointer
   if (*device) {
-#ifdef FEMGPU_HAVE_CUDA
     unsigned long long values = 0;
-    FEMGPU_CXX(comm, values = static_cast<CudaBackend *>(ctx->backend.get())->cell_matrices_device(arrays));
+    FEMGPU_CXX(comm, values = ctx->backend->cell_matrices_device(arrays));
     PetscCall(MatSetValuesCOO(M, values ? reinterpret_cast<const PetscScalar *>(values) : &none, INSERT_VALUES));
-#endif
   } else {
     const size_t w = static_cast<size_t>(ctx->maps.width);
     std::vector<PetscScalar> values(static_cast<size_t>(ctx->maps.n_cells) * w * w);

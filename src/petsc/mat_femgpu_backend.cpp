@@ -11,7 +11,6 @@
 #include "tune/opencl_probe.h"
 #include "tune/opencl_tuner.h"
 #ifdef FEMGPU_HAVE_CUDA
-  #include "runtime/cuda_backend.h"
   #include "tune/cuda_tuner.h"
   #include "tune/device_probe.h"
 #endif
@@ -117,7 +116,7 @@ PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chos
     ctx->device_params_source = target.params_source;
     const Precision precision = MatFEMGPURequestedPrecision(ctx->schedule);
     const DeviceParams params = target.params;
-    target.can_run = [ctx](const Schedule &s) { check_opencl_schedule(*ctx->ir, *ctx->tab, s, default_share_dir()); };
+    target.can_run = [ctx](const Schedule &s) { check_opencl_schedule(*ctx->ir, *ctx->tab, s); };
     target.tune = [ctx, precision, params, &tuned](const ActionArrays &arrays, size_t n, const TuneSettings &base) -> TuneReport {
       TuneSettings settings = base;  // cheap on PoCL: every candidate is built by the OpenCL compiler
       settings.items_per_cell_classes.clear();
@@ -126,8 +125,7 @@ PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chos
       settings.min_runs = 5;
       settings.min_seconds = 0.05;
       settings.max_runs = 100;
-      OpenCLTuneReport report = tune_opencl(*ctx->ir, *ctx->tab, arrays, n, precision, params, settings,
-                                              default_share_dir());
+      OpenCLTuneReport report = tune_opencl(*ctx->ir, *ctx->tab, arrays, n, precision, params, settings);
       tuned = std::move(report.best_backend);
       return report;
     };
@@ -211,7 +209,7 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
       if (ctx->maps.n_cells > 0) PetscCall(tune_opencl_schedule(A, ctx, &schedule));
       PetscCall(schedule_of_ranks_with_cells(comm, ctx->maps.n_cells, &schedule));
     }
-    if (!ctx->backend) FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, schedule, default_share_dir()));
+    if (!ctx->backend) FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, schedule));
   } else if (b == "cuda") {
 #ifdef FEMGPU_HAVE_CUDA
     PetscCheck(cuda_present(), comm, PETSC_ERR_SUP_SYS, "fem_gpu: -mat_fem_gpu_backend cuda, but no CUDA device or driver was found");
@@ -224,7 +222,7 @@ PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
       if (ctx->maps.n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule));
       PetscCall(schedule_of_ranks_with_cells(comm, ctx->maps.n_cells, &schedule));
     }
-    FEMGPU_CXX(comm, ctx->backend = std::make_unique<CudaBackend>(*ctx->ir, *ctx->tab, schedule, ordinal));
+    FEMGPU_CXX(comm, ctx->backend = make_cuda_backend(*ctx->ir, *ctx->tab, schedule, ordinal));
 #else
     SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: this build has no CUDA backend (configure with the CUDA toolkit present)");
 #endif

@@ -11,7 +11,7 @@
 #if defined(FEMGPU_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
 
-  #include "runtime/cuda_backend.h"
+  #include "runtime/cuda_driver.h"  // cuda::synchronize
   #define FEMGPU_DEVICE_VECS 1
 #endif
 
@@ -58,7 +58,7 @@ static PetscErrorCode restore_coefficients(MatFEMGPUContext *ctx, HeldCoefficien
 // out (device) += A in (device), through `map` (global numbering on one rank, the local
 // section's numbering otherwise). PETSc may use its own stream: finish its work before
 // ours, and ours before it goes on.
-static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, CudaBackend *backend, const int *map, size_t n_out, Vec in, Vec out)
+static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, ActionBackend *backend, const int *map, size_t n_out, Vec in, Vec out)
 {
   Vec coords;
   const PetscScalar *ca, *din;
@@ -115,8 +115,8 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   PetscFunctionBegin;
   *done = PETSC_FALSE;
 #if FEMGPU_DEVICE_VECS
-  auto *cuda_backend = dynamic_cast<CudaBackend *>(ctx->backend.get());
-  if (!cuda_backend || ctx->schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
+  ActionBackend *backend = ctx->backend.get();
+  if (!backend->on_device() || ctx->schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
   PetscBool x_dev, y_dev;
   PetscCall(on_device(x, &x_dev));
   PetscCall(on_device(y, &y_dev));
@@ -130,7 +130,7 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
     // One rank: the kernel reads x and adds into y through maps in the global numbering,
     // so neither DMGlobalToLocal nor DMLocalToGlobal runs.
     if (!add) PetscCall(VecSet(y, 0.0));
-    PetscCall(launch(A, ctx, cuda_backend, ctx->maps.global_free.data(), static_cast<size_t>(ctx->maps.global_size), x, y));
+    PetscCall(launch(A, ctx, backend, ctx->maps.global_free.data(), static_cast<size_t>(ctx->maps.global_size), x, y));
     *done = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -148,7 +148,7 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   PetscCall(DMGetLocalVector(ctx->dm, &yl));
   PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  PetscCall(launch(A, ctx, cuda_backend, ctx->maps.free.data(), static_cast<size_t>(ctx->maps.local_size), xl, yl));
+  PetscCall(launch(A, ctx, backend, ctx->maps.free.data(), static_cast<size_t>(ctx->maps.local_size), xl, yl));
   if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMLocalToGlobal(ctx->dm, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(ctx->dm, &xl));

@@ -10,10 +10,6 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
-#ifdef FEMGPU_HAVE_CUDA
-  #include "runtime/cuda_backend.h"
-  #include "tune/cuda_tuner.h"  // sm_limits
-#endif
 
 namespace femgpu {
 
@@ -206,13 +202,8 @@ static std::string describe(const MatFEMGPUContext *ctx)
     for (std::string line; std::getline(summary, line);) os << "  " << line << "\n";
   }
   os << "  cells: " << ctx->maps.n_cells << " on this rank; backend: " << ctx->backend->name() << ", " << ctx->backend->schedule() << "\n";
-#ifdef FEMGPU_HAVE_CUDA
-  // Why a CUDA kernel runs as fast as it does starts with how many of its groups share an SM.
-  if (const auto *cuda = dynamic_cast<const CudaBackend *>(ctx->backend.get()))
-    os << "  occupancy: " << describe_residency(sm_limits(cuda->device()), threads_per_group(cuda->kernel_schedule()), cuda->resources().registers,
-                                                cuda->shared_bytes())
-       << "\n";
-#endif
+  const std::string occupancy = ctx->backend->occupancy();
+  if (!occupancy.empty()) os << "  occupancy: " << occupancy << "\n";
   return os.str();
 }
 

@@ -105,7 +105,7 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, std::unique_p
   d.n_rows = static_cast<size_t>(r->maps.local_size);
   d.n_cols = static_cast<size_t>(c->maps.local_size);
   PetscCall(inverse_multiplicity(r->dm, r->maps, constrained, &d.row_weight));
-  FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(r->backend->name(), std::move(d), default_share_dir(), r->cuda_ordinal));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(r->backend->name(), std::move(d), r->cuda_ordinal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,7 +119,7 @@ PetscErrorCode on_device(Vec v, PetscBool *yes)
 #endif
 
 // out_local += the transfer of in_local, on the device when both live there.
-PetscErrorCode transfer_local(TransferBackend &t, kernel::TransferDirection direction, Vec in, Vec out)
+PetscErrorCode transfer_local(TransferBackend &t, TransferDirection direction, Vec in, Vec out)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)out);
   PetscFunctionBegin;
@@ -181,7 +181,7 @@ PetscErrorCode apply(Mat P, Vec x, Vec y, bool transpose, bool add)
   PetscCall(DMGetLocalVector(to, &yl));
   PetscCall(DMGlobalToLocal(from, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  PetscCall(transfer_local(*p->transfer, transpose ? kernel::TransferDirection::Transpose : kernel::TransferDirection::Forward, xl, yl));
+  PetscCall(transfer_local(*p->transfer, transpose ? TransferDirection::Transpose : TransferDirection::Forward, xl, yl));
   if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMLocalToGlobal(to, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(to, &yl));
@@ -262,7 +262,7 @@ PetscErrorCode PMGInject(const PMGInjection &injection, Vec fine_local, Vec coar
 {
   PetscFunctionBegin;
   PetscCall(VecSet(coarse_local, 0.0));
-  PetscCall(transfer_local(*injection.backend, kernel::TransferDirection::Forward, fine_local, coarse_local));
+  PetscCall(transfer_local(*injection.backend, TransferDirection::Forward, fine_local, coarse_local));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -54,8 +54,6 @@ std::vector<double> columns(const ActionIR &ir, const Tabulation &tab, ActionArr
 
 }  // namespace
 
-int cell_width(const ActionIR &ir) { return ir.n_test_basis * ir.signature.element.components; }
-
 std::vector<double> reference_cell_matrix(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, int cell)
 {
   return columns(ir, tab, one_cell(ir, arrays, cell));

@@ -17,9 +17,6 @@
 
 namespace femgpu {
 
-// DOFs per cell of the trial (= test) function: n_test_basis * components.
-int cell_width(const ActionIR &ir);
-
 // The width x width matrix of one cell, row-major: entry (i, j) = a(phi_j, phi_i), row i
 // the test DOF. Coordinates and coefficients are read through the arrays' maps.
 std::vector<double> reference_cell_matrix(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, int cell);

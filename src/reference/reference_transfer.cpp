@@ -1,11 +1,13 @@
 #include "reference/reference_transfer.h"
 
+#include <cstddef>
+
 namespace femgpu {
 
-void reference_transfer(const TransferArrays &a, kernel::TransferDirection direction, const double *in, double *out)
+void reference_transfer(const TransferArrays &a, TransferDirection direction, const double *in, double *out)
 {
   const int C = a.shape.components, nr = a.shape.row_basis, nc = a.shape.col_basis;
-  const bool forward = direction == kernel::TransferDirection::Forward;
+  const bool forward = direction == TransferDirection::Forward;
   for (int cell = 0; cell < a.n_cells; ++cell) {
     const int *rows = a.row_map + static_cast<size_t>(cell) * nr * C;
     const int *cols = a.col_map + static_cast<size_t>(cell) * nc * C;

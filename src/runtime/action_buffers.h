@@ -9,11 +9,11 @@
 
 #include <vector>
 
+#include "fem/action_arrays.h"
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
 #include "kernel/kernel_abi.h"
 #include "kernel/kernel_ast.h"
-#include "reference/reference_action.h"
 
 namespace femgpu {
 

@@ -18,10 +18,10 @@
 #include <memory>
 #include <string>
 
+#include "fem/action_arrays.h"
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
 #include "kernel/kernel_ast.h"
-#include "reference/reference_action.h"
 #include "runtime/cuda_driver.h"
 #include "schedule/schedule.h"
 

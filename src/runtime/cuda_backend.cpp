@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kernel/kernel_abi.h"
+#include "runtime/occupancy.h"
 
 namespace femgpu {
 
@@ -19,6 +20,17 @@ std::string CudaBackend::schedule() const
   const cuda::KernelResources &r = kernel_->resources();
   return to_string(kernel_->schedule()) + " on " + info_.name + " (" + std::to_string(r.registers) + " registers/thread, " +
          std::to_string(r.local_bytes) + " B local memory (spills), " + std::to_string(kernel_->shared_bytes()) + " B shared)";
+}
+
+std::unique_ptr<ActionBackend> make_cuda_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int ordinal)
+{
+  return std::make_unique<CudaBackend>(ir, tab, schedule, ordinal);
+}
+
+std::string CudaBackend::occupancy() const
+{
+  return describe_residency(sm_limits(info_), threads_per_group(kernel_->schedule()), kernel_->resources().registers,
+                            kernel_->shared_bytes());
 }
 
 // Maps and coordinates go up once: the ActionBackend contract says they do not change.

@@ -28,9 +28,10 @@ class CudaBackend : public ActionBackend {
   std::string schedule() const override;
   std::string source() const override { return kernel_->source(); }
   void apply(const ActionArrays &arrays, std::size_t n_out, double *out) override;
+  bool on_device() const override { return true; }
   // out (device) += action, with trial and coefficient values on the device.
   void apply_device(const ActionArrays &arrays, std::size_t n_out, unsigned long long trial,
-                    const std::vector<unsigned long long> &coefficients, unsigned long long out);
+                    const std::vector<unsigned long long> &coefficients, unsigned long long out) override;
   // diag (host) += the diagonal of the form's matrix (reference_diagonal.h's contract).
   void diagonal(const ActionArrays &arrays, std::size_t n_out, double *diag) override;
   // out (device, FP64, n_out entries) += the diagonal, with every coefficient's FP64
@@ -46,12 +47,11 @@ class CudaBackend : public ActionBackend {
   // FP64 entries in cell_matrices()'s order, complete when this returns, owned by the
   // backend and valid until the next cell-matrix call or the backend's end. 0 when
   // arrays has no cells. Coefficients and constants are read from arrays (host).
-  unsigned long long cell_matrices_device(const ActionArrays &arrays);
-
-  const cuda::KernelResources &resources() const { return kernel_->resources(); }
-  const cuda::DeviceInfo &device() const { return info_; }
-  const Schedule &kernel_schedule() const { return kernel_->schedule(); }
-  long long shared_bytes() const { return kernel_->shared_bytes(); }
+  unsigned long long cell_matrices_device(const ActionArrays &arrays) override;
+  // Why a CUDA kernel runs as fast as it does starts with how many of its groups share
+  // an SM (occupancy.h's describe_residency with the device's limits).
+  std::string occupancy() const override;
+  const cuda::KernelResources &resources() const { return kernel_->resources(); }  // registers and spills (GPU checks)
 
  private:
   void ensure_data(const ActionArrays &arrays, std::size_t n_out);

@@ -3,6 +3,7 @@
 // VECCUDA arrays, apply() stages host arrays through device buffers.
 #include <stdexcept>
 
+#include "kernel/build_transfer.h"
 #include "kernel/emit.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compile.h"
@@ -24,7 +25,7 @@ class CudaTransfer : public TransferBackend {
   CudaTransfer(TransferData data, int device) : TransferBackend(std::move(data))
   {
     const cuda::DeviceInfo info = cuda::open_device(device);
-    for (auto d : {kernel::TransferDirection::Forward, kernel::TransferDirection::Transpose}) {
+    for (auto d : {TransferDirection::Forward, TransferDirection::Transpose}) {
       kernels_.push_back(kernel::build_transfer(data_.shape, d));
       const std::vector<char> cubin = nvrtc_compile(kernel::emit_cuda(kernels_.back()), kernels_.back().name, info.arch()).cubin;
       modules_.push_back(std::make_unique<cuda::Module>(cubin, kernels_.back().name));
@@ -37,10 +38,10 @@ class CudaTransfer : public TransferBackend {
   std::string name() const override { return "cuda"; }
   bool on_device() const override { return true; }
 
-  void apply_device(kernel::TransferDirection direction, unsigned long long in, unsigned long long out) override
+  void apply_device(TransferDirection direction, unsigned long long in, unsigned long long out) override
   {
     if (data_.n_cells == 0) return;
-    const std::size_t k = direction == kernel::TransferDirection::Forward ? 0 : 1;
+    const std::size_t k = direction == TransferDirection::Forward ? 0 : 1;
     int cells = data_.n_cells;
     unsigned long long pointers[6] = {table_.device_pointer(), row_map_.device_pointer(), col_map_.device_pointer(),
                                       row_weight_.device_pointer(), in, out};
@@ -50,9 +51,9 @@ class CudaTransfer : public TransferBackend {
     modules_[k]->launch(groups, static_cast<unsigned>(kern.block_x), static_cast<unsigned>(kern.block_y), 0, params);
   }
 
-  void apply(kernel::TransferDirection direction, const double *in, double *out) override
+  void apply(TransferDirection direction, const double *in, double *out) override
   {
-    const bool forward = direction == kernel::TransferDirection::Forward;
+    const bool forward = direction == TransferDirection::Forward;
     const std::size_t n_in = forward ? data_.n_cols : data_.n_rows, n_out = forward ? data_.n_rows : data_.n_cols;
     cuda::Buffer din(sizeof(double) * std::max<std::size_t>(n_in, 1)), dout(sizeof(double) * std::max<std::size_t>(n_out, 1));
     if (n_in) din.upload(in, sizeof(double) * n_in);

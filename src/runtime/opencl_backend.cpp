@@ -13,12 +13,12 @@ namespace {
 
 class OpenCLBackend : public ActionBackend {
  public:
-  OpenCLBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &share_dir)
-      : ActionBackend(ir, tab), ir_(ir), tab_(tab), schedule_(schedule), share_dir_(share_dir)
+  OpenCLBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
+      : ActionBackend(ir, tab), ir_(ir), tab_(tab), schedule_(schedule)
   {
     validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
     kernel_ = kernel::build_kernel(ir, tab, schedule);
-    source_ = kernel::emit_opencl(kernel_, share_dir);
+    source_ = kernel::emit_opencl(kernel_);
   }
   std::string name() const override { return "opencl"; }
   std::string schedule() const override
@@ -35,7 +35,7 @@ class OpenCLBackend : public ActionBackend {
   {
     if (diagonal_source_.empty()) {
       diagonal_kernel_ = kernel::build_diagonal(ir_, tab_);
-      diagonal_source_ = kernel::emit_opencl(diagonal_kernel_, share_dir_);
+      diagonal_source_ = kernel::emit_opencl(diagonal_kernel_);
     }
     runtime_.diagonal(diagonal_kernel_, diagonal_source_, ir_, tab_, arrays, diag, n_out);
   }
@@ -43,7 +43,7 @@ class OpenCLBackend : public ActionBackend {
   {
     if (matrix_source_.empty()) {
       matrix_kernel_ = kernel::build_cell_matrix(ir_, tab_);
-      matrix_source_ = kernel::emit_opencl(matrix_kernel_, share_dir_);
+      matrix_source_ = kernel::emit_opencl(matrix_kernel_);
     }
     const std::size_t w = static_cast<std::size_t>(cell_width(ir_));
     runtime_.cell_matrices(matrix_kernel_, matrix_source_, ir_, tab_, arrays, out, static_cast<std::size_t>(arrays.n_cells) * w * w);
@@ -55,7 +55,6 @@ class OpenCLBackend : public ActionBackend {
   Schedule schedule_;
   kernel::Kernel kernel_;
   std::string source_;
-  std::string share_dir_;
   kernel::Kernel diagonal_kernel_;
   std::string diagonal_source_;  // empty until the first diagonal()
   kernel::Kernel matrix_kernel_;
@@ -65,16 +64,15 @@ class OpenCLBackend : public ActionBackend {
 
 }  // namespace
 
-void check_opencl_schedule(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &share_dir)
+void check_opencl_schedule(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
   validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
-  (void)kernel::emit_opencl(kernel::build_kernel(ir, tab, schedule), share_dir);
+  (void)kernel::emit_opencl(kernel::build_kernel(ir, tab, schedule));
 }
 
-std::unique_ptr<ActionBackend> make_opencl_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule,
-                                                   const std::string &share_dir)
+std::unique_ptr<ActionBackend> make_opencl_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
-  return std::make_unique<OpenCLBackend>(ir, tab, schedule, share_dir);
+  return std::make_unique<OpenCLBackend>(ir, tab, schedule);
 }
 
 }  // namespace femgpu

@@ -1,6 +1,8 @@
 // The CPU backend: the reference action behind the ActionBackend interface.
 #include "runtime/action_backend.h"
 
+#include "reference/reference_action.h"
+
 namespace femgpu {
 
 namespace {

@@ -3,7 +3,9 @@
 
 #include <stdexcept>
 
+#include "kernel/build_transfer.h"
 #include "kernel/emit.h"
+#include "reference/reference_transfer.h"
 #include "runtime/action_buffers.h"
 #include "runtime/opencl_runtime.h"
 
@@ -25,7 +27,7 @@ TransferArrays TransferData::arrays() const
   return a;
 }
 
-void TransferBackend::apply_device(kernel::TransferDirection, unsigned long long, unsigned long long)
+void TransferBackend::apply_device(TransferDirection, unsigned long long, unsigned long long)
 {
   throw std::logic_error("the " + name() + " transfer backend has no device arrays");
 }
@@ -36,7 +38,7 @@ class ReferenceTransfer : public TransferBackend {
  public:
   explicit ReferenceTransfer(TransferData data) : TransferBackend(std::move(data)), arrays_(data_.arrays()) {}
   std::string name() const override { return "cpu"; }
-  void apply(kernel::TransferDirection direction, const double *in, double *out) override
+  void apply(TransferDirection direction, const double *in, double *out) override
   {
     reference_transfer(arrays_, direction, in, out);
   }
@@ -59,18 +61,18 @@ template <class T> HostArgument bytes_of(const T *values, std::size_t n, ArgKind
 // action does (OpenCLRuntime keeps no buffers between calls).
 class OpenCLTransfer : public TransferBackend {
  public:
-  OpenCLTransfer(TransferData data, const std::string &share_dir) : TransferBackend(std::move(data))
+  explicit OpenCLTransfer(TransferData data) : TransferBackend(std::move(data))
   {
-    for (auto d : {kernel::TransferDirection::Forward, kernel::TransferDirection::Transpose}) {
+    for (auto d : {TransferDirection::Forward, TransferDirection::Transpose}) {
       kernels_.push_back(kernel::build_transfer(data_.shape, d));
-      sources_.push_back(kernel::emit_opencl(kernels_.back(), share_dir));
+      sources_.push_back(kernel::emit_opencl(kernels_.back()));
     }
   }
   std::string name() const override { return "opencl"; }
-  void apply(kernel::TransferDirection direction, const double *in, double *out) override
+  void apply(TransferDirection direction, const double *in, double *out) override
   {
     if (data_.n_cells == 0) return;
-    const bool forward = direction == kernel::TransferDirection::Forward;
+    const bool forward = direction == TransferDirection::Forward;
     const std::size_t n_in = forward ? data_.n_cols : data_.n_rows, n_out = forward ? data_.n_rows : data_.n_cols;
     HostArgument cells;
     cells.kind = ArgKind::CellCount;
@@ -94,11 +96,10 @@ class OpenCLTransfer : public TransferBackend {
 
 }  // namespace
 
-std::unique_ptr<TransferBackend> make_transfer_backend(const std::string &backend, TransferData data, const std::string &share_dir,
-                                                       int cuda_device)
+std::unique_ptr<TransferBackend> make_transfer_backend(const std::string &backend, TransferData data, int cuda_device)
 {
   if (backend == "cpu") return std::make_unique<ReferenceTransfer>(std::move(data));
-  if (backend == "opencl") return std::make_unique<OpenCLTransfer>(std::move(data), share_dir);
+  if (backend == "opencl") return std::make_unique<OpenCLTransfer>(std::move(data));
 #ifdef FEMGPU_HAVE_CUDA
   if (backend == "cuda") return make_cuda_transfer(std::move(data), cuda_device);
 #else

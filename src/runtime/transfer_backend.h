@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "reference/reference_transfer.h"
+#include "fem/transfer_arrays.h"
 
 namespace femgpu {
 
 struct TransferData {
-  kernel::TransferShape shape;
+  TransferShape shape;
   std::vector<double> table;  // row_basis x col_basis
   int n_cells = 0;
   std::vector<int> row_map, col_map;  // n_cells x (basis * components)
@@ -33,10 +33,10 @@ class TransferBackend {
   virtual ~TransferBackend() = default;
   virtual std::string name() const = 0;
   // Forward: out (n_rows) += T in (n_cols); Transpose: out (n_cols) += T^T in (n_rows).
-  virtual void apply(kernel::TransferDirection direction, const double *in, double *out) = 0;
+  virtual void apply(TransferDirection direction, const double *in, double *out) = 0;
   // The same on device arrays (FP64); only device backends have it.
   virtual bool on_device() const { return false; }
-  virtual void apply_device(kernel::TransferDirection, unsigned long long /*in*/, unsigned long long /*out*/);
+  virtual void apply_device(TransferDirection, unsigned long long /*in*/, unsigned long long /*out*/);
 
  protected:
   explicit TransferBackend(TransferData data) : data_(std::move(data)) {}
@@ -45,7 +45,6 @@ class TransferBackend {
 
 // backend: "cpu", "opencl" or "cuda" (cuda_device: the ordinal). Throws
 // std::invalid_argument for an unknown name or a backend this build lacks.
-std::unique_ptr<TransferBackend> make_transfer_backend(const std::string &backend, TransferData data, const std::string &share_dir,
-                                                       int cuda_device);
+std::unique_ptr<TransferBackend> make_transfer_backend(const std::string &backend, TransferData data, int cuda_device);
 
 }  // namespace femgpu

@@ -47,17 +47,6 @@ void skip_spilling_bounds(const std::vector<TimedCandidate> &timed, std::vector<
 
 }  // namespace
 
-SmLimits sm_limits(const cuda::DeviceInfo &info)
-{
-  SmLimits sm;
-  if (info.registers_per_multiprocessor > 0) sm.registers = info.registers_per_multiprocessor;
-  if (info.shared_per_multiprocessor > 0) sm.shared_bytes = info.shared_per_multiprocessor;
-  if (info.reserved_shared_per_group > 0) sm.shared_reserved_per_group = info.reserved_shared_per_group;
-  if (info.max_groups_per_multiprocessor > 0) sm.max_groups = info.max_groups_per_multiprocessor;
-  if (info.max_threads_per_multiprocessor > 0) sm.max_threads = info.max_threads_per_multiprocessor;
-  return sm;
-}
-
 TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s, double cutoff_ms)
 {
   TimedCandidate c;

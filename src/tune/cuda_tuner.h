@@ -26,10 +26,6 @@ struct CudaTuneReport : TuneReport {
   std::unique_ptr<CudaKernel> best_kernel;
 };
 
-// The SM limits of occupancy.h as the driver reports them for `info`'s device
-// (occupancy.h's defaults where it reports nothing).
-SmLimits sm_limits(const cuda::DeviceInfo &info);
-
 // Times one loaded kernel on `data`: median and mean milliseconds per launch. Where
 // cutoff_ms is finite, its second launch is timed first, and if that took longer the
 // candidate is cut (TimedCandidate::cut, one run; tuner.h's TuneSettings::cutoff).

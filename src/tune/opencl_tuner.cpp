@@ -10,7 +10,7 @@
 namespace femgpu {
 
 OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, std::size_t n_out, Precision precision,
-                             const DeviceParams &device, const TuneSettings &settings, const std::string &share_dir)
+                             const DeviceParams &device, const TuneSettings &settings)
 {
   OpenCLTuneReport report;
   PlanContext ctx;
@@ -33,7 +33,7 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
         [&](size_t i) {
           const Schedule &s = round.candidates[i].schedule;
           std::unique_ptr<ActionBackend> &b = backends[first + i];
-          b = make_opencl_backend(ir, tab, s, share_dir);  // validates; the first apply builds
+          b = make_opencl_backend(ir, tab, s);  // validates; the first apply builds
           TimedCandidate c = time_wall_clock([&] { b->apply(arrays, n_out, out.data()); }, settings);
           c.shared_bytes = shared_memory_bytes(s, ir);
           return c;

@@ -22,7 +22,6 @@ struct OpenCLTuneReport : TuneReport {
 };
 
 OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const ActionArrays &arrays, std::size_t n_out,
-                             Precision precision, const DeviceParams &device, const TuneSettings &settings,
-                             const std::string &share_dir);
+                             Precision precision, const DeviceParams &device, const TuneSettings &settings);
 
 }  // namespace femgpu

@@ -18,7 +18,7 @@
 
 #include "schedule/schedule.h"
 #include "tune/cost_model.h"
-#include "tune/occupancy.h"
+#include "runtime/occupancy.h"
 
 namespace femgpu {
 

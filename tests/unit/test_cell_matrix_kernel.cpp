@@ -54,7 +54,7 @@ TEST_CASE("the OpenCL cell-matrix kernel gives the reference's cell matrices", "
     for (const auto &[dim, degree] : shapes) {
       ActionData d = make_action(form, dim, degree, 11, rng);
       std::fill(d.values[0].begin(), d.values[0].end(), std::numeric_limits<double>::quiet_NaN());
-      std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, Schedule::single_cell_per_work_item(), default_share_dir());
+      std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, Schedule::single_cell_per_work_item());
       const std::vector<double> want = reference_matrices(d);
       std::vector<double> got(want.size(), std::numeric_limits<double>::quiet_NaN());
       backend->cell_matrices(d.arrays(), got.data());
@@ -71,7 +71,7 @@ TEST_CASE("a cell-matrix kernel with more entries than a group row takes several
   ActionData d = make_action(elasticity, 3, 3, 5, rng);
   const kernel::Kernel k = kernel::build_cell_matrix(d.ir, d.tab);
   CHECK(cell_width(d.ir) * cell_width(d.ir) > k.block_x);
-  std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, Schedule::single_cell_per_work_item(), default_share_dir());
+  std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, Schedule::single_cell_per_work_item());
   const std::vector<double> want = reference_matrices(d);
   std::vector<double> got(want.size(), std::numeric_limits<double>::quiet_NaN());
   backend->cell_matrices(d.arrays(), got.data());

@@ -51,7 +51,7 @@ TEST_CASE("the generated diagonal kernel matches the reference diagonal on PoCL"
       ActionData d = diagonal_data(form, dim, degree, 29, rng);
       const kernel::Kernel k = kernel::build_diagonal(d.ir, d.tab);
       std::vector<double> got = d.prefill;
-      opencl_runtime().diagonal(k, kernel::emit_opencl(k, default_share_dir()), d.ir, d.tab, d.arrays(), got.data(), got.size());
+      opencl_runtime().diagonal(k, kernel::emit_opencl(k), d.ir, d.tab, d.arrays(), got.data(), got.size());
       INFO(form.name << " dim " << dim << " P" << degree << " Q " << d.tab.n_points() << ", " << k.block_x << " x " << k.block_y
                      << " work-items per group");
       CHECK(relative_error(got, reference(d), d.prefill) < 1e-12);
@@ -66,7 +66,7 @@ TEST_CASE("the OpenCL backend's diagonal is the reference's, in FP64 under an FP
   for (const FormCase &form : {forms[3], forms[8]})  // elasticity, hyperelasticity
     for (const Schedule &s : {Schedule::single_cell_per_work_item(32, Precision::FP32), Schedule::single_cell_per_work_item()}) {
       ActionData d = diagonal_data(form, 3, 2, 13, rng);
-      std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, s, default_share_dir());
+      std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, s);
       std::vector<double> got = d.prefill, want = reference(d);
       backend->diagonal(d.arrays(), got.size(), got.data());
       INFO(form.name << " 3D P2, " << to_string(s));
@@ -88,7 +88,7 @@ TEST_CASE("a diagonal of a residual (rank-1 form) is rejected with a message", "
   ActionData d = make_action(forms[5], 2, 1, 3, rng);  // nonlinear residual
   REQUIRE(d.ir.rank == 1);
   CHECK_THROWS_WITH(kernel::build_diagonal(d.ir, d.tab), Catch::Contains("rank 1") && Catch::Contains("bilinear form"));
-  std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, Schedule::single_cell_per_work_item(), default_share_dir());
+  std::unique_ptr<ActionBackend> backend = make_opencl_backend(d.ir, d.tab, Schedule::single_cell_per_work_item());
   std::vector<double> out = d.prefill;
   CHECK_THROWS_AS(backend->diagonal(d.arrays(), out.size(), out.data()), std::invalid_argument);
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "fem/tabulation.h"
+#include "form/form.h"  // lagrange_dimension
 
 #include <algorithm>
 #include <cmath>

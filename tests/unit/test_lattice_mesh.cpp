@@ -8,6 +8,7 @@
 
 #include "fem/action_tables.h"
 #include "fem/lattice_mesh.h"
+#include "fem/tabulation.h"
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "reference/reference_action.h"

@@ -15,7 +15,7 @@ using namespace femgpu;
 TEST_CASE("NVRTC compiles the transfer kernels for sm_90", "[nvrtc][kernel][transfer]")
 {
   for (const auto &[rows, cols, components] : std::vector<std::tuple<int, int, int>>{{6, 3, 1}, {15, 6, 1}, {10, 4, 3}, {84, 20, 3}})
-    for (auto direction : {kernel::TransferDirection::Forward, kernel::TransferDirection::Transpose}) {
+    for (auto direction : {TransferDirection::Forward, TransferDirection::Transpose}) {
       INFO(rows << " x " << cols << " x " << components);
       const kernel::Kernel k = kernel::build_transfer({rows, cols, components}, direction);
       CHECK(k.block_x * k.block_y <= 1024);
@@ -27,7 +27,7 @@ TEST_CASE("NVRTC compiles the transfer kernels for sm_90", "[nvrtc][kernel][tran
 
 TEST_CASE("An empty transfer table is refused", "[kernel][transfer]")
 {
-  CHECK_THROWS_WITH(kernel::build_transfer({0, 3, 1}, kernel::TransferDirection::Forward), Catch::Contains("empty transfer table"));
+  CHECK_THROWS_WITH(kernel::build_transfer({0, 3, 1}, TransferDirection::Forward), Catch::Contains("empty transfer table"));
 }
 
 TEST_CASE("NVRTC compiles the cell-matrix kernel of every bilinear form for sm_90", "[nvrtc][kernel][cell_matrix]")

@@ -10,7 +10,7 @@
 #include "support/opencl_check.h"
 #include "support/source_text.h"
 #include "support/timed_candidates.h"
-#include "tune/occupancy.h"
+#include "runtime/occupancy.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -108,7 +108,7 @@ TEST_CASE("CUDA kernels carry the bound as __launch_bounds__, OpenCL ones as a c
     const std::string threads = std::to_string(threads_per_group(s));
     CHECK(count_of(cuda, "__launch_bounds__(" + threads + ", 3) femgpu_action(") == 1);
     CHECK(count_of(action_cuda_source(d, s), "__launch_bounds__") == 0);
-    const std::string opencl = kernel::emit_opencl(kernel::build_kernel(d.ir, d.tab, bounded), default_share_dir());
+    const std::string opencl = kernel::emit_opencl(kernel::build_kernel(d.ir, d.tab, bounded));
     CHECK(count_of(opencl, "__launch_bounds__") == 0);
     CHECK(count_of(opencl, "// groups_per_sm=3: a CUDA register bound") == 1);
   }

@@ -49,14 +49,14 @@ TEST_CASE("OpenCL transfer kernels equal the CPU reference", "[transfer][opencl]
   // (row basis, column basis, components): P2 <- P1 (2D), P4 <- P2 (2D), P3 <- P1 vector
   // (3D), and 3D P6 vector <- P3: 84 x 3 output DOFs, several passes of 128 work-items.
   for (const auto &[rows, cols, components] : std::vector<std::tuple<int, int, int>>{{6, 3, 1}, {15, 6, 1}, {20, 4, 3}, {84, 20, 3}})
-    for (auto direction : {kernel::TransferDirection::Forward, kernel::TransferDirection::Transpose}) {
-      INFO(rows << " x " << cols << " x " << components << (direction == kernel::TransferDirection::Forward ? " forward" : " transpose"));
+    for (auto direction : {TransferDirection::Forward, TransferDirection::Transpose}) {
+      INFO(rows << " x " << cols << " x " << components << (direction == TransferDirection::Forward ? " forward" : " transpose"));
       TransferData d = random_transfer(rows, cols, components, 37, rng);
-      const bool forward = direction == kernel::TransferDirection::Forward;
+      const bool forward = direction == TransferDirection::Forward;
       const std::vector<double> in = random_vector(forward ? d.n_cols : d.n_rows, rng);
       std::vector<double> expected = random_vector(forward ? d.n_rows : d.n_cols, rng), got = expected;
-      auto cpu = make_transfer_backend("cpu", d, default_share_dir(), 0);
-      auto opencl = make_transfer_backend("opencl", d, default_share_dir(), 0);
+      auto cpu = make_transfer_backend("cpu", d, 0);
+      auto opencl = make_transfer_backend("opencl", d, 0);
       cpu->apply(direction, in.data(), expected.data());
       opencl->apply(direction, in.data(), got.data());
       for (size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(expected[i]).margin(1e-13));
@@ -69,9 +69,9 @@ TEST_CASE("The reference transfer's transpose is its transpose", "[transfer]")
   TransferData d = random_transfer(10, 4, 2, 23, rng);
   const std::vector<double> x = random_vector(d.n_cols, rng), y = random_vector(d.n_rows, rng);
   std::vector<double> tx(d.n_rows, 0.0), ty(d.n_cols, 0.0);
-  auto cpu = make_transfer_backend("cpu", d, default_share_dir(), 0);
-  cpu->apply(kernel::TransferDirection::Forward, x.data(), tx.data());
-  cpu->apply(kernel::TransferDirection::Transpose, y.data(), ty.data());
+  auto cpu = make_transfer_backend("cpu", d, 0);
+  cpu->apply(TransferDirection::Forward, x.data(), tx.data());
+  cpu->apply(TransferDirection::Transpose, y.data(), ty.data());
   const double a = std::inner_product(tx.begin(), tx.end(), y.begin(), 0.0), b = std::inner_product(x.begin(), x.end(), ty.begin(), 0.0);
   CHECK(a == Approx(b).epsilon(1e-13));
   CHECK(std::abs(a) > 1e-3);  // not vacuous
@@ -80,6 +80,6 @@ TEST_CASE("The reference transfer's transpose is its transpose", "[transfer]")
 TEST_CASE("An unknown transfer backend is an error naming the ones there are", "[transfer]")
 {
   std::mt19937 rng(13);
-  CHECK_THROWS_WITH(make_transfer_backend("vulkan", random_transfer(3, 3, 1, 2, rng), default_share_dir(), 0),
+  CHECK_THROWS_WITH(make_transfer_backend("vulkan", random_transfer(3, 3, 1, 2, rng), 0),
                     Catch::Contains("no transfer backend 'vulkan'"));
 }

@@ -20,17 +20,21 @@ using namespace femgpu::test;
 
 namespace {
 
-// The CUDA source without its first line (which names the schedule) and the warp helper,
+// The CUDA source without its first line (which names the schedule) and the warp helper
+// (src/kernel/device/femgpu_warp_add.cuh: its opening comment lines and its definition),
 // with each warp add spelled as an atomic add.
 std::string as_plain_atomics(std::string source)
 {
   source.erase(0, source.find('\n') + 1);
   const std::string helper_begin = "\n__device__ __forceinline__ void femgpu_warp_add(";
-  const size_t at = source.find(helper_begin);
+  size_t at = source.find(helper_begin);
   if (at != std::string::npos) {
     const size_t end = source.find("\n}\n", at);
     REQUIRE(end != std::string::npos);
-    source.erase(at, end + 3 - at);
+    // Back over the comment lines just before the definition.
+    for (size_t line; at > 0 && (line = source.rfind('\n', at - 1)) != std::string::npos && source.compare(line + 1, 2, "//") == 0;)
+      at = line;
+    source.erase(at, end + 2 - at);
   }
   // femgpu_warp_add(ARRAY, INDEX, VALUE) -> atomicAdd(&ARRAY[INDEX], VALUE)
   for (size_t p; (p = source.find("femgpu_warp_add(")) != std::string::npos;) {
@@ -76,13 +80,13 @@ TEST_CASE("OpenCL refuses a scatter=warp kernel, naming it", "[kernel][warp_scat
   const Schedule s = Schedule::single_cell_per_work_item(32).with_scatter(Scatter::Warp);
   const kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, s);
   try {
-    kernel::emit_opencl(k, default_share_dir());
+    kernel::emit_opencl(k);
     FAIL("expected emit_opencl to refuse scatter=warp");
   } catch (const std::invalid_argument &e) {
     CHECK(std::string(e.what()).find("scatter=warp") != std::string::npos);
     CHECK(std::string(e.what()).find("OpenCL") != std::string::npos);
   }
-  CHECK_NOTHROW(kernel::emit_opencl(kernel::build_kernel(d.ir, d.tab, s.with_scatter(Scatter::Atomic)), default_share_dir()));
+  CHECK_NOTHROW(kernel::emit_opencl(kernel::build_kernel(d.ir, d.tab, s.with_scatter(Scatter::Atomic))));
 }
 
 TEST_CASE("the tuner's second round twins the fastest candidates with scatter=warp", "[tune][warp_scatter]")

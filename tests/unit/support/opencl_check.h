@@ -44,7 +44,7 @@ inline double opencl_action_error(const ActionData &d, const Schedule &s, std::s
   std::vector<double> want = d.prefill, got = d.prefill;
   reference_action(d.ir, d.tab, d.arrays(), want.data());
   kernel::Kernel k = kernel::build_kernel(d.ir, d.tab, s);
-  const std::string text = kernel::emit_opencl(k, default_share_dir());
+  const std::string text = kernel::emit_opencl(k);
   if (source) *source = text;
   opencl_runtime().apply(k, text, d.ir, d.tab, d.arrays(), got.data(), got.size());
   return relative_error(got, want, d.prefill);

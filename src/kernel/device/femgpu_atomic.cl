@@ -1,7 +1,8 @@
 // femgpu_atomic_add(p, v): *p += v atomically, for real = double (FEMGPU_FP64) or float.
 // OpenCL C 1.2 has no floating-point atomic add, so this is a compare-and-swap loop on
 // the value's bits; the double version needs cl_khr_int64_base_atomics. Compared as
-// integers so that a NaN already in *p cannot make the loop spin forever.
+// integers so that a NaN already in *p cannot make the loop spin forever. Printed by
+// kernel/emit.cpp into every OpenCL kernel (embedded in the library at build time).
 #ifdef FEMGPU_FP64
 inline void femgpu_atomic_add(volatile __global double *p, double v)
 {
