@@ -91,13 +91,6 @@ PetscErrorCode ExampleCreateMesh(MPI_Comm comm, PetscInt default_dim, DM *dm)
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_dim", dim));
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
   PetscCall(MarkBoundary(*dm));
-  /* DMPlex sorts its cell-type label at the first use of its strata (DMPlexInsertBoundaryValues
-     does), a second of host work at 4M DOFs that belongs to the mesh, not to the solve the
-     examples time. */
-  {
-    PetscInt cStart, cEnd;
-    PetscCall(DMPlexGetSimplexOrBoxCells(*dm, 0, &cStart, &cEnd));
-  }
   PetscCall(SetDefaultMatType(*dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
