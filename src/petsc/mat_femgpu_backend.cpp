@@ -8,11 +8,11 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 #include "runtime/opencl_runtime.h"
-#include "tune/opencl_probe.h"
+#include "probe/opencl_probe.h"
 #include "tune/opencl_tuner.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "tune/cuda_tuner.h"
-  #include "tune/device_probe.h"
+  #include "probe/device_probe.h"
 #endif
 
 namespace femgpu {

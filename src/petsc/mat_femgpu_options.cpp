@@ -13,7 +13,7 @@
 #include "schedule/schedule_words.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
-#include "tune/tuning_cache.h"
+#include "cache/tuning_cache.h"
 
 namespace femgpu {
 

@@ -12,10 +12,10 @@
 
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
-#include "tune/cost_model.h"
-#include "tune/opencl_probe.h"
+#include "model/cost_model.h"
+#include "probe/opencl_probe.h"
 #ifdef FEMGPU_HAVE_CUDA
-  #include "tune/device_probe.h"
+  #include "probe/device_probe.h"
 #endif
 
 namespace femgpu {

@@ -18,7 +18,7 @@
 #include "petsc/petsc_errors.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
-#include "tune/tuning_cache.h"
+#include "cache/tuning_cache.h"
 
 namespace femgpu {
 

@@ -6,7 +6,7 @@
 // Takes: OpenCL C source; kernel names, arguments and launch shapes.
 // Returns: device limits (clGetDeviceInfo), per-run milliseconds, buffer contents.
 // Throws: std::runtime_error with the failing call and its error code, or the build log.
-// Does not: know what the kernels measure (tune/opencl_probe.h does).
+// Does not: know what the kernels measure (probe/opencl_probe.h does).
 #pragma once
 
 #include <cstddef>

@@ -26,8 +26,8 @@
 #include "tools/femgpu_bench_rerank.h"
 #include "tools/femgpu_bench_study.h"
 #include "tune/cuda_tuner.h"
-#include "tune/device_cache.h"
-#include "tune/device_probe.h"
+#include "probe/device_cache.h"
+#include "probe/device_probe.h"
 
 using namespace femgpu;
 

@@ -26,8 +26,8 @@
 #include "tools/bench_case.h"
 #include "tools/study_report.h"
 #include "tune/cuda_tuner.h"
-#include "tune/device_probe.h"
-#include "tune/json_lite.h"
+#include "probe/device_probe.h"
+#include "cache/json_lite.h"
 
 namespace femgpu {
 

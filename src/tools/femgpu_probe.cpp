@@ -17,10 +17,10 @@
 #include <cstring>
 #include <string>
 
-#include "tune/opencl_probe.h"
+#include "probe/opencl_probe.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "runtime/cuda_driver.h"
-  #include "tune/device_probe.h"
+  #include "probe/device_probe.h"
 #endif
 
 using namespace femgpu;

@@ -15,7 +15,7 @@
 #include "tools/bench_case.h"
 #include "tools/femgpu_bench_study.h"
 #include "tune/cuda_tuner.h"
-#include "tune/studies.h"
+#include "tools/studies.h"
 
 namespace femgpu {
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <sstream>
 
-#include "tune/probe_analysis.h"  // median
+#include "probe/probe_analysis.h"  // median
 #include "tune/tune_plan.h"
 
 namespace femgpu {

@@ -9,8 +9,8 @@
 #include <limits>
 #include <sstream>
 
-#include "tune/probe_analysis.h"  // median
-#include "tune/quantities.h"
+#include "probe/probe_analysis.h"  // median
+#include "model/quantities.h"
 
 namespace femgpu {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "schedule/schedule.h"
-#include "tune/cost_model.h"
+#include "model/cost_model.h"
 #include "runtime/occupancy.h"
 
 namespace femgpu {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <sstream>
 
-#include "tune/quantities.h"
+#include "model/quantities.h"
 #include "tune/tuner.h"
 
 namespace femgpu {

@@ -29,7 +29,7 @@
 #include "reference/reference_diagonal.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/nvrtc_compile.h"
-#include "tune/cost_model.h"
+#include "model/cost_model.h"
 
 using namespace femgpu;
 

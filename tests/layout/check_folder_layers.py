@@ -23,7 +23,8 @@ import sys
 import tempfile
 
 # Earlier stages first; a folder may include itself and the folders before it.
-LAYERS = ["form", "ir", "fem", "reference", "schedule", "kernel", "runtime", "tune", "petsc", "tools"]
+LAYERS = ["form", "ir", "fem", "reference", "schedule", "kernel", "runtime", "model", "cache", "probe", "tune", "petsc",
+          "tools"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([A-Za-z0-9_]+)/[^"]+"')
 BACKEND_CAST = re.compile(r"\b(?:dynamic|static|reinterpret)_cast\s*<[^>]*Backend\b")
@@ -130,6 +131,7 @@ def self_test():
         "cycle": ({"ir/a.h": '#include "fem/t.h"\n', "fem/t.h": '#include "ir/a.h"\n'}, "cycle between folders fem, ir"),
         "later stage": ({"reference/r.h": '#include "kernel/k.h"\n', "kernel/k.h": ""}, "reference/ includes kernel/"),
         "unplaced folder": ({"extra/x.h": ""}, "folder src/extra is not placed"),
+        "cache before probe": ({"cache/c.h": '#include "probe/p.h"\n', "probe/p.h": ""}, "cache/ includes probe/"),
         "backend cast": ({"petsc/m.cpp": "auto *c = dynamic_cast<const CudaBackend *>(b);\n"}, "a cast to a backend type"),
         "static backend cast": ({"petsc/m.cpp": "static_cast<CudaBackend *>(ctx->backend.get())->go();\n"}, "a cast to a backend type"),
     }

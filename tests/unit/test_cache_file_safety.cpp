@@ -13,9 +13,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "tune/cache_file.h"
-#include "tune/probe_cache.h"
-#include "tune/tuning_cache.h"
+#include "cache/cache_file.h"
+#include "probe/probe_cache.h"
+#include "cache/tuning_cache.h"
 
 using namespace femgpu;
 namespace fs = std::filesystem;

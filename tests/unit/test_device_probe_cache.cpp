@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <regex>
 
-#include "tune/device_cache.h"
+#include "probe/device_cache.h"
 
 using namespace femgpu;
 

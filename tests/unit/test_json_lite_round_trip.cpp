@@ -6,7 +6,7 @@
 #include <limits>
 #include <random>
 
-#include "tune/json_lite.h"
+#include "cache/json_lite.h"
 
 using namespace femgpu::json;
 

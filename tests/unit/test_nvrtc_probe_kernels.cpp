@@ -6,7 +6,7 @@
 
 #include "fem/quadrature.h"
 #include "runtime/nvrtc_compile.h"
-#include "tune/device_probe.h"
+#include "probe/device_probe.h"
 
 using namespace femgpu;
 

@@ -11,7 +11,7 @@
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "runtime/cuda_action.h"
-#include "tune/studies.h"
+#include "tools/studies.h"
 
 using namespace femgpu;
 

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tune/cache_file.h"
-#include "tune/opencl_probe.h"
+#include "cache/cache_file.h"
+#include "probe/opencl_probe.h"
 
 using namespace femgpu;
 

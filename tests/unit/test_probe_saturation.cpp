@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "tune/probe_analysis.h"
+#include "probe/probe_analysis.h"
 
 using namespace femgpu;
 

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "runtime/cuda_driver.h"
-#include "tune/device_probe.h"
+#include "probe/device_probe.h"
 
 using namespace femgpu;
 

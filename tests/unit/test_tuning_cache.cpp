@@ -13,9 +13,9 @@
 #include "form/parser.h"
 #include "fem/action_tables.h"
 #include "ir/lower.h"
-#include "tune/cache_file.h"
+#include "cache/cache_file.h"
 #include "tune/tuner.h"
-#include "tune/tuning_cache.h"
+#include "cache/tuning_cache.h"
 
 using namespace femgpu;
 

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "schedule/schedule.h"
-#include "tune/studies.h"
+#include "tools/studies.h"
 
 #include "support/kernel_shapes.h"
 

@@ -1,4 +1,4 @@
-// femgpu device probe kernels, OpenCL C 1.2: read at run time by src/tune/opencl_probe.cpp
+// femgpu device probe kernels, OpenCL C 1.2: read at run time by src/probe/opencl_probe.cpp
 // (the OpenCL twin of probe_kernels.cuh) and built by the OpenCL driver (PoCL on CPUs).
 //
 // Each kernel writes one double per work-item to g_out so that no load and no FMA is

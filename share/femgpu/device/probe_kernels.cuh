@@ -1,4 +1,4 @@
-// femgpu device probe kernels: read at run time by src/tune/device_probe.cpp and
+// femgpu device probe kernels: read at run time by src/probe/device_probe.cpp and
 // compiled with NVRTC (-default-device, so helpers need no __device__).
 //
 // Each kernel writes one double per thread to g_out so that no load and no FMA is dead

@@ -12,7 +12,7 @@
 #include <functional>
 #include <string>
 
-#include "tune/device_cache.h"
+#include "probe/device_cache.h"
 
 namespace femgpu {
 

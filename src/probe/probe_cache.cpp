@@ -1,9 +1,9 @@
 // Load-or-probe with the device cache file (see the header).
-#include "tune/probe_cache.h"
+#include "probe/probe_cache.h"
 
 #include <stdexcept>
 
-#include "tune/cache_file.h"
+#include "cache/cache_file.h"
 
 namespace femgpu {
 

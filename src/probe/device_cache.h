@@ -22,8 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "tune/cost_model.h"
-#include "tune/probe_analysis.h"
+#include "cache/cache_file.h"  // femgpu_version
+#include "model/cost_model.h"
+#include "probe/probe_analysis.h"
 
 namespace femgpu {
 
@@ -66,8 +67,6 @@ struct DeviceProbe {
   // unit), w ascending.
   std::vector<BandwidthPoint> global_curve, local_curve;
 };
-
-const char *femgpu_version();  // PROJECT_VERSION from CMake
 
 // The start of every version's "format": a file with it is a device cache a probe may
 // replace (cache_file.h's has_format_header).

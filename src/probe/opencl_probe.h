@@ -36,9 +36,9 @@
 #include <string>
 
 #include "runtime/opencl_profiling.h"
-#include "tune/cost_model.h"
-#include "tune/device_cache.h"
-#include "tune/probe_cache.h"
+#include "model/cost_model.h"
+#include "probe/device_cache.h"
+#include "probe/probe_cache.h"
 
 namespace femgpu {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tune/kernel_shape.h"
+#include "model/kernel_shape.h"
 
 namespace femgpu {
 

@@ -1,6 +1,6 @@
 // Flat-object JSON: a hand-written writer and a recursive-descent reader for exactly
 // the subset json_lite.h names, rejecting everything else.
-#include "tune/json_lite.h"
+#include "cache/json_lite.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Medians and saturation points for the device probe (no GPU).
-#include "tune/probe_analysis.h"
+#include "probe/probe_analysis.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Statistics, sampling and constrained spaces of the paper's studies (studies.h).
-#include "tune/studies.h"
+#include "tools/studies.h"
 
 #include <algorithm>
 #include <cmath>

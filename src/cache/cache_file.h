@@ -1,4 +1,5 @@
-// Reading and safely replacing femgpu's small cache files (device probe, tuning).
+// Reading and safely replacing femgpu's small cache files (device probe, tuning), and the
+// femgpu version their keys carry.
 //
 // Takes: a path; for an update, a test that recognises the cache's own text and a
 // function from the current text to the new one.
@@ -48,5 +49,9 @@ std::string update_cache_file(const std::string &path, const CacheRecogniser &is
 // $XDG_CACHE_HOME/femgpu/<name>, else $HOME/.cache/femgpu/<name>; throws
 // std::runtime_error when neither is usable (the one environment read of the caches).
 std::string default_cache_file(const std::string &name);
+
+// PROJECT_VERSION from CMake: part of every cache's key (device probe, tuning), so a
+// new femgpu never trusts an older one's entries.
+const char *femgpu_version();
 
 }  // namespace femgpu

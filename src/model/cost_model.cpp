@@ -1,12 +1,12 @@
 // Cost model, search space and roofline, as the paper defines them.
-#include "tune/cost_model.h"
+#include "model/cost_model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numeric>
 
-#include "tune/quantities.h"
+#include "model/quantities.h"
 
 namespace femgpu {
 

@@ -1,6 +1,6 @@
 // Measuring DeviceParams: compile the probe kernels once, time each with CUDA events,
 // check every output, and keep the medians. load_or_probe wraps it with the cache file.
-#include "tune/device_probe.h"
+#include "probe/device_probe.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +12,7 @@
 #include "fem/quadrature.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compile.h"
-#include "tune/cache_file.h"
+#include "cache/cache_file.h"
 
 namespace femgpu {
 

@@ -1,6 +1,6 @@
 // Tuning cache entries <-> JSON, each field checked and the checksum verified before a
 // schedule is trusted.
-#include "tune/tuning_cache.h"
+#include "cache/tuning_cache.h"
 
 #include <cmath>
 #include <cstdint>
@@ -11,9 +11,8 @@
 #include <stdexcept>
 
 #include "ir/ir_print.h"
-#include "tune/cache_file.h"
-#include "tune/device_cache.h"
-#include "tune/json_lite.h"
+#include "cache/cache_file.h"
+#include "cache/json_lite.h"
 
 namespace femgpu {
 

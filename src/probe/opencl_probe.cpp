@@ -1,6 +1,6 @@
 // Measuring DeviceParams on an OpenCL device: build the probe kernels once, time each
 // with profiling events, check every output, keep the medians (see the header).
-#include "tune/opencl_probe.h"
+#include "probe/opencl_probe.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "fem/quadrature.h"
-#include "tune/cache_file.h"
+#include "cache/cache_file.h"
 
 namespace femgpu {
 

@@ -1,17 +1,13 @@
 // DeviceProbe <-> JSON, with every field of a read file checked before it is trusted.
-#include "tune/device_cache.h"
+#include "probe/device_cache.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <set>
 #include <stdexcept>
 
-#include "tune/cache_file.h"
-#include "tune/json_lite.h"
-
-#ifndef FEMGPU_VERSION
-#error "FEMGPU_VERSION must be defined (CMake sets it from PROJECT_VERSION)"
-#endif
+#include "cache/cache_file.h"
+#include "cache/json_lite.h"
 
 namespace femgpu {
 
@@ -167,8 +163,6 @@ std::vector<double> bandwidths(const std::vector<BandwidthPoint> &curve)
 }
 
 }  // namespace
-
-const char *femgpu_version() { return FEMGPU_VERSION; }
 
 std::string device_cache_json(const DeviceProbe &p)
 {

@@ -1,6 +1,6 @@
 // Cache files: read whole; replace under a lock file, only what is already a cache,
 // through a unique temporary sibling and a rename.
-#include "tune/cache_file.h"
+#include "cache/cache_file.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -15,6 +15,10 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#ifndef FEMGPU_VERSION
+#error "FEMGPU_VERSION must be defined (CMake sets it from PROJECT_VERSION)"
+#endif
 
 namespace femgpu {
 
@@ -196,5 +200,7 @@ std::string default_cache_file(const std::string &name)
   else throw std::runtime_error("no cache folder: neither XDG_CACHE_HOME nor HOME is set (pass a cache path)");
   return dir + "/femgpu/" + name;
 }
+
+const char *femgpu_version() { return FEMGPU_VERSION; }
 
 }  // namespace femgpu
