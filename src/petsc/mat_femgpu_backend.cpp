@@ -86,7 +86,7 @@ PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Sch
       CudaTuneReport report = tune_cuda(*ctx->op.ir, *ctx->op.tab, data, info, params, settings);
       TunerOutcome outcome;
       if (report.best_kernel && fp64) outcome.backend = make_cuda_backend(*ctx->op.ir, *ctx->op.tab, std::move(report.best_kernel), ordinal);
-      outcome.report = std::move(static_cast<TuneReport &>(report));
+      outcome.report = std::move(report);  // its TuneReport part
       return outcome;
     };
   });
@@ -135,7 +135,7 @@ PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chos
       OpenCLTuneReport report = tune_opencl(*ctx->op.ir, *ctx->op.tab, arrays, n, precision, params, settings);
       TunerOutcome outcome;
       outcome.backend = std::move(report.best_backend);
-      outcome.report = std::move(static_cast<TuneReport &>(report));
+      outcome.report = std::move(report);  // its TuneReport part; the kernel was moved out
       return outcome;
     };
   });
