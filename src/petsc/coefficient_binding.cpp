@@ -26,9 +26,9 @@ PetscErrorCode use_field(const MatFEMGPUContext *ctx, const std::string &name, D
   PetscFunctionBegin;
   b->dm = dm;
   PetscCall(plex_field_map(dm, field, &n_cells, &width, &b->map, &b->local_size));
-  PetscCheck(n_cells == ctx->maps.n_cells, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+  PetscCheck(n_cells == ctx->op.maps.n_cells, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
              "fem_gpu: coefficient '%s' is read from a DM with %" PetscInt_FMT " cells on this rank; the Mat's DM has %" PetscInt_FMT
-             " (the coefficient's DM must be on the same mesh: DMClone it)", name.c_str(), n_cells, ctx->maps.n_cells);
+             " (the coefficient's DM must be on the same mesh: DMClone it)", name.c_str(), n_cells, ctx->op.maps.n_cells);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -55,7 +55,7 @@ PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInf
   std::vector<FieldElement> fields;
   PetscFunctionBegin;
   *bound = false;
-  PetscCall(plex_auxiliary_vec(ctx->dm, &aux));
+  PetscCall(plex_auxiliary_vec(ctx->op.dm, &aux));
   if (!aux) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecGetDM(aux, &adm));
   PetscCheck(adm, comm, PETSC_ERR_ARG_WRONG, "fem_gpu: the DM's auxiliary vector has no DM (create it with DMCreateLocalVector of the auxiliary DM)");
@@ -63,7 +63,7 @@ PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInf
   *fields_text = describe_fields(fields);
   const PetscInt f = coefficient_field(fields, c.name, sole);
   if (f < 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(check_field(comm, c, ctx->signature.cell, fields, f, "the DM's auxiliary vector"));
+  PetscCall(check_field(comm, c, ctx->op.signature.cell, fields, f, "the DM's auxiliary vector"));
   PetscCall(PetscObjectReference((PetscObject)aux));
   PetscCall(PetscObjectReference((PetscObject)aux));
   b->vec = b->local = aux;  // held twice, as the linearization point: read in place
@@ -94,23 +94,23 @@ PetscErrorCode bind_unset(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c
   std::string fields;
   PetscFunctionBegin;
   PetscCall(bind_auxiliary(A, ctx, c, false, &b, &bound, &fields));
-  if (!bound && ctx->linearization && c.element == ctx->signature.element && used_on_trial_element(*ctx->ir) == 1) {
-    PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
-    PetscCall(PetscObjectReference((PetscObject)ctx->linearization));
-    b.vec = b.local = ctx->linearization;
+  if (!bound && ctx->op.linearization && c.element == ctx->op.signature.element && used_on_trial_element(*ctx->op.ir) == 1) {
+    PetscCall(PetscObjectReference((PetscObject)ctx->op.linearization));
+    PetscCall(PetscObjectReference((PetscObject)ctx->op.linearization));
+    b.vec = b.local = ctx->op.linearization;
     bound = true;
     PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is SNES's linearization point\n", c.name.c_str()));
   }
-  if (!bound) PetscCall(bind_auxiliary(A, ctx, c, used_coefficients(*ctx->ir) == 1, &b, &bound, &fields));
+  if (!bound) PetscCall(bind_auxiliary(A, ctx, c, used_coefficients(*ctx->op.ir) == 1, &b, &bound, &fields));
   PetscCheck(bound || !fields.empty(), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
              "fem_gpu: form %s needs coefficient '%s': call MatFEMGPUSetCoefficient(A, \"%s\", vec), or give the DM an auxiliary vector "
              "(DMSetAuxiliaryVec) with a field named '%s'",
-             ctx->form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str());
+             ctx->op.form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str());
   PetscCheck(bound, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
              "fem_gpu: form %s needs coefficient '%s': no MatFEMGPUSetCoefficient(A, \"%s\", vec), and no field of the DM's auxiliary vector "
              "is named '%s' (name its PetscFE so); the auxiliary fields are: %s",
-             ctx->form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str(), fields.c_str());
-  ctx->coefficients.emplace(c.name, std::move(b));
+             ctx->op.form_source.c_str(), c.name.c_str(), c.name.c_str(), c.name.c_str(), fields.c_str());
+  ctx->op.coefficients.emplace(c.name, std::move(b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,7 +122,7 @@ PetscErrorCode bind_own_element(Mat A, MatFEMGPUContext *ctx, const CoefficientI
   std::vector<FieldElement> fields;
   PetscInt n, global_size;
   PetscFunctionBegin;
-  const std::string element = describe_element(c.element, ctx->signature.cell);
+  const std::string element = describe_element(c.element, ctx->op.signature.cell);
   PetscCall(VecGetDM(b->vec, &vdm));
   PetscCheck(vdm, comm, PETSC_ERR_ARG_WRONG,
              "fem_gpu: coefficient '%s' is %s, not the DM's field's element, and its Vec has no DM: create it from a DM with that "
@@ -132,7 +132,7 @@ PetscErrorCode bind_own_element(Mat A, MatFEMGPUContext *ctx, const CoefficientI
   const PetscInt f = coefficient_field(fields, c.name, true);
   PetscCheck(f >= 0, comm, PETSC_ERR_ARG_WRONG, "fem_gpu: coefficient '%s' (%s): its Vec's DM has several fields and none is named '%s'; its fields are: %s",
              c.name.c_str(), element.c_str(), c.name.c_str(), describe_fields(fields).c_str());
-  PetscCall(check_field(comm, c, ctx->signature.cell, fields, f, "its Vec's DM"));
+  PetscCall(check_field(comm, c, ctx->op.signature.cell, fields, f, "its Vec's DM"));
   PetscCall(use_field(ctx, c.name, vdm, f, b));
   PetscCall(VecGetSize(b->vec, &n));
   Vec g;
@@ -155,24 +155,24 @@ PetscErrorCode check_trial_element_vec(Mat A, MatFEMGPUContext *ctx, const Coeff
   b->local_size = -1;
   PetscCall(MatGetSize(A, nullptr, &global_size));
   PetscCall(VecGetSize(b->vec, &n));
-  PetscCheck(n == global_size || n == ctx->maps.local_size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
+  PetscCheck(n == global_size || n == ctx->op.maps.local_size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
              "fem_gpu: coefficient '%s' has size %" PetscInt_FMT "; expected %" PetscInt_FMT " (a global Vec of the DM) or %" PetscInt_FMT " (a local Vec)",
-             c.name.c_str(), n, global_size, ctx->maps.local_size);
+             c.name.c_str(), n, global_size, ctx->op.maps.local_size);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode bind_coefficient(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c)
 {
-  const bool trial_element = c.element == ctx->signature.element;
+  const bool trial_element = c.element == ctx->op.signature.element;
   PetscFunctionBegin;
-  auto it = ctx->coefficients.find(c.name);
-  if (it != ctx->coefficients.end() && it->second.auxiliary) {  // bound at an earlier setup: look again
+  auto it = ctx->op.coefficients.find(c.name);
+  if (it != ctx->op.coefficients.end() && it->second.auxiliary) {  // bound at an earlier setup: look again
     PetscCall(VecDestroy(&it->second.vec));
     PetscCall(VecDestroy(&it->second.local));
-    ctx->coefficients.erase(it);
-    it = ctx->coefficients.end();
+    ctx->op.coefficients.erase(it);
+    it = ctx->op.coefficients.end();
   }
-  if (it == ctx->coefficients.end()) {
+  if (it == ctx->op.coefficients.end()) {
     PetscCall(bind_unset(A, ctx, c));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -183,7 +183,7 @@ PetscErrorCode bind_coefficient(Mat A, MatFEMGPUContext *ctx, const CoefficientI
   PetscCall(VecGetSize(it->second.vec, &n));
   PetscCall(MatGetSize(A, nullptr, &global_size));
   PetscCall(VecGetDM(it->second.vec, &vdm));
-  const bool trial_layout = n == global_size || n == ctx->maps.local_size;
+  const bool trial_layout = n == global_size || n == ctx->op.maps.local_size;
   if (trial_element && (trial_layout || !vdm)) PetscCall(check_trial_element_vec(A, ctx, c, &it->second));
   else PetscCall(bind_own_element(A, ctx, c, &it->second));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -194,15 +194,15 @@ PetscErrorCode bind_coefficient(Mat A, MatFEMGPUContext *ctx, const CoefficientI
 PetscErrorCode MatFEMGPUBindCoefficients(Mat A, MatFEMGPUContext *ctx)
 {
   PetscFunctionBegin;
-  for (size_t i = 0; i < ctx->ir->coefficients.size(); ++i) {
-    if (ctx->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by a
-    PetscCall(bind_coefficient(A, ctx, ctx->ir->coefficients[i]));
+  for (size_t i = 0; i < ctx->op.ir->coefficients.size(); ++i) {
+    if (ctx->op.ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by a
+    PetscCall(bind_coefficient(A, ctx, ctx->op.ir->coefficients[i]));
   }
-  for (const auto &kv : ctx->coefficients) {
+  for (const auto &kv : ctx->op.coefficients) {
     bool known = false;
-    for (const CoefficientInfo &c : ctx->ir->coefficients) known = known || c.name == kv.first;
+    for (const CoefficientInfo &c : ctx->op.ir->coefficients) known = known || c.name == kv.first;
     PetscCheck(known, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatFEMGPUSetCoefficient(): form %s has no coefficient '%s'",
-               ctx->form_source.c_str(), kv.first.c_str());
+               ctx->op.form_source.c_str(), kv.first.c_str());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,11 +25,11 @@ static PetscErrorCode free_context(void *ptr)
 {
   PetscFunctionBegin;
   auto *ctx = static_cast<MatFEMGPUContext *>(ptr);
-  for (auto &kv : ctx->coefficients) {
+  for (auto &kv : ctx->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));
   }
-  PetscCall(VecDestroy(&ctx->linearization));
+  PetscCall(VecDestroy(&ctx->op.linearization));
   delete ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -50,22 +50,22 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
                                    ActionArrays *a)
 {
   PetscFunctionBegin;
-  a->n_cells = static_cast<int>(ctx->maps.n_cells);
-  a->coordinates = {coords, ctx->maps.coordinates.data()};
-  a->trial = {trial, ctx->maps.free.data()};
-  a->test_map = ctx->maps.free.data();
-  a->constants = ctx->constants;
+  a->n_cells = static_cast<int>(ctx->op.maps.n_cells);
+  a->coordinates = {coords, ctx->op.maps.coordinates.data()};
+  a->trial = {trial, ctx->op.maps.free.data()};
+  a->test_map = ctx->op.maps.free.data();
+  a->constants = ctx->op.constants;
   a->coefficients.clear();
-  for (const CoefficientInfo &ci : ctx->ir->coefficients) {
-    auto it = ctx->coefficients.find(ci.name);
+  for (const CoefficientInfo &ci : ctx->op.ir->coefficients) {
+    auto it = ctx->op.coefficients.find(ci.name);
     const PetscScalar *w = nullptr, *held = nullptr;  // null: unused by a, or values kept on the device
-    if (it != ctx->coefficients.end() && host_coefficients) {
+    if (it != ctx->op.coefficients.end() && host_coefficients) {
       PetscCall(VecGetArrayRead(it->second.local, &held));
       w = held;  // the restore below nulls `held`; host arrays of a sequential Vec stay valid
       PetscCall(VecRestoreArrayRead(it->second.local, &held));
     }
-    const bool own_map = it != ctx->coefficients.end() && !it->second.map.empty();  // in its own element
-    a->coefficients.push_back({w, own_map ? it->second.map.data() : ctx->maps.all.data()});
+    const bool own_map = it != ctx->op.coefficients.end() && !it->second.map.empty();  // in its own element
+    a->coefficients.push_back({w, own_map ? it->second.map.data() : ctx->op.maps.all.data()});
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -74,7 +74,7 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
 PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
 {
   PetscFunctionBegin;
-  for (auto &kv : ctx->coefficients) {
+  for (auto &kv : ctx->op.coefficients) {
     CoefficientBinding &b = kv.second;
     if (b.vec == b.local) continue;  // the linearization point: a local vector read in place
     PetscObjectState state;
@@ -82,8 +82,8 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
     if (b.local && state == b.state) continue;
     PetscInt n;
     PetscCall(VecGetSize(b.vec, &n));
-    DM dm = b.dm ? b.dm : ctx->dm;  // a coefficient in its own element lives in its own DM
-    const PetscInt local_size = b.dm ? b.local_size : ctx->maps.local_size;
+    DM dm = b.dm ? b.dm : ctx->op.dm;  // a coefficient in its own element lives in its own DM
+    const PetscInt local_size = b.dm ? b.local_size : ctx->op.maps.local_size;
     if (!b.local) PetscCall(DMCreateLocalVector(dm, &b.local));
     if (n == local_size && b.vec != b.local) {
       PetscMPIInt size;
@@ -102,9 +102,9 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
 PetscErrorCode MatFEMGPURecordApply(MatFEMGPUContext *ctx, PetscLogDouble seconds)
 {
   PetscFunctionBegin;
-  if (ctx->apply_count++ == 0) ctx->first_apply_seconds = seconds;
-  ctx->apply_seconds += seconds;
-  PetscCall(PetscLogFlops(ctx->flops_per_cell * static_cast<PetscLogDouble>(ctx->maps.n_cells)));
+  if (ctx->device.apply_count++ == 0) ctx->device.first_apply_seconds = seconds;
+  ctx->device.apply_seconds += seconds;
+  PetscCall(PetscLogFlops(ctx->op.flops_per_cell * static_cast<PetscLogDouble>(ctx->op.maps.n_cells)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -117,14 +117,14 @@ static PetscErrorCode apply_on_local(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec y
   ActionArrays arrays;
   PetscLogDouble t0, t1;
   PetscFunctionBegin;
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(xl, &xa));
   PetscCall(VecGetArrayRead(coords, &ca));
   PetscCall(VecGetArray(yl, &ya));
   PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, xl, yl, 0));
   PetscCall(PetscTime(&t0));  // the backend's call alone: MatView's time per apply
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->apply(arrays, static_cast<size_t>(ctx->maps.local_size), ya));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->apply(arrays, static_cast<size_t>(ctx->op.maps.local_size), ya));
   PetscCall(PetscTime(&t1));
   PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
   PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, xl, yl, 0));
@@ -158,17 +158,17 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   PetscCall(MatFEMGPUApplyDevice(A, ctx, x, y, add, &on_device));  // records its own apply
   if (on_device) PetscFunctionReturn(PETSC_SUCCESS);
   // 1. global-to-local
-  PetscCall(DMGetLocalVector(ctx->dm, &xl));
-  PetscCall(DMGetLocalVector(ctx->dm, &yl));
-  PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
+  PetscCall(DMGetLocalVector(ctx->op.dm, &xl));
+  PetscCall(DMGetLocalVector(ctx->op.dm, &yl));
+  PetscCall(DMGlobalToLocal(ctx->op.dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
   // 2-4. the action on host arrays: get, apply, restore.
   PetscCall(apply_on_local(A, ctx, xl, yl));
   // 5. local-to-global, summing shared DOFs
   if (!add) PetscCall(VecSet(y, 0.0));
-  PetscCall(DMLocalToGlobal(ctx->dm, yl, ADD_VALUES, y));
-  PetscCall(DMRestoreLocalVector(ctx->dm, &xl));
-  PetscCall(DMRestoreLocalVector(ctx->dm, &yl));
+  PetscCall(DMLocalToGlobal(ctx->op.dm, yl, ADD_VALUES, y));
+  PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
+  PetscCall(DMRestoreLocalVector(ctx->op.dm, &yl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

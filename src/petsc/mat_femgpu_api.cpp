@@ -16,8 +16,8 @@ PetscErrorCode MatFEMGPUSetForm(Mat A, const char form_text[], const char source
   PetscFunctionBegin;
   PetscAssertPointer(form_text, 2);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
-  ctx->form_text = form_text;
-  ctx->form_source = source_name && source_name[0] ? source_name : "<form>";
+  ctx->op.form_text = form_text;
+  ctx->op.form_source = source_name && source_name[0] ? source_name : "<form>";
   ctx->set_up = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -40,7 +40,7 @@ PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
   PetscAssertPointer(name, 2);
   PetscValidHeaderSpecific(w, VEC_CLASSID, 3);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
-  femgpu::CoefficientBinding &b = ctx->coefficients[name];
+  femgpu::CoefficientBinding &b = ctx->op.coefficients[name];
   PetscCall(PetscObjectReference((PetscObject)w));
   // The ghosted copy follows the new Vec's DM (a coefficient in its own element may change DM).
   PetscCall(VecDestroy(&b.local));
@@ -65,12 +65,12 @@ PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], PetscReal value)
   PetscCheck(std::isfinite(static_cast<double>(value)), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE,
              "MatFEMGPUSetConstant(): constant '%s' is %g; it must be a finite number", name, (double)value);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
-  ctx->constants_set[name] = value;
+  ctx->op.constants_set[name] = value;
   if (ctx->set_up) {
     bool found = false;
-    for (size_t i = 0; i < ctx->ir->constants.size(); ++i)
-      if (ctx->ir->constants[i].name == name) {
-        ctx->constants[i] = value;
+    for (size_t i = 0; i < ctx->op.ir->constants.size(); ++i)
+      if (ctx->op.ir->constants[i].name == name) {
+        ctx->op.constants[i] = value;
         found = true;
       }
     PetscCheck(found, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): the form has no constant '%s'", name);
@@ -85,11 +85,11 @@ PetscErrorCode MatFEMGPUGetInfo(Mat A, PetscInt *n_quadrature_points, PetscInt *
   PetscCall(femgpu::MatFEMGPUSetUp(A));
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   PetscInt evaluations = 0;
-  for (const femgpu::EvalGroup &g : ctx->ir->groups) evaluations += static_cast<PetscInt>(g.terms.size());
-  if (n_quadrature_points) *n_quadrature_points = ctx->tab->n_points();
+  for (const femgpu::EvalGroup &g : ctx->op.ir->groups) evaluations += static_cast<PetscInt>(g.terms.size());
+  if (n_quadrature_points) *n_quadrature_points = ctx->op.tab->n_points();
   if (n_evaluations) *n_evaluations = evaluations;
-  if (n_eval) *n_eval = ctx->ir->n_eval();
-  if (flops_per_cell) *flops_per_cell = ctx->flops_per_cell;
+  if (n_eval) *n_eval = ctx->op.ir->n_eval();
+  if (flops_per_cell) *flops_per_cell = ctx->op.flops_per_cell;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,7 +100,7 @@ PetscErrorCode MatFEMGPUGetBackend(Mat A, const char **name)
   PetscAssertPointer(name, 2);
   PetscCall(femgpu::MatFEMGPUSetUp(A));
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
-  ctx->backend_label = ctx->backend->name();
-  *name = ctx->backend_label.c_str();
+  ctx->device.backend_label = ctx->device.backend->name();
+  *name = ctx->device.backend_label.c_str();
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -58,9 +58,9 @@ PetscErrorCode free_pattern_at(void *p)  // PETSc >= 3.23 passes the pointer's a
 PetscErrorCode pattern_of(MatFEMGPUContext *ctx, Pattern *p)
 {
   PetscFunctionBegin;
-  PetscCall(PetscObjectGetId((PetscObject)ctx->dm, &p->dm));
-  p->n_cells = ctx->maps.n_cells;
-  p->width = ctx->maps.width;
+  PetscCall(PetscObjectGetId((PetscObject)ctx->op.dm, &p->dm));
+  p->n_cells = ctx->op.maps.n_cells;
+  p->width = ctx->op.maps.width;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -105,14 +105,14 @@ PetscErrorCode check_reusable(Mat A, MatFEMGPUContext *ctx, Mat B)
 PetscErrorCode coo_indices(MatFEMGPUContext *ctx, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
 {
   ISLocalToGlobalMapping ltog;
-  const size_t width = static_cast<size_t>(ctx->maps.width), cells = static_cast<size_t>(ctx->maps.n_cells);
+  const size_t width = static_cast<size_t>(ctx->op.maps.width), cells = static_cast<size_t>(ctx->op.maps.n_cells);
   std::vector<PetscInt> global(cells * width);
   PetscFunctionBegin;
-  for (size_t i = 0; i < global.size(); ++i) global[i] = ctx->maps.free[i] < 0 ? 0 : ctx->maps.free[i];
-  PetscCall(DMGetLocalToGlobalMapping(ctx->dm, &ltog));
+  for (size_t i = 0; i < global.size(); ++i) global[i] = ctx->op.maps.free[i] < 0 ? 0 : ctx->op.maps.free[i];
+  PetscCall(DMGetLocalToGlobalMapping(ctx->op.dm, &ltog));
   if (!global.empty()) PetscCall(ISLocalToGlobalMappingApply(ltog, static_cast<PetscInt>(global.size()), global.data(), global.data()));
   for (size_t i = 0; i < global.size(); ++i)
-    if (ctx->maps.free[i] < 0) global[i] = -1;  // constrained: left out
+    if (ctx->op.maps.free[i] < 0) global[i] = -1;  // constrained: left out
   rows->resize(cells * width * width);
   cols->resize(cells * width * width);
   for (size_t c = 0; c < cells; ++c) {
@@ -186,7 +186,7 @@ PetscErrorCode values_on_device(MatFEMGPUContext *ctx, Mat M, bool *yes)
   *yes = false;
 #ifdef FEMGPU_HAVE_CUDA
   PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-  *yes = cusparse && ctx->backend->on_device();
+  *yes = cusparse && ctx->device.backend->on_device();
 #else
   (void)ctx, (void)M, (void)cusparse;
 #endif
@@ -202,19 +202,19 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, bool *device)
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   PetscCall(values_on_device(ctx, M, device));
   static const PetscScalar none = 0;  // a rank without cells: no entries, a valid host pointer
   if (*device) {
     unsigned long long values = 0;
-    FEMGPU_CXX(comm, values = ctx->backend->cell_matrices_device(arrays));
+    FEMGPU_CXX(comm, values = ctx->device.backend->cell_matrices_device(arrays));
     PetscCall(MatSetValuesCOO(M, values ? reinterpret_cast<const PetscScalar *>(values) : &none, INSERT_VALUES));
   } else {
-    const size_t w = static_cast<size_t>(ctx->maps.width);
-    std::vector<PetscScalar> values(static_cast<size_t>(ctx->maps.n_cells) * w * w);
-    FEMGPU_CXX(comm, ctx->backend->cell_matrices(arrays, values.data()));
+    const size_t w = static_cast<size_t>(ctx->op.maps.width);
+    std::vector<PetscScalar> values(static_cast<size_t>(ctx->op.maps.n_cells) * w * w);
+    FEMGPU_CXX(comm, ctx->device.backend->cell_matrices(arrays, values.data()));
     PetscCall(MatSetValuesCOO(M, values.empty() ? &none : values.data(), INSERT_VALUES));
   }
   PetscCall(VecRestoreArrayRead(coords, &ca));
@@ -228,8 +228,8 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
   MatInfo info;
   PetscFunctionBegin;
   PetscCall(MatGetType(M, &type));
-  const size_t w = static_cast<size_t>(ctx->maps.width), entries = static_cast<size_t>(ctx->maps.n_cells) * w * w;
-  const std::string backend = ctx->backend->name();
+  const size_t w = static_cast<size_t>(ctx->op.maps.width), entries = static_cast<size_t>(ctx->op.maps.n_cells) * w * w;
+  const std::string backend = ctx->device.backend->name();
   const char *where = r.device ? "device" : "host";
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(PetscInfo(A, "fem_gpu: MatConvert to %s (reuse): values of %zu COO entries on this rank, %g s (%s backend, values on the %s)\n",
@@ -241,7 +241,7 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
                       "fem_gpu: MatConvert to %s: %" PetscInt_FMT " cell matrices of %zu x %zu, %zu COO entries (%" PetscCount_FMT
                       " not constrained), %.0f nonzeros on this rank; COO indices %g s, MatSetPreallocationCOO %g s, values %g s (%s backend, "
                       "values on the %s)\n",
-                      type, ctx->maps.n_cells, w, w, entries, r.kept, (double)info.nz_used, r.indices_s, r.preallocation_s, r.values_s,
+                      type, ctx->op.maps.n_cells, w, w, entries, r.kept, (double)info.nz_used, r.indices_s, r.preallocation_s, r.values_s,
                       backend.c_str(), where));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -254,8 +254,8 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   PetscLogDouble t0, t1;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
-  PetscCheck(!ctx->residual, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
-             "MatConvert: this fem_gpu Mat applies a residual (rank-1 form %s), which has no matrix to assemble", ctx->form_source.c_str());
+  PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
+             "MatConvert: this fem_gpu Mat applies a residual (rank-1 form %s), which has no matrix to assemble", ctx->op.form_source.c_str());
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(PetscLogEventBegin(FEMGPU_Assembly, A, 0, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {
@@ -264,7 +264,7 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   } else PetscCall(create_with_pattern(A, ctx, type, &M, &record));
   PetscCall(PetscTime(&t0));
   PetscCall(insert_values(A, ctx, M, &record.device));
-  if (ctx->symmetric) PetscCall(MatSetOption(M, MAT_SYMMETRIC, PETSC_TRUE));
+  if (ctx->op.symmetric) PetscCall(MatSetOption(M, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(PetscTime(&t1));
   record.values_s = t1 - t0;
   PetscCall(PetscLogEventEnd(FEMGPU_Assembly, A, 0, 0, 0));

@@ -1,7 +1,8 @@
 // Choosing where a fem_gpu Mat runs: the backend (-mat_fem_gpu_backend) and, for the
 // generated-kernel backends, the schedule (forced by -mat_fem_gpu_strategy and the
 // tile options, unset tile sizes defaulting to whole loops; or, with strategy auto,
-// tuned or read from the tuning cache by mat_femgpu_tune.cpp).
+// tuned or read from the tuning cache by mat_femgpu_tune.cpp). A tuned winner becomes
+// the backend as the tuner compiled it; nothing is compiled twice.
 #include <algorithm>
 
 #include "femgpu.h"
@@ -55,8 +56,10 @@ PetscErrorCode cuda_ordinal(Mat A, const ScheduleRequest &r, int *ordinal)
 
 #ifdef FEMGPU_HAVE_CUDA
 // The CUDA tuner (cuda_tuner.h) on device `ordinal`, ranked with the probed device
-// (the probe's cache, or a probe now), which also serves MatView's roofline.
-PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Schedule *chosen)
+// (the probe's cache, or a probe now), which also serves MatView's roofline. Sets
+// *chosen, and *tuned to the backend around the timed winner's loaded kernel when it
+// tuned for FP64 (it times FP64 kernels: an fp32 request is compiled again in fp32).
+PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Schedule *chosen, std::unique_ptr<ActionBackend> *tuned)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   TuneTarget target;
@@ -73,16 +76,21 @@ PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Sch
     target.params = probe.probe.params;
     target.params.local_max_per_group = info.shared_per_group_optin;
     target.params_source = probe_source(probe);
-    ctx->device_params = probe.probe.params;
-    ctx->device_params_known = true;
-    ctx->device_params_source = target.params_source;
+    ctx->device.device_params = probe.probe.params;
+    ctx->device.device_params_known = true;
+    ctx->device.device_params_source = target.params_source;
     const DeviceParams params = target.params;
-    target.tune = [ctx, info, params](const ActionArrays &arrays, size_t n, const TuneSettings &settings) -> TuneReport {
-      DeviceActionData data(*ctx->ir, *ctx->tab, arrays, n, Precision::FP64);
-      return tune_cuda(*ctx->ir, *ctx->tab, data, info, params, settings);
+    const bool fp64 = MatFEMGPURequestedPrecision(ctx->options.schedule) == Precision::FP64;
+    target.tune = [ctx, info, params, ordinal, fp64](const ActionArrays &arrays, size_t n, const TuneSettings &settings) -> TunerOutcome {
+      DeviceActionData data(*ctx->op.ir, *ctx->op.tab, arrays, n, Precision::FP64);
+      CudaTuneReport report = tune_cuda(*ctx->op.ir, *ctx->op.tab, data, info, params, settings);
+      TunerOutcome outcome;
+      if (report.best_kernel && fp64) outcome.backend = make_cuda_backend(*ctx->op.ir, *ctx->op.tab, std::move(report.best_kernel), ordinal);
+      outcome.report = std::move(report);  // its TuneReport part
+      return outcome;
     };
   });
-  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, chosen));
+  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, chosen, tuned));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -90,12 +98,11 @@ PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Sch
 // The OpenCL tuner (opencl_tuner.h), ranked with the probed OpenCL device (the probe's
 // cache, or a probe now; opencl_probe.h), which also serves MatView's roofline; the
 // local-memory limit is also capped at the one the OpenCL backend validates against.
-// Sets *chosen, and ctx->backend to the tuner's best when it tuned (no second build).
-PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chosen)
+// Sets *chosen, and *tuned to the tuner's best backend when it tuned (no second build).
+PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chosen, std::unique_ptr<ActionBackend> *tuned)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   TuneTarget target;
-  std::unique_ptr<ActionBackend> tuned;
   std::string probe_note;
   PetscFunctionBegin;
   FEMGPU_CXX(comm, {
@@ -111,13 +118,13 @@ PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chos
     if (probe.probe.multiprocessors > 0) target.params.multiprocessors = probe.probe.multiprocessors;
     target.params_source = probe_source(probe);
     probe_note = probe.note;
-    ctx->device_params = probe.probe.params;
-    ctx->device_params_known = true;
-    ctx->device_params_source = target.params_source;
-    const Precision precision = MatFEMGPURequestedPrecision(ctx->schedule);
+    ctx->device.device_params = probe.probe.params;
+    ctx->device.device_params_known = true;
+    ctx->device.device_params_source = target.params_source;
+    const Precision precision = MatFEMGPURequestedPrecision(ctx->options.schedule);
     const DeviceParams params = target.params;
-    target.can_run = [ctx](const Schedule &s) { check_opencl_schedule(*ctx->ir, *ctx->tab, s); };
-    target.tune = [ctx, precision, params, &tuned](const ActionArrays &arrays, size_t n, const TuneSettings &base) -> TuneReport {
+    target.can_run = [ctx](const Schedule &s) { check_opencl_schedule(*ctx->op.ir, *ctx->op.tab, s); };
+    target.tune = [ctx, precision, params](const ActionArrays &arrays, size_t n, const TuneSettings &base) -> TunerOutcome {
       TuneSettings settings = base;  // cheap on PoCL: every candidate is built by the OpenCL compiler
       settings.items_per_cell_classes.clear();
       settings.quad_tile_classes = 0;
@@ -125,14 +132,15 @@ PetscErrorCode tune_opencl_schedule(Mat A, MatFEMGPUContext *ctx, Schedule *chos
       settings.min_runs = 5;
       settings.min_seconds = 0.05;
       settings.max_runs = 100;
-      OpenCLTuneReport report = tune_opencl(*ctx->ir, *ctx->tab, arrays, n, precision, params, settings);
-      tuned = std::move(report.best_backend);
-      return report;
+      OpenCLTuneReport report = tune_opencl(*ctx->op.ir, *ctx->op.tab, arrays, n, precision, params, settings);
+      TunerOutcome outcome;
+      outcome.backend = std::move(report.best_backend);
+      outcome.report = std::move(report);  // its TuneReport part; the kernel was moved out
+      return outcome;
     };
   });
   if (!probe_note.empty()) PetscCall(PetscInfo(A, "OpenCL device probe: %s\n", probe_note.c_str()));
-  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, chosen));
-  if (tuned) ctx->backend = std::move(tuned);
+  PetscCall(MatFEMGPUTuneSchedule(A, ctx, target, chosen, tuned));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -186,50 +194,76 @@ PetscErrorCode resolve_auto_backend(Mat A, std::string *name)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The OpenCL backend: the tuner's winner as it was built and timed, or one built for the
+// requested (or cached, or another rank's) schedule.
+PetscErrorCode make_opencl(Mat A, MatFEMGPUContext *ctx)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  std::unique_ptr<ActionBackend> tuned;
+  PetscFunctionBegin;
+  Schedule schedule = Schedule::single_cell_per_work_item();
+  FEMGPU_CXX(comm, schedule = requested_schedule(ctx->options.schedule, *ctx->op.ir, ctx->op.tab->n_points()));
+  ctx->device.backend.reset();
+  if (ctx->options.schedule.strategy == "auto") {
+    if (ctx->op.maps.n_cells > 0) PetscCall(tune_opencl_schedule(A, ctx, &schedule, &tuned));
+    PetscCall(schedule_of_ranks_with_cells(comm, ctx->op.maps.n_cells, &schedule));
+  }
+  if (tuned) ctx->device.backend = std::move(tuned);
+  else FEMGPU_CXX(comm, ctx->device.backend = make_opencl_backend(*ctx->op.ir, *ctx->op.tab, schedule));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#ifdef FEMGPU_HAVE_CUDA
+// The CUDA backend on its device: around the tuner's loaded winner (no second NVRTC
+// compile), or compiled for the requested (or cached, or another rank's) schedule.
+PetscErrorCode make_cuda(Mat A, MatFEMGPUContext *ctx)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  std::unique_ptr<ActionBackend> tuned;
+  int ordinal;
+  PetscFunctionBegin;
+  PetscCheck(cuda_present(), comm, PETSC_ERR_SUP_SYS, "fem_gpu: -mat_fem_gpu_backend cuda, but no CUDA device or driver was found");
+  PetscCall(cuda_ordinal(A, ctx->options.schedule, &ordinal));
+  ctx->device.cuda_ordinal = ordinal;
+  Schedule schedule = Schedule::single_cell_per_work_item();
+  FEMGPU_CXX(comm, schedule = requested_schedule(ctx->options.schedule, *ctx->op.ir, ctx->op.tab->n_points()));
+  if (ctx->options.schedule.strategy == "auto") {
+    if (ctx->op.maps.n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule, &tuned));
+    PetscCall(schedule_of_ranks_with_cells(comm, ctx->op.maps.n_cells, &schedule));
+  }
+  if (tuned) ctx->device.backend = std::move(tuned);
+  else FEMGPU_CXX(comm, ctx->device.backend = make_cuda_backend(*ctx->op.ir, *ctx->op.tab, schedule, ordinal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 }  // namespace
 
 PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
-  std::string b = ctx->backend_name;
+  std::string b = ctx->options.backend_name;
   if (b == "auto") PetscCall(resolve_auto_backend(A, &b));
   if (b == "cpu") {
     // The reference runs no schedule: a request for one would silently change nothing.
-    PetscCheck(ctx->schedule.strategy == "auto" && ctx->schedule.precision == "fp64", comm, PETSC_ERR_SUP,
+    PetscCheck(ctx->options.schedule.strategy == "auto" && ctx->options.schedule.precision == "fp64", comm, PETSC_ERR_SUP,
                "fem_gpu: -mat_fem_gpu_strategy %s -mat_fem_gpu_precision %s: the cpu backend is the FP64 reference (the paper's Algorithm 2) "
                "and runs no kernel schedule; use -mat_fem_gpu_backend opencl or cuda",
-               ctx->schedule.strategy.c_str(), ctx->schedule.precision.c_str());
-    ctx->backend = make_reference_backend(*ctx->ir, *ctx->tab);
+               ctx->options.schedule.strategy.c_str(), ctx->options.schedule.precision.c_str());
+    ctx->device.backend = make_reference_backend(*ctx->op.ir, *ctx->op.tab);
   } else if (b == "opencl") {
-    Schedule schedule = Schedule::single_cell_per_work_item();
-    FEMGPU_CXX(comm, schedule = requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()));
-    ctx->backend.reset();
-    if (ctx->schedule.strategy == "auto") {
-      if (ctx->maps.n_cells > 0) PetscCall(tune_opencl_schedule(A, ctx, &schedule));
-      PetscCall(schedule_of_ranks_with_cells(comm, ctx->maps.n_cells, &schedule));
-    }
-    if (!ctx->backend) FEMGPU_CXX(comm, ctx->backend = make_opencl_backend(*ctx->ir, *ctx->tab, schedule));
+    PetscCall(make_opencl(A, ctx));
   } else if (b == "cuda") {
 #ifdef FEMGPU_HAVE_CUDA
-    PetscCheck(cuda_present(), comm, PETSC_ERR_SUP_SYS, "fem_gpu: -mat_fem_gpu_backend cuda, but no CUDA device or driver was found");
-    int ordinal;
-    PetscCall(cuda_ordinal(A, ctx->schedule, &ordinal));
-    ctx->cuda_ordinal = ordinal;
-    Schedule schedule = Schedule::single_cell_per_work_item();
-    FEMGPU_CXX(comm, schedule = requested_schedule(ctx->schedule, *ctx->ir, ctx->tab->n_points()));
-    if (ctx->schedule.strategy == "auto") {
-      if (ctx->maps.n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule));
-      PetscCall(schedule_of_ranks_with_cells(comm, ctx->maps.n_cells, &schedule));
-    }
-    FEMGPU_CXX(comm, ctx->backend = make_cuda_backend(*ctx->ir, *ctx->tab, schedule, ordinal));
+    PetscCall(make_cuda(A, ctx));
 #else
     SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu: this build has no CUDA backend (configure with the CUDA toolkit present)");
 #endif
   } else {
     SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "fem_gpu: unknown backend '%s' (use auto, cpu, opencl or cuda)", b.c_str());
   }
-  if (ctx->view_source) PetscCall(PetscPrintf(comm, "%s\n", ctx->backend->source().c_str()));
+  if (ctx->options.view_source) PetscCall(PetscPrintf(comm, "%s\n", ctx->device.backend->source().c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -36,11 +36,11 @@ struct HeldCoefficients {
 static PetscErrorCode get_coefficients(MatFEMGPUContext *ctx, HeldCoefficients *h)
 {
   PetscFunctionBegin;
-  h->ptrs.assign(ctx->ir->coefficients.size(), 0);
-  h->held.assign(ctx->ir->coefficients.size(), nullptr);
-  for (size_t i = 0; i < ctx->ir->coefficients.size(); ++i) {
-    auto it = ctx->coefficients.find(ctx->ir->coefficients[i].name);
-    if (it == ctx->coefficients.end()) continue;
+  h->ptrs.assign(ctx->op.ir->coefficients.size(), 0);
+  h->held.assign(ctx->op.ir->coefficients.size(), nullptr);
+  for (size_t i = 0; i < ctx->op.ir->coefficients.size(); ++i) {
+    auto it = ctx->op.coefficients.find(ctx->op.ir->coefficients[i].name);
+    if (it == ctx->op.coefficients.end()) continue;
     PetscCall(VecCUDAGetArrayRead(it->second.local, &h->held[i]));
     h->ptrs[i] = reinterpret_cast<unsigned long long>(h->held[i]);
   }
@@ -51,7 +51,7 @@ static PetscErrorCode restore_coefficients(MatFEMGPUContext *ctx, HeldCoefficien
 {
   PetscFunctionBegin;
   for (size_t i = 0; i < h->held.size(); ++i)
-    if (h->held[i]) PetscCall(VecCUDARestoreArrayRead(ctx->coefficients.at(ctx->ir->coefficients[i].name).local, &h->held[i]));
+    if (h->held[i]) PetscCall(VecCUDARestoreArrayRead(ctx->op.coefficients.at(ctx->op.ir->coefficients[i].name).local, &h->held[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -66,7 +66,7 @@ static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, ActionBackend *backen
   ActionArrays arrays;
   HeldCoefficients coefficients;
   PetscFunctionBegin;
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));  // host copy: uploaded once, on the first call
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, false, &arrays));
   arrays.trial.map = map;
@@ -115,22 +115,22 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   PetscFunctionBegin;
   *done = PETSC_FALSE;
 #if FEMGPU_DEVICE_VECS
-  ActionBackend *backend = ctx->backend.get();
-  if (!backend->on_device() || ctx->schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
+  ActionBackend *backend = ctx->device.backend.get();
+  if (!backend->on_device() || ctx->options.schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
   PetscBool x_dev, y_dev;
   PetscCall(on_device(x, &x_dev));
   PetscCall(on_device(y, &y_dev));
-  for (const auto &kv : ctx->coefficients) {
+  for (const auto &kv : ctx->op.coefficients) {
     PetscBool w_dev;
     PetscCall(on_device(kv.second.local, &w_dev));
     x_dev = (PetscBool)(x_dev && w_dev);
   }
   if (!x_dev || !y_dev) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!ctx->maps.global_free.empty()) {
+  if (!ctx->op.maps.global_free.empty()) {
     // One rank: the kernel reads x and adds into y through maps in the global numbering,
     // so neither DMGlobalToLocal nor DMLocalToGlobal runs.
     if (!add) PetscCall(VecSet(y, 0.0));
-    PetscCall(launch(A, ctx, backend, ctx->maps.global_free.data(), static_cast<size_t>(ctx->maps.global_size), x, y));
+    PetscCall(launch(A, ctx, backend, ctx->op.maps.global_free.data(), static_cast<size_t>(ctx->op.maps.global_size), x, y));
     *done = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -139,20 +139,20 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   // MPI is not GPU-aware), never the whole vector.
   Vec xl, yl;
   PetscBool local_dev;
-  PetscCall(DMGetLocalVector(ctx->dm, &xl));
+  PetscCall(DMGetLocalVector(ctx->op.dm, &xl));
   PetscCall(on_device(xl, &local_dev));
   if (!local_dev) {
-    PetscCall(DMRestoreLocalVector(ctx->dm, &xl));
+    PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(DMGetLocalVector(ctx->dm, &yl));
-  PetscCall(DMGlobalToLocal(ctx->dm, x, INSERT_VALUES, xl));
+  PetscCall(DMGetLocalVector(ctx->op.dm, &yl));
+  PetscCall(DMGlobalToLocal(ctx->op.dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  PetscCall(launch(A, ctx, backend, ctx->maps.free.data(), static_cast<size_t>(ctx->maps.local_size), xl, yl));
+  PetscCall(launch(A, ctx, backend, ctx->op.maps.free.data(), static_cast<size_t>(ctx->op.maps.local_size), xl, yl));
   if (!add) PetscCall(VecSet(y, 0.0));
-  PetscCall(DMLocalToGlobal(ctx->dm, yl, ADD_VALUES, y));
-  PetscCall(DMRestoreLocalVector(ctx->dm, &xl));
-  PetscCall(DMRestoreLocalVector(ctx->dm, &yl));
+  PetscCall(DMLocalToGlobal(ctx->op.dm, yl, ADD_VALUES, y));
+  PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
+  PetscCall(DMRestoreLocalVector(ctx->op.dm, &yl));
   *done = PETSC_TRUE;
 #else
   (void)A, (void)ctx, (void)x, (void)y, (void)add;

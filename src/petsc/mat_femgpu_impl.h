@@ -1,5 +1,7 @@
-// The state behind a `fem_gpu` Mat: what the user configured, and what setup derives
-// from it (the lowered form, tables, closure maps, backend). Private to src/petsc/.
+// The state behind a `fem_gpu` Mat, in four parts: what the user configured
+// (MatFEMGPUOptions), the operator and what setup derives from it (OperatorDescription:
+// the lowered form, tables, closure maps), where it runs (DeviceState: the backend and its
+// measured applies) and what tuning chose (TuningResult). Private to src/petsc/.
 #pragma once
 
 #include <petscdm.h>
@@ -44,11 +46,10 @@ struct ScheduleRequest {
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
 
-struct MatFEMGPUContext {
-  // Configuration (API calls and options).
-  std::string form_text, form_source;
-  std::map<std::string, PetscReal> constants_set;  // by MatFEMGPUSetConstant
-  std::map<std::string, CoefficientBinding> coefficients;
+// What the user asked for, by API calls (mat_femgpu_api.cpp) and the options database
+// (mat_femgpu_options.cpp); setup, tuning and MatView read it, nothing derived is kept here.
+// MatDuplicate and the p-multigrid levels copy parts of it.
+struct MatFEMGPUOptions {
   std::string backend_name = "auto";
   PetscInt quadrature_degree = -1;  // -1: estimated from the form
   PetscBool view_ir = PETSC_FALSE;
@@ -61,43 +62,79 @@ struct MatFEMGPUContext {
   std::string tune_plan;
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
-  std::string tune_summary;  // for MatView
-  double tuned_median_seconds = 0;  // the chosen schedule's median (tuned or cached); 0: none
-  PetscInt symmetric_declared = -1;  // -mat_fem_gpu_symmetric: -1 detect, 0 no, 1 yes
+  PetscInt symmetric_declared = -1;    // -mat_fem_gpu_symmetric: -1 detect, 0 no, 1 yes
+  // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.
+  bool options_read = false;
+  PetscReal check_jacobian_tol = 0;  // -mat_fem_gpu_check_jacobian (snes_jacobian.cpp); 0: off
+  std::string options_prefix;
+};
+
+// The operator: the form and the values it is bound to (set through the API and by SNES),
+// then what setup (mat_femgpu_setup.cpp) derives from them on the DM. Independent of
+// where the action runs; the PETSc handles here (DM, coefficient Vecs) are the operator's.
+struct OperatorDescription {
+  std::string form_text, form_source;
+  std::map<std::string, PetscReal> constants_set;  // by MatFEMGPUSetConstant
+  std::map<std::string, CoefficientBinding> coefficients;
   // SNES's iterate (a local Vec, boundary values inserted) when SNES computes the Jacobian
   // (snes_jacobian.cpp); bound at setup to the form's one coefficient if none was set.
   Vec linearization = nullptr;
-  // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.
-  bool options_read = false;
   // A residual operator (the rank-1 form F of the file, snes_residual.cpp): its apply adds
   // F(w; v) with w bound to the linearization point; no trial function, no symmetry.
   bool residual = false;
-  PetscReal check_jacobian_tol = 0;  // -mat_fem_gpu_check_jacobian (snes_jacobian.cpp); 0: off
-  bool jacobian_checked = false;
-  std::string options_prefix;
 
   // Derived at setup (first use after the DM and form are known).
-  bool set_up = false;
   DM dm = nullptr;
   FormSignature signature;
   std::unique_ptr<ActionIR> ir;
   std::unique_ptr<Tabulation> tab;
   PlexMaps maps;
   std::vector<double> constants;  // one per ir->constants
+  PetscLogDouble flops_per_cell = 0;
+  bool symmetric = false;  // declared, or detected on a cell matrix at setup (mat_femgpu_solver.cpp)
+  double asymmetry = -1;   // max |A - A^T| / max |A| of the checked cell matrix; -1: declared
+};
+
+// Where the action runs: the backend MatFEMGPUMakeBackend built (mat_femgpu_backend.cpp),
+// its device, and what MatFEMGPURecordApply measures of its applies.
+struct DeviceState {
   std::unique_ptr<ActionBackend> backend;
   std::string backend_label;  // backend->name(), kept for MatFEMGPUGetBackend
-  PetscLogDouble flops_per_cell = 0;
-  PetscLogDouble setup_seconds = 0;
-  bool symmetric = false;      // declared, or detected on a cell matrix at setup
-  double asymmetry = -1;       // max |A - A^T| / max |A| of the checked cell matrix; -1: declared
-  // Measured in MatFEMGPUApply: wall time of the backend's apply (MatView's GFLOP/s).
-  PetscLogDouble apply_seconds = 0, first_apply_seconds = 0;  // the first holds one-time costs (builds, uploads)
-  PetscInt apply_count = 0;
-  // The roofline's DeviceParams: probed (CUDA) when known; see MatFEMGPUDescribePerformance.
-  int cuda_ordinal = -1;  // the CUDA backend's device
+  int cuda_ordinal = -1;      // the CUDA backend's device
+  // The roofline's DeviceParams: probed when tuning (CUDA, OpenCL) or for MatView; see
+  // MatFEMGPUDescribePerformance.
   bool device_params_known = false;
   DeviceParams device_params;
   std::string device_params_source;
+  // Measured in MatFEMGPUApply: wall time of the backend's apply (MatView's GFLOP/s).
+  PetscLogDouble apply_seconds = 0, first_apply_seconds = 0;  // the first holds one-time costs (builds, uploads)
+  PetscInt apply_count = 0;
+};
+
+// What tuning decided (mat_femgpu_tune.cpp), tuned now or read from the cache: MatView's
+// lines about it. The schedule itself is the backend's.
+struct TuningResult {
+  std::string summary;
+  double median_seconds = 0;  // the chosen schedule's median (tuned or cached); 0: none
+};
+
+// The Mat's data (MatCreate_FEMGPU owns it): its four parts and the setup bookkeeping.
+struct MatFEMGPUContext {
+  MatFEMGPUOptions options;
+  OperatorDescription op;
+  DeviceState device;
+  TuningResult tuning;
+  bool set_up = false;
+  PetscLogDouble setup_seconds = 0;
+  bool jacobian_checked = false;  // -mat_fem_gpu_check_jacobian ran (snes_jacobian.cpp)
+};
+
+// A tuner's answer: every timed candidate, and the fastest one's backend made from the
+// kernel that was timed (no second compile or upload of the program); null where none
+// ran or the timed kernel is not the one the Mat runs (CUDA times FP64 for an fp32 request).
+struct TunerOutcome {
+  TuneReport report;
+  std::unique_ptr<ActionBackend> backend;
 };
 
 // What tuning needs from a backend: the cache key's device part and its tuner.
@@ -107,7 +144,7 @@ struct TuneTarget {
   DeviceParams params;         // for the cost model's ranking
   std::string params_source;   // e.g. "probe cache ...", "defaults (no probe for OpenCL)"
   // Times the candidates on arrays with n_out outputs (random values, this Mat's maps).
-  std::function<TuneReport(const ActionArrays &arrays, size_t n_out, const TuneSettings &settings)> tune;
+  std::function<TunerOutcome(const ActionArrays &arrays, size_t n_out, const TuneSettings &settings)> tune;
   // Throws std::invalid_argument for a schedule this backend cannot run (a cached entry
   // holding one is skipped and retuned); unset: validate() against the form only.
   std::function<void(const Schedule &)> can_run;
@@ -122,9 +159,11 @@ PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer);
 // Chooses and builds the backend (and its schedule) from the context's request.
 PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx);
 // The schedule for -mat_fem_gpu_strategy auto: from the tuning cache when it holds a
-// valid entry for this form, device and size, else tuned with target.tune (and stored).
+// valid entry for this form, device and size, else tuned with target.tune (and stored);
+// then *tuned is the tuner's backend of it (TunerOutcome), left null on a cache hit.
 // The FEMGPUTune event covers lookup and tuning.
-PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen);
+PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen,
+                                     std::unique_ptr<ActionBackend> *tuned);
 // MatView's performance lines: measured GFLOP/s and GDoF/s, the roofline (Eq. 16).
 PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::string *text);
 inline Precision MatFEMGPURequestedPrecision(const ScheduleRequest &r) { return r.precision == "fp32" ? Precision::FP32 : Precision::FP64; }

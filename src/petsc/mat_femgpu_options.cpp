@@ -27,7 +27,7 @@ template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsOb
   const std::string help = "Tuning plan: rounds of moves and research parameters, e.g. \"param wg_max=128 cutoff=2; first; shared_dofs n=2 + "
                            "warp_scatter n=2; local_search n=2\" (parameters alone keep the default rounds; docs/petsc.md); a segment print: print the "
                            "plans and parameters when tuning. Parameters: " + tune_params_help();
-  PetscCall(PetscStrncpy(text, ctx->tune_plan.c_str(), sizeof(text)));
+  PetscCall(PetscStrncpy(text, ctx->options.tune_plan.c_str(), sizeof(text)));
   PetscCall(PetscOptionsString("-mat_fem_gpu_tune_plan", help.c_str(), "", text, text, sizeof(text), &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   try {
@@ -37,8 +37,8 @@ template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsOb
   } catch (const std::exception &e) {
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", text, e.what());
   }
-  if (ctx->tune_plan != text) ctx->set_up = false;  // another plan: tune again
-  ctx->tune_plan = text;
+  if (ctx->options.tune_plan != text) ctx->set_up = false;  // another plan: tune again
+  ctx->options.tune_plan = text;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -47,7 +47,7 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
 {
   char path[PETSC_MAX_PATH_LEN];
   PetscBool set;
-  std::string shown = ctx->tune_cache;
+  std::string shown = ctx->options.tune_cache;
   PetscFunctionBegin;
   if (shown == "default") {
     try {
@@ -58,8 +58,8 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
   }
   PetscCall(PetscStrncpy(path, shown.c_str(), sizeof(path)));
   PetscCall(PetscOptionsString("-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", path, path, sizeof(path), &set));
-  if (set) ctx->tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->retune, &ctx->retune, nullptr));
+  if (set) ctx->options.tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->options.retune, &ctx->options.retune, nullptr));
   PetscCall(read_tune_plan(PetscOptionsObject, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -95,7 +95,7 @@ template <class Items> static PetscErrorCode read_schedule_text(Items PetscOptio
 // Schedule knobs: a forced strategy and tile sizes (unset ones are completed at setup).
 template <class Items> static PetscErrorCode read_schedule_options(Items PetscOptionsObject, const OptionSource &src, MatFEMGPUContext *ctx)
 {
-  ScheduleRequest &r = ctx->schedule;
+  ScheduleRequest &r = ctx->options.schedule;
   PetscBool set, any = PETSC_FALSE;
   PetscFunctionBegin;
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) or mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_schedule \"mma nc=16 warps=4 tq=8\")", {"auto", "scpwi", "tiled", "mma"}, &r.strategy, &any));
@@ -105,7 +105,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscCall(read_int_option(PetscOptionsObject, src, "-mat_fem_gpu_device", "CUDA device ordinal (-1: MPI rank modulo the number of devices)", {-1, 1023},
                             &r.device, &set));
   any = (PetscBool)(any || set);
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->tune_monitor, &ctx->tune_monitor, nullptr));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->options.tune_monitor, &ctx->options.tune_monitor, nullptr));
   PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
   PetscCall(read_schedule_text(PetscOptionsObject, &r, &set));
   any = (PetscBool)(any || set);
@@ -126,37 +126,37 @@ static PetscErrorCode read_options(Mat A)
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatGetOptionsPrefix(A, &prefix));
-  ctx->options_read = true;
-  ctx->options_prefix = prefix ? prefix : "";
+  ctx->options.options_read = true;
+  ctx->options.options_prefix = prefix ? prefix : "";
   OptionSource src;
   src.prefix = prefix;
   PetscCall(PetscObjectGetOptions((PetscObject)A, &src.options));
   for (PetscInt i = 0; i < 4; ++i)
-    if (ctx->backend_name == backends[i]) backend = i;
+    if (ctx->options.backend_name == backends[i]) backend = i;
   PetscOptionsBegin(PetscObjectComm((PetscObject)A), prefix, "fem_gpu: matrix-free finite-element operator from a UFL form", "Mat");
   PetscCall(PetscOptionsString("-mat_fem_gpu_form_file", "UFL form file defining a (or a residual F)", "MatFEMGPUSetFormFile", "", path, sizeof(path), &set));
   if (set) PetscCall(MatFEMGPUSetFormFile(A, path));
   PetscCall(PetscOptionsEList("-mat_fem_gpu_backend", "Where the action runs (auto: cuda if a device is present, else cpu)", "", backends, 4, backends[backend], &backend, &set));
   if (set) {
-    ctx->backend_name = backends[backend];
+    ctx->options.backend_name = backends[backend];
     ctx->set_up = false;
   }
   PetscCall(read_int_option(PetscOptionsObject, src, "-mat_fem_gpu_quadrature_degree", "Quadrature degree (-1: estimated from the form as UFL does)",
-                            {-1, 100}, &ctx->quadrature_degree, &set));
+                            {-1, 100}, &ctx->options.quadrature_degree, &set));
   if (set) ctx->set_up = false;
-  PetscBool symmetric = ctx->symmetric_declared == 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool symmetric = ctx->options.symmetric_declared == 1 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-mat_fem_gpu_symmetric", "Declare the form symmetric (MatMultTranspose = MatMult, MAT_SYMMETRIC) or not; default: detected from a cell matrix at setup", "MatIsSymmetric", symmetric, &symmetric, &set));
   if (set) {
-    ctx->symmetric_declared = symmetric ? 1 : 0;
+    ctx->options.symmetric_declared = symmetric ? 1 : 0;
     ctx->set_up = false;
   }
   PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_check_jacobian",
                              "In an unchanged SNES program: on first use, compare this operator with the Jacobian the program assembles from its "
                              "PetscDS (3 random vectors) and stop with an error when their relative difference exceeds this tolerance (0: off)",
-                             0, 1, &ctx->check_jacobian_tol, &set));
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->view_ir, &ctx->view_ir, nullptr));
+                             0, 1, &ctx->options.check_jacobian_tol, &set));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->options.view_ir, &ctx->options.view_ir, nullptr));
   PetscCall(read_schedule_options(PetscOptionsObject, src, ctx));
-  PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->view_source, &ctx->view_source, nullptr));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->options.view_source, &ctx->options.view_source, nullptr));
   PetscCall(PetscOptionsName("-mat_fem_gpu_constant_<name>", "Value of the form's Constant <name> (listed once the form is set up)", "MatFEMGPUSetConstant", nullptr));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);

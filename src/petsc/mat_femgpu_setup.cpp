@@ -41,13 +41,13 @@ PetscErrorCode check_constant_options(Mat A, const MatFEMGPUContext *ctx, const 
     if (!ours || word.size() <= lead.size()) continue;
     const std::string name = word.substr(lead.size());
     bool known = false;  // PETSc matches option names without regard to case
-    for (const ConstantInfo &c : ctx->ir->constants) {
+    for (const ConstantInfo &c : ctx->op.ir->constants) {
       PetscBool same;
       PetscCall(PetscStrcasecmp(c.name.c_str(), name.c_str(), &same));
       known = known || same;
     }
     PetscCheck(known, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "%s: form %s has no constant '%s' (its constants: %s)", word.c_str(),
-               ctx->form_source.c_str(), name.c_str(), constant_names(*ctx->ir).c_str());
+               ctx->op.form_source.c_str(), name.c_str(), constant_names(*ctx->op.ir).c_str());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -57,27 +57,27 @@ PetscErrorCode resolve_constants(Mat A, MatFEMGPUContext *ctx)
   const char *prefix;
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
-  for (const auto &kv : ctx->constants_set) {
+  for (const auto &kv : ctx->op.constants_set) {
     bool found = false;
-    for (const ConstantInfo &c : ctx->ir->constants) found = found || c.name == kv.first;
-    PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): form %s has no constant '%s' (its constants: %s)", ctx->form_source.c_str(),
-               kv.first.c_str(), constant_names(*ctx->ir).c_str());
+    for (const ConstantInfo &c : ctx->op.ir->constants) found = found || c.name == kv.first;
+    PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "MatFEMGPUSetConstant(): form %s has no constant '%s' (its constants: %s)", ctx->op.form_source.c_str(),
+               kv.first.c_str(), constant_names(*ctx->op.ir).c_str());
   }
   // The prefix the Mat's other options were read with: a program may change it after
   // MatSetFromOptions (PETSc's DMSNESCheckJacobian sets "jac_" on a Mat DMCreateMatrix made).
   PetscCall(MatGetOptionsPrefix(A, &prefix));
-  if (ctx->options_read) prefix = ctx->options_prefix.empty() ? nullptr : ctx->options_prefix.c_str();
+  if (ctx->options.options_read) prefix = ctx->options.options_prefix.empty() ? nullptr : ctx->options.options_prefix.c_str();
   PetscCall(check_constant_options(A, ctx, prefix));
-  ctx->constants.clear();
+  ctx->op.constants.clear();
   PetscOptionsBegin(comm, prefix, "fem_gpu constants of the form", "Mat");
-  for (const ConstantInfo &c : ctx->ir->constants) {
+  for (const ConstantInfo &c : ctx->op.ir->constants) {
     PetscReal value = c.default_value;
-    if (auto it = ctx->constants_set.find(c.name); it != ctx->constants_set.end()) value = it->second;
+    if (auto it = ctx->op.constants_set.find(c.name); it != ctx->op.constants_set.end()) value = it->second;
     std::string option = "-mat_fem_gpu_constant_" + c.name, help = "Value of the form's Constant '" + c.name + "'";
     PetscBool set;
     PetscCall(PetscOptionsReal(option.c_str(), help.c_str(), "MatFEMGPUSetConstant", value, &value, &set));
     if (set) PetscCall(check_real_option(option.c_str(), value, PETSC_MIN_REAL, PETSC_MAX_REAL));
-    ctx->constants.push_back(value);
+    ctx->op.constants.push_back(value);
   }
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -125,84 +125,84 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(PetscLogEventBegin(FEMGPU_SetUp, A, 0, 0, 0));
   DM dm;
   PetscCall(MatGetDM(A, &dm));
-  if (dm) ctx->dm = dm;  // a residual Mat has its DM without the Mat holding it (snes_residual.cpp)
-  PetscCheck(ctx->dm, comm, PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the Mat has no DM; create it with DMCreateMatrix() or call MatSetDM()");
-  if (ctx->form_source.empty()) PetscCall(MatFEMGPUFormOfDMResidual(ctx->dm, &ctx->form_text, &ctx->form_source));
+  if (dm) ctx->op.dm = dm;  // a residual Mat has its DM without the Mat holding it (snes_residual.cpp)
+  PetscCheck(ctx->op.dm, comm, PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the Mat has no DM; create it with DMCreateMatrix() or call MatSetDM()");
+  if (ctx->op.form_source.empty()) PetscCall(MatFEMGPUFormOfDMResidual(ctx->op.dm, &ctx->op.form_text, &ctx->op.form_source));
   // An empty text is a form that was given: the parser says the file is empty.
-  PetscCheck(!ctx->form_source.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(!ctx->op.form_source.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
              "fem_gpu: no form; give -mat_fem_gpu_form_file FILE.ufl or call MatFEMGPUSetFormFile()");
-  PetscCall(plex_form_signature(ctx->dm, &ctx->signature));
+  PetscCall(plex_form_signature(ctx->op.dm, &ctx->op.signature));
   FEMGPU_CXX(comm, {
-    ParsedForms forms = parse_form_text_for_dm(ctx->form_text, ctx->form_source, ctx->signature);
+    ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
     LowerOptions lo;
-    if (ctx->quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->quadrature_degree);
-    if (ctx->residual && !forms.F)
-      throw FormError(ctx->form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
+    if (ctx->options.quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
+    if (ctx->op.residual && !forms.F)
+      throw FormError(ctx->op.form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
                                          "(F = a(w, v) - L(v))");
-    if (!ctx->residual && !forms.has_bilinear())
-      throw FormError(ctx->form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
-    if (ctx->residual) lo.rank = 1;
-    ctx->ir = std::make_unique<ActionIR>(lower_form(ctx->residual ? *forms.F : forms.a, lo));
-    ctx->tab = std::make_unique<Tabulation>(tabulate_action(*ctx->ir, default_share_dir()));
+    if (!ctx->op.residual && !forms.has_bilinear())
+      throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
+    if (ctx->op.residual) lo.rank = 1;
+    ctx->op.ir = std::make_unique<ActionIR>(lower_form(ctx->op.residual ? *forms.F : forms.a, lo));
+    ctx->op.tab = std::make_unique<Tabulation>(tabulate_action(*ctx->op.ir, default_share_dir()));
   });
   PetscCall(PetscLogEventBegin(FEMGPU_Maps, A, 0, 0, 0));
-  PetscCall(plex_build_maps(ctx->dm, &ctx->maps));
+  PetscCall(plex_build_maps(ctx->op.dm, &ctx->op.maps));
   PetscCall(PetscLogEventEnd(FEMGPU_Maps, A, 0, 0, 0));
-  const PetscInt expected = ctx->ir->n_test_basis * ctx->signature.element.components;
-  PetscCheck(ctx->maps.n_cells == 0 || ctx->maps.width == expected, comm, PETSC_ERR_PLIB,
-             "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->maps.width, expected);
+  const PetscInt expected = ctx->op.ir->n_test_basis * ctx->op.signature.element.components;
+  PetscCheck(ctx->op.maps.n_cells == 0 || ctx->op.maps.width == expected, comm, PETSC_ERR_PLIB,
+             "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->op.maps.width, expected);
   PetscCall(resolve_constants(A, ctx));
   PetscCall(MatFEMGPUBindCoefficients(A, ctx));
-  ctx->tune_summary.clear();
-  ctx->tuned_median_seconds = 0;
-  ctx->apply_seconds = ctx->first_apply_seconds = 0;
-  ctx->apply_count = 0;
+  ctx->tuning.summary.clear();
+  ctx->tuning.median_seconds = 0;
+  ctx->device.apply_seconds = ctx->device.first_apply_seconds = 0;
+  ctx->device.apply_count = 0;
   PetscCall(MatFEMGPUMakeBackend(A, ctx));
   PetscCall(PetscLogEventBegin(FEMGPU_Symmetry, A, 0, 0, 0));
-  if (!ctx->residual) PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
+  if (!ctx->op.residual) PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
   PetscCall(PetscLogEventEnd(FEMGPU_Symmetry, A, 0, 0, 0));
-  ctx->flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->ir, ctx->tab->n_points()).total());
+  ctx->op.flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->op.ir, ctx->op.tab->n_points()).total());
   ctx->set_up = true;
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   ctx->setup_seconds = t1 - t0;
-  PetscCall(PetscInfo(A, "fem_gpu set up in %g s: %" PetscInt_FMT " cells, Q = %d\n", ctx->setup_seconds, ctx->maps.n_cells, ctx->tab->n_points()));
-  if (ctx->view_ir) PetscCall(MatView(A, PETSC_VIEWER_STDOUT_(comm)));
+  PetscCall(PetscInfo(A, "fem_gpu set up in %g s: %" PetscInt_FMT " cells, Q = %d\n", ctx->setup_seconds, ctx->op.maps.n_cells, ctx->op.tab->n_points()));
+  if (ctx->options.view_ir) PetscCall(MatView(A, PETSC_VIEWER_STDOUT_(comm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static std::string describe(const MatFEMGPUContext *ctx)
 {
   std::ostringstream os;
-  const ActionIR &ir = *ctx->ir;
-  const Element &e = ctx->signature.element;
+  const ActionIR &ir = *ctx->op.ir;
+  const Element &e = ctx->op.signature.element;
   os << "  element: P" << e.degree << (e.components > 1 ? " vector (" + std::to_string(e.components) + " components)" : " scalar")
-     << " on " << cell_name(ctx->signature.cell) << "s, coordinates P" << ctx->signature.coordinate_degree
+     << " on " << cell_name(ctx->op.signature.cell) << "s, coordinates P" << ctx->op.signature.coordinate_degree
      << (ir.affine ? " (affine)" : " (curved)") << "\n";
   os << "  quadrature: degree " << ir.quadrature_degree << (ir.quadrature_degree_estimated ? " (estimated)" : " (set)") << ", Q = "
-     << ctx->tab->n_points() << " points (" << ctx->tab->rule.family << ")\n";
+     << ctx->op.tab->n_points() << " points (" << ctx->op.tab->rule.family << ")\n";
   for (const EvalGroup &g : ir.groups) {
     os << "  evaluation group P" << g.element.degree << (g.coordinates ? " coordinates" : "") << ": n = " << g.n_basis
        << ", N_deriv = " << g.terms.size() << ", tables = " << g.derivatives.size() << "\n";
   }
   PointwiseCost pc = pointwise_cost(ir.pointwise);
   os << "  N_eval = " << ir.n_eval() << ", n_test = " << ir.n_test_basis << "; pointwise program: " << pc.per_point
-     << " ops per point, " << pc.per_cell << " per cell; FLOPs per cell: " << ctx->flops_per_cell << "\n";
-  for (size_t i = 0; i < ir.constants.size(); ++i) os << "  constant " << ir.constants[i].name << " = " << ctx->constants[i] << "\n";
+     << " ops per point, " << pc.per_cell << " per cell; FLOPs per cell: " << ctx->op.flops_per_cell << "\n";
+  for (size_t i = 0; i < ir.constants.size(); ++i) os << "  constant " << ir.constants[i].name << " = " << ctx->op.constants[i] << "\n";
   for (const CoefficientInfo &c : ir.coefficients) {
-    auto it = ctx->coefficients.find(c.name);
-    const char *how = it == ctx->coefficients.end() ? " (unused by a)" : it->second.auxiliary ? " (a field of the DM's auxiliary vector)" : " (set)";
-    os << "  coefficient " << c.name << ": " << describe_element(c.element, ctx->signature.cell) << how << "\n";
+    auto it = ctx->op.coefficients.find(c.name);
+    const char *how = it == ctx->op.coefficients.end() ? " (unused by a)" : it->second.auxiliary ? " (a field of the DM's auxiliary vector)" : " (set)";
+    os << "  coefficient " << c.name << ": " << describe_element(c.element, ctx->op.signature.cell) << how << "\n";
   }
-  os << "  symmetric: " << (ctx->symmetric ? "yes" : "no");
-  if (ctx->asymmetry < 0) os << " (declared by -mat_fem_gpu_symmetric)\n";
-  else os << " (cell matrix with random coefficients: max |A - A^T| / max |A| = " << ctx->asymmetry << ")\n";
-  if (!ctx->tune_summary.empty()) {
-    std::istringstream summary(ctx->tune_summary);
+  os << "  symmetric: " << (ctx->op.symmetric ? "yes" : "no");
+  if (ctx->op.asymmetry < 0) os << " (declared by -mat_fem_gpu_symmetric)\n";
+  else os << " (cell matrix with random coefficients: max |A - A^T| / max |A| = " << ctx->op.asymmetry << ")\n";
+  if (!ctx->tuning.summary.empty()) {
+    std::istringstream summary(ctx->tuning.summary);
     for (std::string line; std::getline(summary, line);) os << "  " << line << "\n";
   }
-  os << "  cells: " << ctx->maps.n_cells << " on this rank; backend: " << ctx->backend->name() << ", " << ctx->backend->schedule() << "\n";
-  const std::string occupancy = ctx->backend->occupancy();
+  os << "  cells: " << ctx->op.maps.n_cells << " on this rank; backend: " << ctx->device.backend->name() << ", " << ctx->device.backend->schedule() << "\n";
+  const std::string occupancy = ctx->device.backend->occupancy();
   if (!occupancy.empty()) os << "  occupancy: " << occupancy << "\n";
   return os.str();
 }
@@ -216,7 +216,7 @@ PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(PetscViewerASCIIPrintf(viewer, "fem_gpu: matrix-free action of the form %s\n",
-                                   ctx->form_source.empty() ? "(none set)" : ctx->form_source.c_str()));
+                                   ctx->op.form_source.empty() ? "(none set)" : ctx->op.form_source.c_str()));
   if (!ctx->set_up) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (happens at the first MatMult, once the DM and form are known)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);

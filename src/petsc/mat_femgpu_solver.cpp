@@ -37,31 +37,31 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
-  PetscCall(DMGetLocalVector(ctx->dm, &dl));
+  PetscCall(DMGetLocalVector(ctx->op.dm, &dl));
   PetscCall(VecSet(dl, 0.0));
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
   PetscCall(VecGetArray(dl, &da));
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Diagonal, A, d, 0, 0));
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->backend->diagonal(arrays, static_cast<size_t>(ctx->maps.local_size), da));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->diagonal(arrays, static_cast<size_t>(ctx->op.maps.local_size), da));
   PetscCall(PetscLogEventEnd(FEMGPU_Diagonal, A, d, 0, 0));
   PetscCall(VecRestoreArray(dl, &da));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscCall(VecSet(d, 0.0));
-  PetscCall(DMLocalToGlobal(ctx->dm, dl, ADD_VALUES, d));
-  PetscCall(DMRestoreLocalVector(ctx->dm, &dl));
+  PetscCall(DMLocalToGlobal(ctx->op.dm, dl, ADD_VALUES, d));
+  PetscCall(DMRestoreLocalVector(ctx->op.dm, &dl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode check_transpose(Mat A, MatFEMGPUContext *ctx)
 {
   PetscFunctionBegin;
-  PetscCheck(ctx->symmetric, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+  PetscCheck(ctx->op.symmetric, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
              "fem_gpu: MatMultTranspose() needs a symmetric form, and form %s is not symmetric (a cell matrix with random coefficients has "
              "max |A - A^T| / max |A| = %g); the transpose action of a non-symmetric form is not implemented. If the form is symmetric, "
              "declare it with -mat_fem_gpu_symmetric true",
-             ctx->form_source.c_str(), ctx->asymmetry);
+             ctx->op.form_source.c_str(), ctx->op.asymmetry);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,7 +94,7 @@ PetscErrorCode MatIsSymmetric_FEMGPU(Mat A, PetscReal, PetscBool *symmetric)
   PetscFunctionBegin;
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
-  *symmetric = ctx->symmetric ? PETSC_TRUE : PETSC_FALSE;
+  *symmetric = ctx->op.symmetric ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -106,21 +106,21 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   PetscCall(MatFEMGPUGetContext(A, &a));
   PetscCall(MatFEMGPUGetContext(B, &b));
   if (a == b) PetscFunctionReturn(PETSC_SUCCESS);
-  b->form_text = a->form_text;
-  b->form_source = a->form_source;
-  b->constants_set = a->constants_set;
-  b->backend_name = a->backend_name;
-  b->quadrature_degree = a->quadrature_degree;
-  b->view_ir = a->view_ir;
-  b->view_source = a->view_source;
-  b->schedule = a->schedule;
-  b->symmetric_declared = a->symmetric_declared;
-  for (auto &kv : b->coefficients) {
+  b->op.form_text = a->op.form_text;
+  b->op.form_source = a->op.form_source;
+  b->op.constants_set = a->op.constants_set;
+  b->options.backend_name = a->options.backend_name;
+  b->options.quadrature_degree = a->options.quadrature_degree;
+  b->options.view_ir = a->options.view_ir;
+  b->options.view_source = a->options.view_source;
+  b->options.schedule = a->options.schedule;
+  b->options.symmetric_declared = a->options.symmetric_declared;
+  for (auto &kv : b->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));
   }
-  b->coefficients.clear();
-  for (const auto &kv : a->coefficients)  // auxiliary fields: B finds them on its DM at setup
+  b->op.coefficients.clear();
+  for (const auto &kv : a->op.coefficients)  // auxiliary fields: B finds them on its DM at setup
     if (!kv.second.auxiliary) PetscCall(MatFEMGPUSetCoefficient(B, kv.first.c_str(), kv.second.vec));
   b->set_up = false;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -164,16 +164,16 @@ PetscErrorCode local_asymmetry(MatFEMGPUContext *ctx, double *asymmetry)
   const PetscScalar *ca;
   PetscFunctionBegin;
   *asymmetry = 0.0;
-  if (ctx->maps.n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  if (ctx->op.maps.n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
   ActionArrays arrays;
-  arrays.n_cells = static_cast<int>(ctx->maps.n_cells);
-  arrays.coordinates = {ca, ctx->maps.coordinates.data()};
-  arrays.constants = ctx->constants;  // coefficients: random values, set by the check
+  arrays.n_cells = static_cast<int>(ctx->op.maps.n_cells);
+  arrays.coordinates = {ca, ctx->op.maps.coordinates.data()};
+  arrays.constants = ctx->op.constants;  // coefficients: random values, set by the check
   const int cells[2] = {0, arrays.n_cells / 2};
   for (int cell : cells)
-    FEMGPU_CXX(PETSC_COMM_SELF, *asymmetry = std::max(*asymmetry, reference_cell_asymmetry(*ctx->ir, *ctx->tab, arrays, cell)));
+    FEMGPU_CXX(PETSC_COMM_SELF, *asymmetry = std::max(*asymmetry, reference_cell_asymmetry(*ctx->op.ir, *ctx->op.tab, arrays, cell)));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -183,20 +183,20 @@ PetscErrorCode local_asymmetry(MatFEMGPUContext *ctx, double *asymmetry)
 PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx)
 {
   PetscFunctionBegin;
-  if (ctx->symmetric_declared >= 0) {
-    ctx->symmetric = ctx->symmetric_declared == 1;
-    ctx->asymmetry = -1;
+  if (ctx->options.symmetric_declared >= 0) {
+    ctx->op.symmetric = ctx->options.symmetric_declared == 1;
+    ctx->op.asymmetry = -1;
   } else {
     double local;
     PetscCall(local_asymmetry(ctx, &local));
-    PetscCallMPI(MPI_Allreduce(&local, &ctx->asymmetry, 1, MPI_DOUBLE, MPI_MAX, PetscObjectComm((PetscObject)A)));
-    ctx->symmetric = ctx->asymmetry <= kSymmetryTolerance;
+    PetscCallMPI(MPI_Allreduce(&local, &ctx->op.asymmetry, 1, MPI_DOUBLE, MPI_MAX, PetscObjectComm((PetscObject)A)));
+    ctx->op.symmetric = ctx->op.asymmetry <= kSymmetryTolerance;
   }
   // A property of the form, not of coefficient values or assembly: it stays.
-  PetscCall(MatSetOption(A, MAT_SYMMETRIC, ctx->symmetric ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(MatSetOption(A, MAT_SYMMETRIC, ctx->op.symmetric ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  PetscCall(PetscInfo(A, "fem_gpu: form %s is %ssymmetric (%s, asymmetry %g)\n", ctx->form_source.c_str(), ctx->symmetric ? "" : "not ",
-                      ctx->asymmetry < 0 ? "declared" : "detected", ctx->asymmetry));
+  PetscCall(PetscInfo(A, "fem_gpu: form %s is %ssymmetric (%s, asymmetry %g)\n", ctx->op.form_source.c_str(), ctx->op.symmetric ? "" : "not ",
+                      ctx->op.asymmetry < 0 ? "declared" : "detected", ctx->op.asymmetry));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -27,11 +27,11 @@ namespace {
 // The cache file, or "" when off (with why in *note).
 std::string cache_path(const MatFEMGPUContext *ctx, std::string *note)
 {
-  if (ctx->tune_cache == "none") {
+  if (ctx->options.tune_cache == "none") {
     *note = "tune cache off (-mat_fem_gpu_tune_cache none)";
     return "";
   }
-  if (ctx->tune_cache != "default") return ctx->tune_cache;
+  if (ctx->options.tune_cache != "default") return ctx->options.tune_cache;
   try {
     return default_tuning_cache_path();
   } catch (const std::exception &e) {
@@ -42,8 +42,8 @@ std::string cache_path(const MatFEMGPUContext *ctx, std::string *note)
 
 TuningKey key_for(const MatFEMGPUContext *ctx, const TuneTarget &target)
 {
-  TuningKey key = tuning_key(*ctx->ir, ctx->tab->n_points(), ctx->maps.n_cells);
-  key.precision = MatFEMGPURequestedPrecision(ctx->schedule) == Precision::FP64 ? "fp64" : "fp32";
+  TuningKey key = tuning_key(*ctx->op.ir, ctx->op.tab->n_points(), ctx->op.maps.n_cells);
+  key.precision = MatFEMGPURequestedPrecision(ctx->options.schedule) == Precision::FP64 ? "fp64" : "fp32";
   key.backend = target.backend;
   key.device = target.device;
   key.device_version = target.device_version;
@@ -55,7 +55,7 @@ TuningKey key_for(const MatFEMGPUContext *ctx, const TuneTarget &target)
 // `settings` with the monitor's line printer where -mat_fem_gpu_tune_monitor asks for it.
 TuneSettings settings_with_monitor(MPI_Comm comm, const MatFEMGPUContext *ctx, TuneSettings settings)
 {
-  if (ctx->tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
+  if (ctx->options.tune_monitor) settings.monitor = [comm](const std::string &line) { (void)PetscPrintf(comm, "  fem_gpu tune: %s\n", line.c_str()); };
   return settings;
 }
 
@@ -64,9 +64,9 @@ TuneSettings settings_with_monitor(MPI_Comm comm, const MatFEMGPUContext *ctx, T
 TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
 {
   TuneSettings settings;
-  if (ctx->tune_plan.empty()) return settings_with_monitor(comm, ctx, settings);
-  settings = with_plan_text(settings, ctx->tune_plan);
-  if (parse_tune_plan(ctx->tune_plan).print)
+  if (ctx->options.tune_plan.empty()) return settings_with_monitor(comm, ctx, settings);
+  settings = with_plan_text(settings, ctx->options.tune_plan);
+  if (parse_tune_plan(ctx->options.tune_plan).print)
     (void)PetscPrintf(comm, "  fem_gpu tune plan (CUDA): %s\n  fem_gpu tune plan (OpenCL): %s\n  fem_gpu tune parameters: %s\n",
                       to_string(settings_plan(settings, default_cuda_plan(settings))).c_str(),
                       to_string(settings_plan(settings, default_opencl_plan(settings))).c_str(), tune_params_text(settings).c_str());
@@ -74,22 +74,23 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
 }
 
 // Times the candidates on random trial and coefficient values.
-PetscErrorCode run_tuner(MatFEMGPUContext *ctx, MPI_Comm comm, const TuneTarget &target, const TuneSettings &settings, TuneReport *report)
+PetscErrorCode run_tuner(MatFEMGPUContext *ctx, MPI_Comm comm, const TuneTarget &target, const TuneSettings &settings, TunerOutcome *outcome)
 {
+  const TuneReport *report = &outcome->report;
   Vec coords;
   const PetscScalar *ca;
   ActionArrays arrays;
   PetscFunctionBegin;
-  PetscCall(DMGetCoordinatesLocal(ctx->dm, &coords));
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
-  const size_t n = static_cast<size_t>(ctx->maps.local_size);
+  const size_t n = static_cast<size_t>(ctx->op.maps.local_size);
   std::vector<double> u(n), w(n);
   std::mt19937 rng(1);
   std::uniform_real_distribution<double> r(-1, 1);
   for (size_t i = 0; i < n; ++i) u[i] = r(rng), w[i] = 0.1 * r(rng);
   PetscCall(MatFEMGPUFillArrays(ctx, u.data(), ca, false, &arrays));
   for (FunctionArrays &f : arrays.coefficients) f.values = w.data();
-  FEMGPU_CXX(comm, *report = target.tune(arrays, n, settings));
+  FEMGPU_CXX(comm, *outcome = target.tune(arrays, n, settings));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscCheck(!report->candidates.empty(), comm, PETSC_ERR_ARG_OUTOFRANGE,
              "fem_gpu: nothing to tune: no SCPWI size of the plan's scpwi_work_groups=%s and no tiled schedule fits its wg_max=%d work-items per "
@@ -116,9 +117,9 @@ PetscErrorCode lookup_cached(Mat A, MatFEMGPUContext *ctx, const TuneTarget &tar
                              Schedule *chosen, bool *hit, std::string *note)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
-  const int Q = ctx->tab->n_points();
+  const int Q = ctx->op.tab->n_points();
   auto check = [&](const Schedule &s) {
-    validate(s, *ctx->ir, Q);
+    validate(s, *ctx->op.ir, Q);
     if (target.can_run) target.can_run(s);
   };
   CacheLookup found;
@@ -131,12 +132,12 @@ PetscErrorCode lookup_cached(Mat A, MatFEMGPUContext *ctx, const TuneTarget &tar
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *chosen = *found.schedule;
-  ctx->tuned_median_seconds = found.entry.median_seconds;
+  ctx->tuning.median_seconds = found.entry.median_seconds;
   std::ostringstream os;
   os << "tune: from cache " << path << ": " << found.entry.schedule << " at " << found.entry.median_seconds * 1e3 << " ms (tuned "
      << found.entry.date << ", " << found.entry.candidates_timed << " candidates timed)";
-  ctx->tune_summary = os.str();
-  if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: cache hit in %s: %s\n", path.c_str(), found.entry.schedule.c_str()));
+  ctx->tuning.summary = os.str();
+  if (ctx->options.tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: cache hit in %s: %s\n", path.c_str(), found.entry.schedule.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -147,9 +148,9 @@ PetscErrorCode store_tuned(Mat A, MatFEMGPUContext *ctx, const std::string &path
   std::string failed;
   PetscFunctionBegin;
   failed = store_tuning(path, entry);
-  ctx->tune_summary += failed.empty() ? "; saved to " + path : "; not saved: " + failed;
+  ctx->tuning.summary += failed.empty() ? "; saved to " + path : "; not saved: " + failed;
   if (!failed.empty()) PetscCall(PetscInfo(A, "fem_gpu tune cache: tuned schedule used but not saved: %s\n", failed.c_str()));
-  if (ctx->tune_monitor)
+  if (ctx->options.tune_monitor)
     PetscCall(PetscPrintf(PetscObjectComm((PetscObject)A), "  fem_gpu tune: %s\n", failed.empty() ? ("saved to " + path).c_str() : ("not saved: " + failed).c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -158,18 +159,19 @@ PetscErrorCode store_tuned(Mat A, MatFEMGPUContext *ctx, const std::string &path
 // per tuning, on stdout (rank 0), with what is tuned, where, and where the result is kept.
 PetscErrorCode announce_tuning(MPI_Comm comm, const MatFEMGPUContext *ctx, const TuneTarget &target, const std::string &path)
 {
-  const Element &e = ctx->signature.element;
+  const Element &e = ctx->op.signature.element;
   PetscFunctionBegin;
   PetscCall(PetscPrintf(comm, "fem_gpu: tuning the %s kernel of %s (P%d%s on %ss, %" PetscInt_FMT " cells on rank 0) on %s device %s; %s\n",
-                        ctx->residual ? "residual" : "operator", ctx->form_source.c_str(), e.degree, e.components > 1 ? " vector" : "",
-                        cell_name(ctx->signature.cell), ctx->maps.n_cells, target.backend.c_str(), target.device.c_str(),
+                        ctx->op.residual ? "residual" : "operator", ctx->op.form_source.c_str(), e.degree, e.components > 1 ? " vector" : "",
+                        cell_name(ctx->op.signature.cell), ctx->op.maps.n_cells, target.backend.c_str(), target.device.c_str(),
                         path.empty() ? "the result is not cached (-mat_fem_gpu_tune_cache)" : ("later runs read the result from " + path).c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 }  // namespace
 
-PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen)
+PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen,
+                                     std::unique_ptr<ActionBackend> *tuned)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   std::string note, path;
@@ -181,8 +183,8 @@ PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTar
   const TuneSettings settings = settings_for(comm, ctx);
   TuningKey key = key_for(ctx, target);
   key.tuning_settings = tuning_settings_text(settings);
-  if (!path.empty() && ctx->retune) note = "-mat_fem_gpu_retune: cache entry ignored";
-  if (!path.empty() && !ctx->retune) PetscCall(lookup_cached(A, ctx, target, path, key, chosen, &hit, &note));
+  if (!path.empty() && ctx->options.retune) note = "-mat_fem_gpu_retune: cache entry ignored";
+  if (!path.empty() && !ctx->options.retune) PetscCall(lookup_cached(A, ctx, target, path, key, chosen, &hit, &note));
   if (hit) {
     PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -193,16 +195,18 @@ PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTar
   ScopedLogStage stage;
   PetscCall(stage.push(kStageTuning));
   PetscCall(PetscLogEventBegin(FEMGPU_Tune, A, 0, 0, 0));
-  if (ctx->tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s; tuning\n", note.c_str()));
+  if (ctx->options.tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s; tuning\n", note.c_str()));
   PetscCall(announce_tuning(comm, ctx, target, path));
-  TuneReport report;
-  PetscCall(run_tuner(ctx, comm, target, settings, &report));
+  TunerOutcome outcome;
+  PetscCall(run_tuner(ctx, comm, target, settings, &outcome));
+  const TuneReport &report = outcome.report;
   const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
-  *chosen = best.schedule.with_precision(MatFEMGPURequestedPrecision(ctx->schedule));
-  ctx->tuned_median_seconds = best.median_ms * 1e-3;
-  ctx->tune_summary = tuned_summary(report, target) + "\n" + note;
+  *chosen = best.schedule.with_precision(MatFEMGPURequestedPrecision(ctx->options.schedule));
+  ctx->tuning.median_seconds = best.median_ms * 1e-3;
+  ctx->tuning.summary = tuned_summary(report, target) + "\n" + note;
   if (!path.empty())
-    PetscCall(store_tuned(A, ctx, path, {key, to_string(*chosen), ctx->tuned_median_seconds, static_cast<int>(report.candidates.size()), utc_date_now()}));
+    PetscCall(store_tuned(A, ctx, path, {key, to_string(*chosen), ctx->tuning.median_seconds, static_cast<int>(report.candidates.size()), utc_date_now()}));
+  *tuned = std::move(outcome.backend);
   PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

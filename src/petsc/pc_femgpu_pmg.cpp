@@ -168,9 +168,9 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscFunctionBegin;
   PetscCall(reset(p));
   PetscCall(MatFEMGPUGetContext(op, &ctx));
-  PetscCheck(!ctx->residual, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_type fem_gpu_pmg: the operator is a residual (rank-1 form), not a matrix");
-  PetscCall(ladder(pc, p, ctx->signature.element.degree, &degrees));
-  PetscCheck(p->level_precision == "fp64" || ctx->backend->name() != "cpu", PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+  PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_type fem_gpu_pmg: the operator is a residual (rank-1 form), not a matrix");
+  PetscCall(ladder(pc, p, ctx->op.signature.element.degree, &degrees));
+  PetscCheck(p->level_precision == "fp64" || ctx->device.backend->name() != "cpu", PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
              "-pc_fem_gpu_pmg_level_precision fp32: the operator runs on the cpu backend, the FP64 reference; FP32 levels need "
              "-mat_fem_gpu_backend opencl or cuda");
   p->op = op;
@@ -178,9 +178,9 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   for (size_t l = 0; l < degrees.size(); ++l) p->levels[l].degree = degrees[l];
   Level &finest = p->levels.back();
   finest.A = op;
-  finest.dm = ctx->dm;
+  finest.dm = ctx->op.dm;
   PetscCall(PetscObjectReference((PetscObject)op));
-  PetscCall(PetscObjectReference((PetscObject)ctx->dm));
+  PetscCall(PetscObjectReference((PetscObject)ctx->op.dm));
   for (size_t l = p->levels.size() - 1; l-- > 0;) PetscCall(build_level(pc, p, l));
   PetscCall(build_mg(pc, p));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -193,8 +193,8 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
 // host: 14 s for 384k tetrahedra on the GPU machine.)
 PetscErrorCode rigid_body_modes(DM dm, const MatFEMGPUContext *ctx, MatNullSpace *modes)
 {
-  const PetscInt dim = ctx->ir->dim, n_modes = dim == 2 ? 3 : 6, C = ctx->signature.element.components;
-  const PlexMaps &m = ctx->maps;
+  const PetscInt dim = ctx->op.ir->dim, n_modes = dim == 2 ? 3 : 6, C = ctx->op.signature.element.components;
+  const PlexMaps &m = ctx->op.maps;
   Vec coords, local, vecs[6];
   const PetscScalar *x;
   PetscFunctionBegin;
@@ -253,9 +253,9 @@ PetscErrorCode assemble_coarse(PC pc, PMG *p)
   PetscCall(DMGetVecType(coarsest.dm, &vtype));
   const bool device = std::string(vtype).find("cuda") != std::string::npos, first = !p->coarse;
   PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &p->coarse));
-  if (first && ctx->signature.element.components > 1 && ctx->signature.element.components == ctx->ir->dim) {
+  if (first && ctx->op.signature.element.components > 1 && ctx->op.signature.element.components == ctx->op.ir->dim) {
     MatNullSpace rigid;
-    if (ctx->signature.element.degree == 1 && ctx->signature.coordinate_degree == 1) PetscCall(rigid_body_modes(coarsest.dm, ctx, &rigid));
+    if (ctx->op.signature.element.degree == 1 && ctx->op.signature.coordinate_degree == 1) PetscCall(rigid_body_modes(coarsest.dm, ctx, &rigid));
     else PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));  // a ladder ending above P1, or curved cells
     PetscCall(MatSetNearNullSpace(p->coarse, rigid));
     PetscCall(MatNullSpaceDestroy(&rigid));
@@ -276,7 +276,7 @@ PetscErrorCode inject_coefficients(PMG *p)
   for (size_t l = p->levels.size() - 1; l-- > 0;) {
     Level &level = p->levels[l], &above = p->levels[l + 1];
     for (size_t i = 0; i < level.coefficients.size(); ++i) {
-      Vec from = l + 2 == p->levels.size() ? fine->coefficients.at(level.coefficients[i].first).local : above.coefficients[i].second;
+      Vec from = l + 2 == p->levels.size() ? fine->op.coefficients.at(level.coefficients[i].first).local : above.coefficients[i].second;
       PetscCall(PMGInject(level.inject, from, level.coefficients[i].second));
     }
     PetscCall(PetscObjectStateIncrease((PetscObject)level.A));  // smoothers set up again

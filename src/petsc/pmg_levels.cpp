@@ -77,28 +77,28 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
   PetscCall(MatSetVecType(*level, vtype));
   PetscCall(MatGetOptionsPrefix(fine, &prefix));
   PetscCall(MatSetOptionsPrefix(*level, prefix));
-  if (f->options_read) PetscCall(MatSetFromOptions(*level));  // tuning, cache and backend options as the fine Mat's
-  PetscCall(MatFEMGPUSetForm(*level, f->form_text.c_str(), f->form_source.c_str()));
-  for (const auto &kv : f->constants_set) PetscCall(MatFEMGPUSetConstant(*level, kv.first.c_str(), kv.second));
+  if (f->options.options_read) PetscCall(MatSetFromOptions(*level));  // tuning, cache and backend options as the fine Mat's
+  PetscCall(MatFEMGPUSetForm(*level, f->op.form_text.c_str(), f->op.form_source.c_str()));
+  for (const auto &kv : f->op.constants_set) PetscCall(MatFEMGPUSetConstant(*level, kv.first.c_str(), kv.second));
   PetscCall(MatFEMGPUGetContext(*level, &l));
-  l->backend_name = f->backend->name();  // the backend `auto` chose for the fine Mat
-  l->quadrature_degree = f->quadrature_degree;
-  l->symmetric_declared = f->symmetric_declared;
-  l->schedule = level_schedule(f->schedule);
-  l->schedule.precision = precision;
+  l->options.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
+  l->options.quadrature_degree = f->options.quadrature_degree;
+  l->options.symmetric_declared = f->options.symmetric_declared;
+  l->options.schedule = level_schedule(f->options.schedule);
+  l->options.schedule.precision = precision;
   coefficients->clear();
-  for (size_t i = 0; i < f->ir->coefficients.size(); ++i) {
-    if (f->ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by the form
-    const CoefficientInfo &c = f->ir->coefficients[i];
-    if (c.element != f->signature.element) {  // its own element, the same on every level: the fine Vec as is
-      PetscCall(MatFEMGPUSetCoefficient(*level, c.name.c_str(), f->coefficients.at(c.name).vec));
+  for (size_t i = 0; i < f->op.ir->coefficients.size(); ++i) {
+    if (f->op.ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by the form
+    const CoefficientInfo &c = f->op.ir->coefficients[i];
+    if (c.element != f->op.signature.element) {  // its own element, the same on every level: the fine Vec as is
+      PetscCall(MatFEMGPUSetCoefficient(*level, c.name.c_str(), f->op.coefficients.at(c.name).vec));
       continue;
     }
     Vec w;
     PetscCall(DMCreateLocalVector(level_dm, &w));
     PetscCall(VecSet(w, 0.0));
-    PetscCall(MatFEMGPUSetCoefficient(*level, f->ir->coefficients[i].name.c_str(), w));
-    coefficients->emplace_back(f->ir->coefficients[i].name, w);
+    PetscCall(MatFEMGPUSetCoefficient(*level, f->op.ir->coefficients[i].name.c_str(), w));
+    coefficients->emplace_back(f->op.ir->coefficients[i].name, w);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

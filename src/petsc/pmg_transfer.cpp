@@ -97,15 +97,15 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, std::unique_p
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(rows, &r));
   PetscCall(MatFEMGPUGetContext(cols, &c));
-  PetscCall(transfer_table(r->ir->dim, r->signature.element.degree, c->signature.element.degree, &d));
-  d.shape.components = r->signature.element.components;
-  d.n_cells = static_cast<int>(r->maps.n_cells);
-  d.row_map = constrained ? r->maps.free : r->maps.all;
-  d.col_map = constrained ? c->maps.free : c->maps.all;
-  d.n_rows = static_cast<size_t>(r->maps.local_size);
-  d.n_cols = static_cast<size_t>(c->maps.local_size);
-  PetscCall(inverse_multiplicity(r->dm, r->maps, constrained, &d.row_weight));
-  FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(r->backend->name(), std::move(d), r->cuda_ordinal));
+  PetscCall(transfer_table(r->op.ir->dim, r->op.signature.element.degree, c->op.signature.element.degree, &d));
+  d.shape.components = r->op.signature.element.components;
+  d.n_cells = static_cast<int>(r->op.maps.n_cells);
+  d.row_map = constrained ? r->op.maps.free : r->op.maps.all;
+  d.col_map = constrained ? c->op.maps.free : c->op.maps.all;
+  d.n_rows = static_cast<size_t>(r->op.maps.local_size);
+  d.n_cols = static_cast<size_t>(c->op.maps.local_size);
+  PetscCall(inverse_multiplicity(r->op.dm, r->op.maps, constrained, &d.row_weight));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(r->device.backend->name(), std::move(d), r->device.cuda_ordinal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -230,8 +230,8 @@ PetscErrorCode PMGCreateProlongation(Mat coarse, Mat fine, Mat *P)
   PetscCall(MatFEMGPUGetContext(coarse, &c));
   PetscCall(MatFEMGPUGetContext(fine, &f));
   auto *p = new Prolongation;
-  p->coarse = c->dm;
-  p->fine = f->dm;
+  p->coarse = c->op.dm;
+  p->fine = f->op.dm;
   PetscCall(PetscObjectReference((PetscObject)p->coarse));
   PetscCall(PetscObjectReference((PetscObject)p->fine));
   PetscCall(make_transfer(fine, coarse, true, &p->transfer));
@@ -245,7 +245,7 @@ PetscErrorCode PMGCreateProlongation(Mat coarse, Mat fine, Mat *P)
   PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_Prolongation));
   PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_Prolongation));
   PetscCall(MatShellSetOperation(*P, MATOP_DESTROY, (void (*)(void))MatDestroy_Prolongation));
-  PetscCall(DMGetVecType(f->dm, &vtype));
+  PetscCall(DMGetVecType(f->op.dm, &vtype));
   PetscCall(MatShellSetVecType(*P, vtype));
   PetscCall(PetscObjectSetName((PetscObject)*P, "fem_gpu_pmg prolongation"));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -55,7 +55,7 @@ PetscErrorCode check_against_program(DM dm, Vec x_local, Mat J, const WrappedJac
   PetscReal worst = 0;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(J, &ctx));
-  if (ctx->check_jacobian_tol <= 0 || ctx->jacobian_checked) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ctx->options.check_jacobian_tol <= 0 || ctx->jacobian_checked) PetscFunctionReturn(PETSC_SUCCESS);
   ctx->jacobian_checked = true;
   PetscCall(DMGetMatType(dm, &type));
   const std::string own_type = type;
@@ -82,11 +82,11 @@ PetscErrorCode check_against_program(DM dm, Vec x_local, Mat J, const WrappedJac
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&y_assembled));
   PetscCall(MatDestroy(&assembled));
-  PetscCheck(worst <= ctx->check_jacobian_tol, PetscObjectComm((PetscObject)J), PETSC_ERR_USER_INPUT,
+  PetscCheck(worst <= ctx->options.check_jacobian_tol, PetscObjectComm((PetscObject)J), PETSC_ERR_USER_INPUT,
              "fem_gpu: -mat_fem_gpu_check_jacobian: the operator of %s differs from the Jacobian the program assembles from its PetscDS by %g "
              "(|J_fem_gpu x - J_assembled x| / |J_assembled x|, worst of 3 random x; tolerance %g): the form file does not match the program's physics",
-             ctx->form_source.c_str(), (double)worst, (double)ctx->check_jacobian_tol);
-  PetscCall(PetscInfo(J, "fem_gpu: -mat_fem_gpu_check_jacobian: %s matches the program's Jacobian to %g\n", ctx->form_source.c_str(), (double)worst));
+             ctx->op.form_source.c_str(), (double)worst, (double)ctx->options.check_jacobian_tol);
+  PetscCall(PetscInfo(J, "fem_gpu: -mat_fem_gpu_check_jacobian: %s matches the program's Jacobian to %g\n", ctx->op.form_source.c_str(), (double)worst));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,8 +155,8 @@ PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local)
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
-  if (!ctx->linearization) PetscCall(VecDuplicate(x_local, &ctx->linearization));
-  PetscCall(VecCopy(x_local, ctx->linearization));  // a new state: the action re-reads it
+  if (!ctx->op.linearization) PetscCall(VecDuplicate(x_local, &ctx->op.linearization));
+  PetscCall(VecCopy(x_local, ctx->op.linearization));  // a new state: the action re-reads it
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

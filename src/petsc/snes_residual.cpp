@@ -49,8 +49,8 @@ PetscErrorCode create_residual(DM dm, const char *file, Mat *residual)
   PetscCall(MatSetFromOptions(*residual));  // the backend and tuning options the Jacobian has
   PetscCall(MatFEMGPUSetFormFile(*residual, file));
   PetscCall(MatFEMGPUGetContext(*residual, &ctx));
-  ctx->residual = true;
-  ctx->dm = dm;
+  ctx->op.residual = true;
+  ctx->op.dm = dm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -95,8 +95,8 @@ PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *
   PetscCall(PetscObjectQuery((PetscObject)dm, kResidualKey, (PetscObject *)&residual));
   if (!residual) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatFEMGPUGetContext(residual, &ctx));
-  *text = ctx->form_text;
-  *source = ctx->form_source;
+  *text = ctx->op.form_text;
+  *source = ctx->op.form_source;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -79,6 +79,10 @@ std::unique_ptr<ActionBackend> make_opencl_backend(const ActionIR &ir, const Tab
 #ifdef FEMGPU_HAVE_CUDA
 // Generated kernels through NVRTC and the CUDA driver on device `ordinal` (cuda_backend.h).
 std::unique_ptr<ActionBackend> make_cuda_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int ordinal);
+class CudaKernel;
+// The same around a kernel already compiled for device `ordinal` (the CUDA tuner's
+// winner, cuda_tuner.h): loaded if it is not, never compiled again.
+std::unique_ptr<ActionBackend> make_cuda_backend(const ActionIR &ir, const Tabulation &tab, std::unique_ptr<CudaKernel> kernel, int ordinal);
 #endif
 
 }  // namespace femgpu

@@ -15,6 +15,13 @@ CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, const Schedu
   kernel_ = std::make_unique<CudaKernel>(ir, tab, schedule, info_);
 }
 
+CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, std::unique_ptr<CudaKernel> kernel, int device)
+    : ActionBackend(ir, tab), ir_(ir), tab_(tab), kernel_(std::move(kernel))
+{
+  info_ = cuda::open_device(device);
+  kernel_->load();
+}
+
 std::string CudaBackend::schedule() const
 {
   const cuda::KernelResources &r = kernel_->resources();
@@ -25,6 +32,11 @@ std::string CudaBackend::schedule() const
 std::unique_ptr<ActionBackend> make_cuda_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int ordinal)
 {
   return std::make_unique<CudaBackend>(ir, tab, schedule, ordinal);
+}
+
+std::unique_ptr<ActionBackend> make_cuda_backend(const ActionIR &ir, const Tabulation &tab, std::unique_ptr<CudaKernel> kernel, int ordinal)
+{
+  return std::make_unique<CudaBackend>(ir, tab, std::move(kernel), ordinal);
 }
 
 std::string CudaBackend::occupancy() const

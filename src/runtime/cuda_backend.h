@@ -2,7 +2,8 @@
 // DeviceActionData it runs on (cuda_action.h), behind the ActionBackend interface.
 //
 // Takes: the IR, its tables, a schedule and a device ordinal. The constructor compiles
-// and loads the kernel and rejects a schedule the device cannot run before any launch.
+// and loads the kernel and rejects a schedule the device cannot run before any launch;
+// or a kernel compiled already (the tuner's winner), which it loads if needed.
 // Returns: apply() with host arrays (data uploaded on the first call: maps and
 // coordinates once, values every call); apply_device() with FP64 device arrays owned by
 // the caller (PETSc VECCUDA), which copies nothing between host and device.
@@ -24,6 +25,8 @@ namespace femgpu {
 class CudaBackend : public ActionBackend {
  public:
   CudaBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int device = 0);
+  // Around `kernel`, compiled for `device`'s architecture for this ir and tab (the tuner's).
+  CudaBackend(const ActionIR &ir, const Tabulation &tab, std::unique_ptr<CudaKernel> kernel, int device);
   std::string name() const override { return "cuda"; }
   std::string schedule() const override;
   std::string source() const override { return kernel_->source(); }
