@@ -50,6 +50,19 @@ refinements() {  # name example "n1 n2 n3" dim degree options... (pmg on each me
     run "${name}_n${n}_pmg" "$example" -dm_plex_dim "$dim" -dm_plex_box_faces "$faces" -degree "$degree" "$@" $pmg
   done
 }
+# Elasticity at degree K: 2D pmg on the coarser meshes SIZES2 and on FINE2 (also with
+# DMPlex + GAMG, which gets the rigid-body modes from ex2), 3D pmg on SIZES3 and FINE3
+# (DMPlex's 3D assembly does not fit a call: set elasticity_device_gamg).
+elasticity_at() {  # K "SIZES2" FINE2 "SIZES3" FINE3
+  local k="$1" e="-lambda 2 -mu 0.5" p
+  refinements ex2_2d_p$k ex2 "$2" 2 "$k" $e
+  p="-dm_plex_dim 2 -dm_plex_box_faces $3,$3 -degree $k $e"
+  warm_then_run ex2_2d_p${k}_n${3}_pmg ex2 $p $pmg
+  limit=150 run ex2_2d_p${k}_n${3}_gamg ex2 $p $gamg
+  refinements ex2_3d_p$k ex2 "$4" 3 "$k" $e
+  p="-dm_plex_dim 3 -dm_plex_box_faces $5,$5,$5 -degree $k $e"
+  warm_then_run ex2_3d_p${k}_n${5}_pmg ex2 $p $pmg
+}
 case "$set_name" in
   2d)
     refinements ex1_2d_p2 ex1 "250 500" 2 2
@@ -93,26 +106,8 @@ case "$set_name" in
     warm_then_run ex1_3d_p4_n26_pmg ex1 $p $pmg
     limit=300 run ex1_3d_p4_n26_gamg ex1 $p $gamg
     ;;
-  elasticity_p3)  # GAMG gets the rigid-body modes from ex2 (DMPlexCreateRigidBody)
-    e="-lambda 2 -mu 0.5"
-    refinements ex2_2d_p3 ex2 "60 120" 2 3 $e
-    p="-dm_plex_dim 2 -dm_plex_box_faces 240,240 -degree 3 $e"
-    warm_then_run ex2_2d_p3_n240_pmg ex2 $p $pmg
-    limit=150 run ex2_2d_p3_n240_gamg ex2 $p $gamg
-    refinements ex2_3d_p3 ex2 "6 12" 3 3 $e
-    p="-dm_plex_dim 3 -dm_plex_box_faces 24,24,24 -degree 3 $e"
-    warm_then_run ex2_3d_p3_n24_pmg ex2 $p $pmg
-    ;;
-  elasticity_p4)
-    e="-lambda 2 -mu 0.5"
-    refinements ex2_2d_p4 ex2 "45 90" 2 4 $e
-    p="-dm_plex_dim 2 -dm_plex_box_faces 180,180 -degree 4 $e"
-    warm_then_run ex2_2d_p4_n180_pmg ex2 $p $pmg
-    limit=150 run ex2_2d_p4_n180_gamg ex2 $p $gamg
-    refinements ex2_3d_p4 ex2 "5 9" 3 4 $e
-    p="-dm_plex_dim 3 -dm_plex_box_faces 18,18,18 -degree 4 $e"
-    warm_then_run ex2_3d_p4_n18_pmg ex2 $p $pmg
-    ;;
+  elasticity_p3) elasticity_at 3 "60 120" 240 "6 12" 24 ;;
+  elasticity_p4) elasticity_at 4 "45 90" 180 "5 9" 18 ;;
   elasticity_device_gamg)  # GAMG on the operator assembled by femgpu's MatConvert (GPU; warm tuning cache)
     e="-lambda 2 -mu 0.5"
     dev="-dm_mat_type aijcusparse -ex2_device_assembly -pc_type gamg"
