@@ -57,8 +57,9 @@ PetscErrorCode cuda_ordinal(Mat A, const ScheduleRequest &r, int *ordinal)
 #ifdef FEMGPU_HAVE_CUDA
 // The CUDA tuner (cuda_tuner.h) on device `ordinal`, ranked with the probed device
 // (the probe's cache, or a probe now), which also serves MatView's roofline. Sets
-// *chosen, and *tuned to the backend around the timed winner's loaded kernel when it
-// tuned for FP64 (it times FP64 kernels: an fp32 request is compiled again in fp32).
+// *chosen, and *tuned to the backend around the timed winner's loaded kernel: the
+// candidates are compiled and timed in the requested precision, so the winner is the
+// kernel the Mat runs.
 PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Schedule *chosen, std::unique_ptr<ActionBackend> *tuned)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
@@ -80,12 +81,12 @@ PetscErrorCode tune_cuda_schedule(Mat A, MatFEMGPUContext *ctx, int ordinal, Sch
     ctx->device.device_params_known = true;
     ctx->device.device_params_source = target.params_source;
     const DeviceParams params = target.params;
-    const bool fp64 = MatFEMGPURequestedPrecision(ctx->options.schedule) == Precision::FP64;
-    target.tune = [ctx, info, params, ordinal, fp64](const ActionArrays &arrays, size_t n, const TuneSettings &settings) -> TunerOutcome {
-      DeviceActionData data(*ctx->op.ir, *ctx->op.tab, arrays, n, Precision::FP64);
+    const Precision precision = MatFEMGPURequestedPrecision(ctx->options.schedule);
+    target.tune = [ctx, info, params, ordinal, precision](const ActionArrays &arrays, size_t n, const TuneSettings &settings) -> TunerOutcome {
+      DeviceActionData data(*ctx->op.ir, *ctx->op.tab, arrays, n, precision);
       CudaTuneReport report = tune_cuda(*ctx->op.ir, *ctx->op.tab, data, info, params, settings);
       TunerOutcome outcome;
-      if (report.best_kernel && fp64) outcome.backend = make_cuda_backend(*ctx->op.ir, *ctx->op.tab, std::move(report.best_kernel), ordinal);
+      if (report.best_kernel) outcome.backend = make_cuda_backend(*ctx->op.ir, *ctx->op.tab, std::move(report.best_kernel), ordinal);
       outcome.report = std::move(report);  // its TuneReport part
       return outcome;
     };

@@ -57,6 +57,8 @@ struct MatFEMGPUOptions {
   ScheduleRequest schedule;
   // Tuning on the first MatMult (CUDA or OpenCL backend, -mat_fem_gpu_strategy auto).
   PetscBool tune_monitor = PETSC_FALSE;
+  // -mat_fem_gpu_tune_budget: seconds a first tuning may take (TuneSettings::budget_seconds; 0: none).
+  PetscReal tune_budget = 10;
   // -mat_fem_gpu_tune_plan: a plan text (tune_plan.h: rounds and the tuning parameters of
   // tune_params.h), "print" or empty (the backend's default plan and parameters).
   std::string tune_plan;

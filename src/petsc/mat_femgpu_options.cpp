@@ -106,6 +106,11 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                             &r.device, &set));
   any = (PetscBool)(any || set);
   PetscCall(PetscOptionsBool("-mat_fem_gpu_tune_monitor", "Print each candidate timed while tuning, and tuning-cache hits and misses", "", ctx->options.tune_monitor, &ctx->options.tune_monitor, nullptr));
+  PetscCall(read_real_option(PetscOptionsObject, "-mat_fem_gpu_tune_budget",
+                             "Seconds a first tuning may take: candidates are timed in the order of their expected gain until it is spent, and the "
+                             "fastest so far is kept and cached (0: no budget, the whole plan)",
+                             0, 1e6, &ctx->options.tune_budget, &set));
+  if (set) ctx->set_up = false;
   PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
   PetscCall(read_schedule_text(PetscOptionsObject, &r, &set));
   any = (PetscBool)(any || set);

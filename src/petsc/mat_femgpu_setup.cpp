@@ -109,6 +109,42 @@ ParsedForms parse_form_text_for_dm(const std::string &text, const std::string &s
   }
 }
 
+// The form of the Mat's DM lowered to its IR and tabulated: the operator (a or the
+// Jacobian of F) or, for a residual Mat, F itself.
+PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  PetscFunctionBegin;
+  FEMGPU_CXX(comm, {
+    ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
+    LowerOptions lo;
+    if (ctx->options.quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
+    if (ctx->op.residual && !forms.F)
+      throw FormError(ctx->op.form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
+                                         "(F = a(w, v) - L(v))");
+    if (!ctx->op.residual && !forms.has_bilinear())
+      throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
+    if (ctx->op.residual) lo.rank = 1;
+    ctx->op.ir = std::make_unique<ActionIR>(lower_form(ctx->op.residual ? *forms.F : forms.a, lo));
+    ctx->op.tab = std::make_unique<Tabulation>(tabulate_action(*ctx->op.ir, default_share_dir()));
+  });
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The closure maps of the DM, checked against the element's size.
+PetscErrorCode build_maps(Mat A, MatFEMGPUContext *ctx)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FEMGPU_Maps, A, 0, 0, 0));
+  PetscCall(plex_build_maps(ctx->op.dm, &ctx->op.maps));
+  PetscCall(PetscLogEventEnd(FEMGPU_Maps, A, 0, 0, 0));
+  const PetscInt expected = ctx->op.ir->n_test_basis * ctx->op.signature.element.components;
+  PetscCheck(ctx->op.maps.n_cells == 0 || ctx->op.maps.width == expected, comm, PETSC_ERR_PLIB,
+             "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->op.maps.width, expected);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 PetscErrorCode MatFEMGPUSetUp(Mat A)
@@ -132,25 +168,8 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCheck(!ctx->op.form_source.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
              "fem_gpu: no form; give -mat_fem_gpu_form_file FILE.ufl or call MatFEMGPUSetFormFile()");
   PetscCall(plex_form_signature(ctx->op.dm, &ctx->op.signature));
-  FEMGPU_CXX(comm, {
-    ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
-    LowerOptions lo;
-    if (ctx->options.quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
-    if (ctx->op.residual && !forms.F)
-      throw FormError(ctx->op.form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
-                                         "(F = a(w, v) - L(v))");
-    if (!ctx->op.residual && !forms.has_bilinear())
-      throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
-    if (ctx->op.residual) lo.rank = 1;
-    ctx->op.ir = std::make_unique<ActionIR>(lower_form(ctx->op.residual ? *forms.F : forms.a, lo));
-    ctx->op.tab = std::make_unique<Tabulation>(tabulate_action(*ctx->op.ir, default_share_dir()));
-  });
-  PetscCall(PetscLogEventBegin(FEMGPU_Maps, A, 0, 0, 0));
-  PetscCall(plex_build_maps(ctx->op.dm, &ctx->op.maps));
-  PetscCall(PetscLogEventEnd(FEMGPU_Maps, A, 0, 0, 0));
-  const PetscInt expected = ctx->op.ir->n_test_basis * ctx->op.signature.element.components;
-  PetscCheck(ctx->op.maps.n_cells == 0 || ctx->op.maps.width == expected, comm, PETSC_ERR_PLIB,
-             "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->op.maps.width, expected);
+  PetscCall(lower_operator(A, ctx));
+  PetscCall(build_maps(A, ctx));
   PetscCall(resolve_constants(A, ctx));
   PetscCall(MatFEMGPUBindCoefficients(A, ctx));
   ctx->tuning.summary.clear();

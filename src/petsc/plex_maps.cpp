@@ -51,40 +51,30 @@ PetscErrorCode mesh_cell_type(DM dm, PetscInt cStart, PetscInt cEnd, DMPolytopeT
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-}  // namespace
-
-PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
+// Field 0's PetscFE, checked to be a Lagrange element: its degree and components.
+PetscErrorCode lagrange_field(DM dm, PetscFE *fe, PetscInt *degree, PetscInt *Nc)
 {
-  PetscInt dim, cdim, cStart, cEnd, nf, Nc, degree, closure;
-  DMPolytopeType ct = DM_POLYTOPE_TRIANGLE;
+  PetscInt nf;
   PetscObject obj;
   PetscClassId id;
-  MPI_Comm comm;
+  PetscSpace space;
+  PetscDualSpace dual;
+  PetscBool lagrange;
+  MPI_Comm comm = PetscObjectComm((PetscObject)dm);
   PetscFunctionBegin;
-  PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
-  PetscCall(DMGetDimension(dm, &dim));
-  PetscCall(DMGetCoordinateDim(dm, &cdim));
-  PetscCheck(dim == cdim, comm, PETSC_ERR_SUP, "fem_gpu: the mesh has dimension %" PetscInt_FMT " in %" PetscInt_FMT "D space; only meshes of full dimension are supported", dim, cdim);
-  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
-  PetscCall(mesh_cell_type(dm, cStart, cEnd, &ct));
-  PetscCheck(ct == DM_POLYTOPE_TRIANGLE || ct == DM_POLYTOPE_TETRAHEDRON, comm, PETSC_ERR_SUP,
-             "fem_gpu supports triangle and tetrahedron meshes; this mesh has %s cells (use -dm_plex_simplex 1)", DMPolytopeTypes[ct]);
   PetscCall(DMGetNumFields(dm, &nf));
   PetscCheck(nf == 1, comm, PETSC_ERR_SUP, "fem_gpu needs a DM with exactly one field; this DM has %" PetscInt_FMT, nf);
   PetscCall(DMGetField(dm, 0, nullptr, &obj));
   PetscCall(PetscObjectGetClassId(obj, &id));
   PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "fem_gpu needs a PetscFE field (Lagrange); field 0 is not a PetscFE");
-  PetscFE fe = (PetscFE)obj;
-  PetscSpace space;
-  PetscDualSpace dual;
-  PetscBool lagrange;
-  PetscCall(PetscFEGetNumComponents(fe, &Nc));
-  PetscCall(PetscFEGetBasisSpace(fe, &space));
-  PetscCall(PetscSpaceGetDegree(space, &degree, nullptr));
-  PetscCall(PetscFEGetDualSpace(fe, &dual));
+  *fe = (PetscFE)obj;
+  PetscCall(PetscFEGetNumComponents(*fe, Nc));
+  PetscCall(PetscFEGetBasisSpace(*fe, &space));
+  PetscCall(PetscSpaceGetDegree(space, degree, nullptr));
+  PetscCall(PetscFEGetDualSpace(*fe, &dual));
   PetscCall(PetscObjectTypeCompare((PetscObject)dual, PETSCDUALSPACELAGRANGE, &lagrange));
 #if !PETSC_VERSION_LT(3, 19, 0)
-  if (!lagrange && Nc > 1) {  // newer PETSc builds vector Lagrange as a sum of scalar ones
+  if (!lagrange && *Nc > 1) {  // newer PETSc builds vector Lagrange as a sum of scalar ones
     PetscBool sum;
     PetscCall(PetscObjectTypeCompare((PetscObject)dual, PETSCDUALSPACESUM, &sum));
     if (sum) {
@@ -95,19 +85,20 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
   }
 #endif
   PetscCheck(lagrange, comm, PETSC_ERR_SUP, "fem_gpu needs a Lagrange element; field 0 has a different dual space");
-  PetscCall(PetscFEGetDimension(fe, &closure));
-  // A rank without cells may hold PETSc's tensor-product element (DMPlexIsSimplex is false
-  // there), so only ranks with cells check the element's size.
-  PetscCheck(degree >= 1 && (cEnd == cStart || closure == lagrange_dimension(dim, degree) * Nc), PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "fem_gpu needs a continuous P_k Lagrange element (k >= 1); field 0 has degree %" PetscInt_FMT " and %" PetscInt_FMT " basis functions", degree, closure);
-  signature->cell = dim == 2 ? CellType::Triangle : CellType::Tetrahedron;
-  signature->element = Element{static_cast<int>(degree), static_cast<int>(Nc)};
-  // The coordinate degree follows from the closure size of the coordinate field.
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The coordinate field's degree, from its closure size on the first cell (collective:
+// ranks without cells follow the others).
+PetscErrorCode coordinate_degree(DM dm, PetscInt dim, PetscInt cStart, PetscInt cEnd, int *degree)
+{
   DM cdm;
   PetscSection cs;
+  PetscInt nodes = 0;
+  MPI_Comm comm = PetscObjectComm((PetscObject)dm);
+  PetscFunctionBegin;
   PetscCall(DMGetCoordinateDM(dm, &cdm));
   PetscCall(DMGetLocalSection(cdm, &cs));
-  PetscInt nodes = 0;
   if (cEnd > cStart) {
     PetscScalar *vals = nullptr;
     Vec coords;
@@ -116,10 +107,39 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
     PetscCall(DMPlexVecRestoreClosure(cdm, cs, coords, cStart, &nodes, &vals));
     nodes /= dim;
   }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nodes, 1, MPIU_INT, MPI_MAX, comm));  // ranks without cells follow the others
-  if (nodes == 0 || nodes == dim + 1) signature->coordinate_degree = 1;
-  else if (nodes == lagrange_dimension(static_cast<int>(dim), 2)) signature->coordinate_degree = 2;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nodes, 1, MPIU_INT, MPI_MAX, comm));
+  if (nodes == 0 || nodes == dim + 1) *degree = 1;
+  else if (nodes == lagrange_dimension(static_cast<int>(dim), 2)) *degree = 2;
   else SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu supports P1 and P2 coordinates; this mesh has %" PetscInt_FMT " coordinate nodes per cell", nodes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
+{
+  PetscInt dim, cdim, cStart, cEnd, Nc, degree, closure;
+  DMPolytopeType ct = DM_POLYTOPE_TRIANGLE;
+  PetscFE fe = nullptr;
+  MPI_Comm comm;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetCoordinateDim(dm, &cdim));
+  PetscCheck(dim == cdim, comm, PETSC_ERR_SUP, "fem_gpu: the mesh has dimension %" PetscInt_FMT " in %" PetscInt_FMT "D space; only meshes of full dimension are supported", dim, cdim);
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  PetscCall(mesh_cell_type(dm, cStart, cEnd, &ct));
+  PetscCheck(ct == DM_POLYTOPE_TRIANGLE || ct == DM_POLYTOPE_TETRAHEDRON, comm, PETSC_ERR_SUP,
+             "fem_gpu supports triangle and tetrahedron meshes; this mesh has %s cells (use -dm_plex_simplex 1)", DMPolytopeTypes[ct]);
+  PetscCall(lagrange_field(dm, &fe, &degree, &Nc));
+  PetscCall(PetscFEGetDimension(fe, &closure));
+  // A rank without cells may hold PETSc's tensor-product element (DMPlexIsSimplex is false
+  // there), so only ranks with cells check the element's size.
+  PetscCheck(degree >= 1 && (cEnd == cStart || closure == lagrange_dimension(dim, degree) * Nc), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "fem_gpu needs a continuous P_k Lagrange element (k >= 1); field 0 has degree %" PetscInt_FMT " and %" PetscInt_FMT " basis functions", degree, closure);
+  signature->cell = dim == 2 ? CellType::Triangle : CellType::Tetrahedron;
+  signature->element = Element{static_cast<int>(degree), static_cast<int>(Nc)};
+  PetscCall(coordinate_degree(dm, dim, cStart, cEnd, &signature->coordinate_degree));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -6,6 +6,11 @@
 // the cost model's b best tiled candidates, then the best kernel's GFLOP/s (FLOPs of
 // the untransformed kernel), its roofline (Eq. 16 with the paper's H200 constants),
 // GDoF/s (output DOFs per second) and the paper's GDoF/s for the same case.
+// Each row also has its physical bound (model/physical_bound.h: minimal DRAM bytes at the
+// device's bandwidth or flops at its FP64 peak, whichever is longer) and the fraction of
+// it reached, femgpu's measure; the Eq. 16 roofline stays as the paper's model.
+// Tuning runs the default plan; -tune_plan replaces it or sets its parameters, with the
+// text -mat_fem_gpu_tune_plan takes (tune/tune_plan.h).
 // Writes a JSON array (-json FILE) and CSV rows (-csv FILE); prints a table and the
 // summary lines "N of M cases at >= 50% of roofline" and "K of M at or above the paper".
 // With -study NAME it runs the paper's studies of Tables 5-8 instead
@@ -25,9 +30,13 @@
 #include "tools/bench_verify.h"
 #include "tools/femgpu_bench_rerank.h"
 #include "tools/femgpu_bench_study.h"
+#include "tune/tune_params.h"
+#include "tune/tune_plan.h"
+#include "model/physical_bound.h"
 #include "tune/cuda_tuner.h"
 #include "probe/device_cache.h"
 #include "probe/device_probe.h"
+#include "petsc/petsc_compat.h"
 
 using namespace femgpu;
 
@@ -39,6 +48,8 @@ struct Row {
   long long n_cells = 0, dofs_out = 0, space = 0, shared = 0;
   double flops_per_cell = 0, ms = 0, gflops = 0, roofline = 0, fraction = 0, gdofs = 0, paper_gdofs = NAN, tune_s = 0;
   double scpwi_ms = 0, agreement = 0;
+  double physical_ms = 0, physical_fraction = 0;
+  std::string physical_bound;  // "dram" or "fp64"
   int verified_cells = 0;  // cells of the mesh the fastest kernel was checked on (bench_verify.h)
   double verify_error = NAN;
   std::string bound;
@@ -57,6 +68,19 @@ std::map<std::string, double> paper_gdofs(const std::string &path)
     m[op + dim + "_" + deg] = std::stod(gd);
   }
   return m;
+}
+
+// What one application on the bench's mesh must move at least (physical_bound.h): the
+// trial and test spaces are the same, each coefficient lives in the trial element.
+OperatorTraffic lattice_traffic(const LatticeMesh &mesh, const ActionIR &ir)
+{
+  OperatorTraffic t;
+  t.dofs_in = t.dofs_out = static_cast<long long>(mesh.n_dofs());
+  t.coefficient_dofs = t.dofs_in * static_cast<long long>(ir.coefficients.size());
+  t.map_entries = static_cast<long long>(mesh.map.size());
+  t.coordinate_values = static_cast<long long>(mesh.coordinates.size());
+  t.coordinate_map_entries = static_cast<long long>(mesh.coordinate_map.size());
+  return t;
 }
 
 // One case: mesh, operands, tuning, measurements.
@@ -115,6 +139,10 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.roofline = roof.gflops, r.bound = roof.bound;
   r.fraction = r.gflops / r.roofline;
   r.gdofs = static_cast<double>(r.dofs_out) / (r.ms * 1e-3) / 1e9;
+  const PhysicalBound phys = physical_bound(lattice_traffic(mesh, ir), r.flops_per_cell * static_cast<double>(r.n_cells),
+                                            best.schedule.strategy() == Strategy::TensorCore, PhysicalLimits{});
+  r.physical_ms = phys.seconds * 1e3, r.physical_bound = phys.bound;
+  r.physical_fraction = r.physical_ms / r.ms;
   if (verify_cells > 0) {
     // The reported kernel itself, on this mesh: a timed result is only kept if it is right.
     if (!report.best_kernel) throw std::logic_error("femgpu-bench: the fastest kernel was not kept");
@@ -137,7 +165,8 @@ std::string json_row(const Row &r)
   os << "{\"operator\": \"" << r.op << "\", \"dim\": " << r.dim << ", \"degree\": " << r.degree << ", \"Q\": " << r.Q
      << ", \"cells\": " << r.n_cells << ", \"dofs_out\": " << r.dofs_out << ", \"flops_per_cell\": " << r.flops_per_cell
      << ", \"time_ms\": " << r.ms << ", \"gflops\": " << r.gflops << ", \"roofline_gflops\": " << r.roofline
-     << ", \"roofline_bound\": \"" << r.bound << "\", \"roofline_fraction\": " << r.fraction << ", \"gdofs\": " << r.gdofs
+     << ", \"roofline_bound\": \"" << r.bound << "\", \"roofline_fraction\": " << r.fraction << ", \"physical_ms\": " << r.physical_ms
+     << ", \"physical_bound\": \"" << r.physical_bound << "\", \"physical_fraction\": " << r.physical_fraction << ", \"gdofs\": " << r.gdofs
      << ", \"paper_gdofs\": " << (std::isnan(r.paper_gdofs) ? std::string("null") : std::to_string(r.paper_gdofs))
      << ", \"vs_paper\": \"" << r.paper_verdict << "\", \"schedule\": \"" << r.schedule << "\", \"scpwi_time_ms\": " << r.scpwi_ms
      << ", \"registers\": " << r.registers << ", \"spill_bytes\": " << r.spills << ", \"shared_bytes\": " << r.shared << ", \"search_space\": " << r.space
@@ -146,138 +175,211 @@ std::string json_row(const Row &r)
   return os.str();
 }
 
-}  // namespace
+// The option readers take PETSc's options block object by its macro name
+// (PetscOptionsObject), as the PetscOptions* macros expect, whatever its type in this
+// PETSc version.
 
-int main(int argc, char **argv)
+// The bench's options: which cases, how they are tuned and timed, what is written.
+struct BenchArgs {
+  BenchOptions cases;  // operators, dimensions, degrees, mesh sizes, compile threads, monitor
+  TuneSettings settings;
+  std::string forced, study, json, csv, rerank_in, rerank_params;
+  std::vector<double> rerank_ns{0, kModelBarrierSeconds * 1e9};
+  int verify_cells = 1024;
+};
+
+std::vector<std::string> split_commas(const std::string &text)
 {
-  char ops_s[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity", json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "";
-  PetscInt verify_cells = 1024, n2 = 1280, n3 = 56, max2 = 8, max3 = 6, min_degree = 1, dims[2] = {2, 3}, nd = 2, b = 9;
-  PetscBool monitor = PETSC_FALSE;
-  PetscReal min_seconds = 0.2, cutoff = 0;
-  char forced_s[4096] = "";
-  PetscInt tq_classes = 6, per_tiling = 2, paper_model = 3;
-  PetscReal barrier_ns = kModelBarrierSeconds * 1e9;
-  PetscBool unrolled = PETSC_TRUE;
-  PetscInt warmups = 5, low_words = 48, shared_twins = 2, warp_twins = 2, interleaved_twins = 2, bound_twins = 2, cell_twins = 2, half_twins = 2, local_search = 2, mma_count = 6, shared_above = 128, fit_words = 112, fit_count = 3;
-  PetscInt threads = 16, min_runs = 15, classes[16], n_classes = 16;
-  PetscBool classes_set = PETSC_FALSE, scpwi_set = PETSC_FALSE, constant_tables = PETSC_TRUE, lanes = PETSC_TRUE;
-  PetscInt scpwi_sizes[8] = {32, 64, 128, 256}, n_scpwi = 8;
-  char study[64] = "";
-  char rerank_in[PETSC_MAX_PATH_LEN] = "", rerank_params[PETSC_MAX_PATH_LEN] = "";
-  PetscReal rerank_ns[16] = {0, kModelBarrierSeconds * 1e9};
-  PetscInt n_rerank_ns = 16;
-  PetscBool rerank_ns_set = PETSC_FALSE;
-  PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
-  PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
-  PetscCall(PetscOptionsString("-ops", "operators", "", ops_s, ops_s, sizeof(ops_s), nullptr));
-  PetscBool dims_set = PETSC_FALSE;
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string t; std::getline(ss, t, ',');) out.push_back(t);
+  return out;
+}
+
+template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject, BenchOptions *o)
+{
+  char ops[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity";
+  PetscInt dims[2] = {2, 3}, nd = 2, n2 = o->n2, n3 = o->n3, lo = o->min_degree, max2 = o->max_degree_2d, max3 = o->max_degree_3d;
+  PetscInt threads = o->compile_threads;
+  PetscBool dims_set = PETSC_FALSE, monitor = PETSC_FALSE;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsString("-ops", "operators", "", ops, ops, sizeof(ops), nullptr));
   PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, &dims_set));
   if (!dims_set) nd = 2;  // PETSc sets the count to 0 when the option is absent
   PetscCall(PetscOptionsInt("-n2", "squares per side in 2D (paper: 1280)", "", n2, &n2, nullptr));
   PetscCall(PetscOptionsInt("-n3", "cubes per side in 3D (paper: 56)", "", n3, &n3, nullptr));
-  PetscCall(PetscOptionsInt("-min_degree", "lowest degree", "", min_degree, &min_degree, nullptr));
+  PetscCall(PetscOptionsInt("-min_degree", "lowest degree", "", lo, &lo, nullptr));
   PetscCall(PetscOptionsInt("-max_degree_2d", "highest degree in 2D", "", max2, &max2, nullptr));
   PetscCall(PetscOptionsInt("-max_degree_3d", "highest degree in 3D", "", max3, &max3, nullptr));
-  PetscCall(PetscOptionsInt("-b", "tiled candidates timed (the cost model's best)", "", b, &b, nullptr));
-  PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
-  PetscCall(PetscOptionsReal("-min_seconds", "time each candidate at least this long (and >= 15 runs)", "", min_seconds, &min_seconds, nullptr));
   PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
+  PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
+  for (PetscInt i = 0; i < nd; ++i)
+    PetscCheck(dims[i] == 2 || dims[i] == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-dims has %" PetscInt_FMT "; it takes 2 and 3", dims[i]);
+  PetscCheck(n2 > 0 && n3 > 0 && lo >= 1 && threads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-n2, -n3, -min_degree and -compile_threads are positive");
+  o->ops = split_commas(ops);
+  o->dims.assign(dims, dims + nd);
+  o->n2 = static_cast<int>(n2), o->n3 = static_cast<int>(n3), o->min_degree = static_cast<int>(lo);
+  o->max_degree_2d = static_cast<int>(max2), o->max_degree_3d = static_cast<int>(max3);
+  o->compile_threads = static_cast<int>(threads), o->monitor = monitor == PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The tuning plan and the timing protocol (tuner.h's TuneSettings).
+template <class Items> PetscErrorCode read_tuning_options(Items PetscOptionsObject, TuneSettings *s, int compile_threads)
+{
+  char plan[4096] = "";
+  PetscInt min_runs = s->min_runs, warmups = s->warmups;
+  PetscReal min_seconds = s->min_seconds, budget = 10;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsString("-tune_plan", "the tuning plan or its parameters, as -mat_fem_gpu_tune_plan takes them (\"print\" lists the default)", "",
+                               plan, plan, sizeof(plan), nullptr));
+  PetscCall(PetscOptionsReal("-tune_budget", "seconds each case's tuning may take, as -mat_fem_gpu_tune_budget (0: the whole plan)", "", budget, &budget,
+                             nullptr));
+  PetscCall(PetscOptionsReal("-min_seconds", "time each candidate at least this long (and >= -min_runs runs)", "", min_seconds, &min_seconds, nullptr));
   PetscCall(PetscOptionsInt("-min_runs", "time each candidate at least this many runs", "", min_runs, &min_runs, nullptr));
   PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
-  PetscCall(PetscOptionsReal("-cutoff", "tuning: time in full only candidates whose second launch is within this factor of the fastest (0: off; a fem_gpu Mat: -mat_fem_gpu_tune_plan \"param cutoff=f\")",
-                             "", cutoff, &cutoff, nullptr));
-  PetscCheck(cutoff == 0 || cutoff > 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cutoff is %g; it is 0 (off) or a factor above 1", (double)cutoff);
-  PetscCall(PetscOptionsInt("-low_register_words", "also time low-register candidates up to this footprint (0: off)", "", low_words, &low_words,
-                            nullptr));
-  PetscCall(PetscOptionsInt("-shared_dofs_candidates", "also time the shared-DOF variant of this many of the fastest unrolled or spilling candidates (0: off)",
-                            "", shared_twins, &shared_twins, nullptr));
-  PetscCall(PetscOptionsInt("-warp_scatter_candidates", "also time the warp-scatter variant of this many of the fastest candidates (0: off)", "",
-                            warp_twins, &warp_twins, nullptr));
-  PetscCall(PetscOptionsInt("-interleaved_candidates", "also time the interleaved-table variant of this many of the fastest tiled candidates (0: off)",
-                            "", interleaved_twins, &interleaved_twins, nullptr));
-  PetscCall(PetscOptionsInt("-half_group_candidates", "also time the variant with half the cells per group of this many of the fastest tiled candidates (0: off)",
-                            "", half_twins, &half_twins, nullptr));
-  PetscCall(PetscOptionsInt("-mma_candidates", "also time this many tensor-core (mma) schedules after the first round (0: off)", "",
-                            mma_count, &mma_count, nullptr));
-  PetscCall(PetscOptionsInt("-local_search", "rounds of timing the tile neighbours of the fastest tiled candidate, while one finds a faster (0: off)", "",
-                            local_search, &local_search, nullptr));
-  PetscCall(PetscOptionsInt("-register_bound_candidates",
-                            "also time the register-bound variant (one group per SM more) of this many of the fastest register-limited candidates (0: off)",
-                            "", bound_twins, &bound_twins, nullptr));
-  PetscCall(PetscOptionsInt("-cell_value_bound_candidates",
-                            "also time the cells=shared register-bound variant of this many of the fastest register-limited tiled candidates (0: off)",
-                            "", cell_twins, &cell_twins, nullptr));
-  PetscCall(PetscOptionsInt("-fit_register_words", "also time the model's best candidates whose kernel as timed holds at most this many words (0: off)", "",
-                            fit_words, &fit_words, nullptr));
-  PetscCall(PetscOptionsInt("-fit_candidates", "how many of those (0: off)", "", fit_count, &fit_count, nullptr));
-  PetscCall(PetscOptionsInt("-shared_dofs_above_words", "time unrolled tiled candidates above this register footprint with shared DOFs (0: off)", "",
-                            shared_above, &shared_above, nullptr));
-  PetscCall(PetscOptionsIntArray("-classes", "N_WI classes whose best candidate is also timed", "", classes, &n_classes, &classes_set));
-  PetscCall(PetscOptionsIntArray("-scpwi_work_groups", "SCPWI work-group sizes timed (default 32,64,128,256)", "", scpwi_sizes, &n_scpwi, &scpwi_set));
-  PetscCall(PetscOptionsBool("-constant_tables", "also time each SCPWI size with its tables in constant memory", "", constant_tables, &constant_tables, nullptr));
-  PetscCall(PetscOptionsBool("-unrolled", "time tiled candidates with their private-array loops unrolled (loops=unrolled)", "", unrolled, &unrolled, nullptr));
-  PetscCall(PetscOptionsInt("-quad_tile_classes", "also time the model's best of each of the largest this many T^Q classes (0: off)", "", tq_classes,
-                            &tq_classes, nullptr));
-  PetscCall(PetscOptionsInt("-per_tiling", "the selections take at most this many candidates that differ only in their quadrature tile (0: no cap)", "",
-                            per_tiling, &per_tiling, nullptr));
-  PetscCall(PetscOptionsInt("-paper_model_candidates", "also time this many of the paper cost model's best (without t_sync; 0: off)", "",
-                            paper_model, &paper_model, nullptr));
-  PetscCall(PetscOptionsReal("-model_barrier_ns", "the cost model's cost of one work-group barrier, ns (0: the paper's t_heur alone)", "", barrier_ns,
-                             &barrier_ns, nullptr));
-  PetscCall(PetscOptionsBool("-lanes", "also time each SCPWI candidate of a vector form with one work-item per component", "", lanes, &lanes, nullptr));
+  PetscCheck(min_seconds >= 0 && min_runs >= 1 && warmups >= 0 && budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-min_seconds, -warmups and -tune_budget are >= 0, -min_runs >= 1");
+  try {
+    if (*plan) *s = with_plan_text(*s, plan);
+  } catch (const TuneParamError &e) {
+    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-tune_plan \"%s\": %s", plan, e.what());
+  } catch (const std::exception &e) {
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-tune_plan \"%s\": %s", plan, e.what());
+  }
+  s->min_seconds = min_seconds, s->min_runs = static_cast<int>(min_runs), s->warmups = static_cast<int>(warmups);
+  s->compile_threads = compile_threads, s->budget_seconds = budget;
+  if (*plan && parse_tune_plan(plan).print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan(*s))).c_str(), tune_params_text(*s).c_str());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// What is written, and the modes that replace the normal run (-schedule, -study, -rerank).
+template <class Items> PetscErrorCode read_output_options(Items PetscOptionsObject, BenchArgs *a)
+{
+  char json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", forced[4096] = "", study[64] = "";
+  char rerank_in[PETSC_MAX_PATH_LEN] = "", rerank_params[PETSC_MAX_PATH_LEN] = "";
+  PetscReal ns[16];
+  PetscInt n_ns = 16, verify = a->verify_cells;
+  PetscBool ns_set = PETSC_FALSE;
+  PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-verify_cells",
                             "check the fastest kernel of each case on this many random cells of its mesh against the FP64 CPU reference; "
                             "a case whose kernel differs fails (0: off)",
-                            "", verify_cells, &verify_cells, nullptr));
+                            "", verify, &verify, nullptr));
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
-  PetscCall(PetscOptionsString("-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "", forced_s, forced_s, sizeof(forced_s),
-                               nullptr));
-  PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "",
-                               study, study, sizeof(study), nullptr));
+  PetscCall(PetscOptionsString("-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "", forced, forced,
+                               sizeof(forced), nullptr));
+  PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "", study,
+                               study, sizeof(study), nullptr));
   PetscCall(PetscOptionsString("-rerank", "print the cost model's terms for the timed schedules in this file (operator|dim|degree|schedule|... lines; - for stdin) and stop; needs no GPU",
                                "", rerank_in, rerank_in, sizeof(rerank_in), nullptr));
   PetscCall(PetscOptionsString("-rerank_device_params", "-rerank: device parameters, a probe cache JSON (default share/femgpu/bench/h200_device_params.json)", "",
                                rerank_params, rerank_params, sizeof(rerank_params), nullptr));
-  PetscCall(PetscOptionsRealArray("-rerank_barrier_ns", "-rerank: barrier costs in ns, one t_heur column each (default 0,150)", "", rerank_ns, &n_rerank_ns,
-                                  &rerank_ns_set));
+  PetscCall(PetscOptionsRealArray("-rerank_barrier_ns", "-rerank: barrier costs in ns, one t_heur column each (default 0,150)", "", ns, &n_ns, &ns_set));
+  a->verify_cells = static_cast<int>(std::max<PetscInt>(0, verify));
+  a->json = json, a->csv = csv, a->forced = forced, a->study = study, a->rerank_in = rerank_in, a->rerank_params = rerank_params;
+  if (ns_set) a->rerank_ns.assign(ns, ns + n_ns);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode read_options(BenchArgs *a)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
+  PetscCall(read_case_options(PetscOptionsObject, &a->cases));
+  PetscCall(read_tuning_options(PetscOptionsObject, &a->settings, a->cases.compile_threads));
+  PetscCall(read_output_options(PetscOptionsObject, a));
   PetscOptionsEnd();
-  if (*rerank_in) {
-    int rc = 0;
-    try {
-      const DeviceParams params = params_from_file(*rerank_params ? rerank_params : default_share_dir() + "/bench/h200_device_params.json");
-      const std::vector<double> ns(rerank_ns, rerank_ns + (rerank_ns_set ? n_rerank_ns : 2));
-      if (std::string(rerank_in) == "-") {
-        rerank(std::cin, std::cout, params, ns);
-      } else {
-        std::ifstream in(rerank_in);
-        if (!in) throw std::runtime_error(std::string("femgpu-bench -rerank: cannot read ") + rerank_in);
-        rerank(in, std::cout, params, ns);
-      }
-    } catch (const std::exception &e) {
-      std::fprintf(stderr, "%s\n", e.what());
-      rc = 1;
+  a->cases.b = static_cast<int>(a->settings.candidates);
+  if (a->cases.monitor) a->settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// -rerank: the cost model's terms for recorded timings, no GPU. Returns the exit code.
+int run_rerank(const BenchArgs &a)
+{
+  try {
+    const DeviceParams params = params_from_file(!a.rerank_params.empty() ? a.rerank_params : default_share_dir() + "/bench/h200_device_params.json");
+    if (a.rerank_in == "-") {
+      rerank(std::cin, std::cout, params, a.rerank_ns);
+      return 0;
     }
-    PetscCall(PetscFinalize());
-    return rc;
+    std::ifstream in(a.rerank_in);
+    if (!in) throw std::runtime_error("femgpu-bench -rerank: cannot read " + a.rerank_in);
+    rerank(in, std::cout, params, a.rerank_ns);
+    return 0;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
   }
-  std::vector<std::string> ops;
-  std::stringstream ss(ops_s);
-  for (std::string t; std::getline(ss, t, ',');) ops.push_back(t);
-  if (*study) {
-    BenchOptions o{ops, std::vector<int>(dims, dims + nd), static_cast<int>(n2), static_cast<int>(n3), static_cast<int>(min_degree),
-                   static_cast<int>(max2), static_cast<int>(max3), static_cast<int>(b), static_cast<int>(threads), monitor == PETSC_TRUE};
-    const int rc = run_study(study, o);
-    PetscCall(PetscFinalize());
-    return rc;
+}
+
+struct Tally {
+  std::vector<Row> rows;
+  int at_half = 0, at_paper = 0, failed = 0;
+};
+
+void print_header(const cuda::DeviceInfo &info)
+{
+  std::printf("device: %s (%s); physical limits: %s\n%-16s %3s %3s %5s %10s %9s %9s %6s %6s %8s %8s %6s  %s\n", info.name.c_str(), info.arch().c_str(),
+              PhysicalLimits{}.source.c_str(), "operator", "dim", "deg", "Q", "time_ms", "GFLOP/s", "roofline", "frac", "phys", "GDoF/s", "paper", "vs",
+              "schedule");
+}
+
+// Runs one case into the tally; a case that fails is counted and reported, not fatal.
+void run_and_print(const BenchArgs &a, const std::string &op, int dim, int k, const cuda::DeviceInfo &info, const DeviceParams &params,
+                   const std::map<std::string, double> &paper, Tally *t)
+{
+  try {
+    Row r = run_case(op, dim, k, dim == 2 ? a.cases.n2 : a.cases.n3, a.settings, info, params, a.forced, a.verify_cells);
+    auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
+    if (it != paper.end()) {
+      r.paper_gdofs = it->second;
+      r.paper_verdict = r.gdofs >= it->second * 1.005 ? "above" : r.gdofs >= it->second * 0.995 ? "at" : "below";
+      t->at_paper += r.paper_verdict != "below";
+    }
+    t->at_half += r.fraction >= 0.5;
+    std::printf("%-16s %3d %3d %5d %10.4f %9.0f %9.0f %6.2f %6.2f %8.2f %8.2f %6s  %s\n", op.c_str(), dim, k, r.Q, r.ms, r.gflops, r.roofline,
+                r.fraction, r.physical_fraction, r.gdofs, r.paper_gdofs, r.paper_verdict.c_str(), r.schedule.c_str());
+    if (r.verified_cells > 0) std::printf("    verified on %d cells of the mesh: relative error %.3g\n", r.verified_cells, r.verify_error);
+    std::fflush(stdout);
+    t->rows.push_back(r);
+  } catch (const std::exception &e) {
+    std::printf("%-16s %3d %3d  FAILED: %s\n", op.c_str(), dim, k, e.what());
+    ++t->failed;
   }
-  const std::string forced = forced_s;
+}
+
+void write_json(const std::string &path, const std::vector<Row> &rows)
+{
+  std::ofstream out(path);
+  out << "[\n";
+  for (size_t i = 0; i < rows.size(); ++i) out << "  " << json_row(rows[i]) << (i + 1 < rows.size() ? ",\n" : "\n");
+  out << "]\n";
+}
+
+void write_csv(const std::string &path, const std::vector<Row> &rows)
+{
+  std::ofstream out(path);
+  out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,physical_ms,physical_bound,physical_fraction,gdofs,paper_gdofs,"
+         "vs_paper,schedule,registers,spill_bytes,shared_bytes,tune_seconds,verified_cells,verify_rel_err,device\n";
+  for (const Row &r : rows)
+    out << r.op << "," << r.dim << "," << r.degree << "," << r.Q << "," << r.ms << "," << r.gflops << "," << r.roofline << "," << r.fraction << ","
+        << r.physical_ms << "," << r.physical_bound << "," << r.physical_fraction << "," << r.gdofs << "," << r.paper_gdofs << "," << r.paper_verdict
+        << "," << r.schedule << "," << r.registers << "," << r.spills << "," << r.shared << "," << r.tune_s << "," << r.verified_cells << ","
+        << r.verify_error << "," << r.device << "\n";
+}
+
+// The normal run: every case on device 0. Returns the exit code.
+int run_cases(const BenchArgs &a)
+{
   cuda::DeviceInfo info;
   try {
     info = cuda::open_device(0);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "femgpu-bench: %s\n", e.what());
-    PetscCall(PetscFinalize());
     return 2;
   }
   // Rank with the probed device (cached); the roofline keeps the paper's H200 constants.
@@ -285,80 +387,28 @@ int main(int argc, char **argv)
   params.local_max_per_group = info.shared_per_group_optin;
   std::printf("cost model: beta_global %.2f TB/s, beta_local %.2f TB/s, SG_sat %g / %g warps per SM (probed)\n", params.beta_global / 1e12,
               params.beta_local / 1e12, params.sg_sat_global, params.sg_sat_local);
-  TuneSettings settings;
-  settings.candidates = static_cast<size_t>(b);
-  settings.min_seconds = min_seconds;
-  settings.compile_threads = static_cast<int>(threads);
-  settings.min_runs = static_cast<int>(min_runs);
-  settings.warmups = static_cast<int>(warmups);
-  settings.cutoff = static_cast<double>(cutoff);
-  settings.low_register_words = low_words;
-  settings.shared_dofs_candidates = static_cast<size_t>(std::max<PetscInt>(0, shared_twins));
-  settings.warp_scatter_candidates = static_cast<size_t>(std::max<PetscInt>(0, warp_twins));
-  settings.interleaved_candidates = static_cast<size_t>(std::max<PetscInt>(0, interleaved_twins));
-  settings.register_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, bound_twins));
-  settings.cell_value_bound_candidates = static_cast<size_t>(std::max<PetscInt>(0, cell_twins));
-  settings.half_group_candidates = static_cast<size_t>(std::max<PetscInt>(0, half_twins));
-  settings.local_search_rounds = static_cast<size_t>(std::max<PetscInt>(0, local_search));
-  settings.mma_candidates = static_cast<size_t>(std::max<PetscInt>(0, mma_count));
-  settings.shared_dofs_above_words = std::max<PetscInt>(0, shared_above);
-  settings.fit_register_words = std::max<PetscInt>(0, fit_words);
-  settings.fit_candidates = static_cast<size_t>(std::max<PetscInt>(0, fit_count));
-  if (classes_set) settings.items_per_cell_classes.assign(classes, classes + n_classes);
-  settings.scpwi_constant_tables = constant_tables == PETSC_TRUE;
-  settings.scpwi_lanes = lanes == PETSC_TRUE;
-  settings.tiled_loops = unrolled ? Loops::Unrolled : Loops::Compiler;
-  settings.quad_tile_classes = static_cast<int>(std::max<PetscInt>(0, tq_classes));
-  settings.per_evaluation_tiling = static_cast<size_t>(std::max<PetscInt>(0, per_tiling));
-  settings.paper_model_candidates = static_cast<size_t>(std::max<PetscInt>(0, paper_model));
-  settings.model_barrier_seconds = std::max<double>(0, barrier_ns * 1e-9);
-  if (scpwi_set) settings.scpwi_work_group_sizes.assign(scpwi_sizes, scpwi_sizes + n_scpwi);
-  if (monitor) settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
-  std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");
-  std::vector<Row> rows;
-  int at_half = 0, at_paper = 0, failed = 0;
-  std::printf("device: %s (%s)\n%-16s %3s %3s %5s %10s %9s %9s %6s %8s %8s %6s  %s\n", info.name.c_str(), info.arch().c_str(), "operator",
-              "dim", "deg", "Q", "time_ms", "GFLOP/s", "roofline", "frac", "GDoF/s", "paper", "vs", "schedule");
-  for (const std::string &op : ops)
-    for (PetscInt di = 0; di < nd; ++di)
-      for (int k = static_cast<int>(min_degree); k <= (dims[di] == 2 ? max2 : max3); ++k) {
-        const int dim = static_cast<int>(dims[di]);
-        try {
-          Row r = run_case(op, dim, k, static_cast<int>(dim == 2 ? n2 : n3), settings, info, params, forced, static_cast<int>(verify_cells));
-          auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
-          if (it != paper.end()) {
-            r.paper_gdofs = it->second;
-            r.paper_verdict = r.gdofs >= it->second * 1.005 ? "above" : r.gdofs >= it->second * 0.995 ? "at" : "below";
-            at_paper += r.paper_verdict != "below";
-          }
-          at_half += r.fraction >= 0.5;
-          std::printf("%-16s %3d %3d %5d %10.4f %9.0f %9.0f %6.2f %8.2f %8.2f %6s  %s\n", op.c_str(), dim, k, r.Q, r.ms, r.gflops,
-                      r.roofline, r.fraction, r.gdofs, r.paper_gdofs, r.paper_verdict.c_str(), r.schedule.c_str());
-          if (r.verified_cells > 0) std::printf("    verified on %d cells of the mesh: relative error %.3g\n", r.verified_cells, r.verify_error);
-          std::fflush(stdout);
-          rows.push_back(r);
-        } catch (const std::exception &e) {
-          std::printf("%-16s %3d %3d  FAILED: %s\n", op.c_str(), dim, k, e.what());
-          ++failed;
-        }
-      }
-  const size_t n = rows.size();
-  std::printf("%d of %zu cases at >= 50%% of roofline\n%d of %zu cases at or above the paper's GDoF/s\n%d cases failed\n", at_half, n,
-              at_paper, n, failed);
-  if (*json) {
-    std::ofstream out(json);
-    out << "[\n";
-    for (size_t i = 0; i < n; ++i) out << "  " << json_row(rows[i]) << (i + 1 < n ? ",\n" : "\n");
-    out << "]\n";
-  }
-  if (*csv) {
-    std::ofstream out(csv);
-    out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,gdofs,paper_gdofs,vs_paper,schedule,registers,spill_bytes,shared_bytes,tune_seconds,verified_cells,verify_rel_err,device\n";
-    for (const Row &r : rows)
-      out << r.op << "," << r.dim << "," << r.degree << "," << r.Q << "," << r.ms << "," << r.gflops << "," << r.roofline << ","
-          << r.fraction << "," << r.gdofs << "," << r.paper_gdofs << "," << r.paper_verdict << "," << r.schedule << "," << r.registers << "," << r.spills << "," << r.shared << "," << r.tune_s
-          << "," << r.verified_cells << "," << r.verify_error << "," << r.device << "\n";
-  }
+  const std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");
+  Tally t;
+  print_header(info);
+  for (const std::string &op : a.cases.ops)
+    for (int dim : a.cases.dims)
+      for (int k = a.cases.min_degree; k <= (dim == 2 ? a.cases.max_degree_2d : a.cases.max_degree_3d); ++k) run_and_print(a, op, dim, k, info, params, paper, &t);
+  const size_t n = t.rows.size();
+  std::printf("%d of %zu cases at >= 50%% of roofline\n%d of %zu cases at or above the paper's GDoF/s\n%d cases failed\n", t.at_half, n, t.at_paper, n,
+              t.failed);
+  if (!a.json.empty()) write_json(a.json, t.rows);
+  if (!a.csv.empty()) write_csv(a.csv, t.rows);
+  return t.failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  BenchArgs args;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
+  PetscCall(read_options(&args));
+  const int rc = !args.rerank_in.empty() ? run_rerank(args) : !args.study.empty() ? run_study(args.study, args.cases) : run_cases(args);
   PetscCall(PetscFinalize());
-  return failed ? 1 : 0;
+  return rc;
 }

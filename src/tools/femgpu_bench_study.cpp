@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -215,42 +216,29 @@ DeviceParams params_from_file(const std::string &path)
   return d;
 }
 
-int run_study(const std::string &which, const BenchOptions &b)
+namespace {
+
+// The device and its parameters: a probe file alone with -study_plan_only, else device 0
+// probed (cached). Throws what the device or the file throws.
+DeviceParams study_device(const StudyOptions &o, cuda::DeviceInfo *info)
 {
-  const auto t_start = std::chrono::steady_clock::now();
-  StudyOptions o;
-  if (read_options(which, o) != 0) return 2;
-  cuda::DeviceInfo info;
   DeviceParams params;
-  try {
-    if (o.plan_only) {
-      params = params_from_file(o.device_params.empty() ? default_share_dir() + "/bench/h200_device_params.json" : o.device_params);
-    } else {
-      info = cuda::open_device(0);
-      params = load_or_probe(0, "", false);
-      params.local_max_per_group = info.shared_per_group_optin;
-      params.multiprocessors = info.multiprocessors;
-    }
-    params.barrier_seconds = o.barrier_seconds;
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "femgpu-bench -study: %s\n", e.what());
-    return 2;
+  if (o.plan_only) {
+    params = params_from_file(o.device_params.empty() ? default_share_dir() + "/bench/h200_device_params.json" : o.device_params);
+  } else {
+    *info = cuda::open_device(0);
+    params = load_or_probe(0, "", false);
+    params.local_max_per_group = info->shared_per_group_optin;
+    params.multiprocessors = info->multiprocessors;
   }
-  std::vector<CaseSpec> specs;
-  try {
-    specs = case_list(o, b);
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "femgpu-bench -study: %s\n", e.what());
-    return 2;
-  }
-  // Plan every case before timing anything, so the cost is known up front.
-  std::vector<StudyCase> cases = plan_cases(specs, params, b, o);
-  size_t total = 0;
-  for (const StudyCase &c : cases) total += c.timed.size();
-  std::printf("%zu kernels to compile and time in %zu cases (%d warm-ups + %d runs each)\n", total, cases.size(), o.warmups, o.runs);
-  std::fflush(stdout);
-  if (o.plan_only) return 0;
-  auto stop = [&] { return o.max_seconds > 0 && seconds_since(t_start) > o.max_seconds; };
+  params.barrier_seconds = o.barrier_seconds;
+  return params;
+}
+
+// Times the planned cases in order while the next case's kernels compile, until `stop`.
+void time_cases(std::vector<StudyCase> &cases, const cuda::DeviceInfo &info, const BenchOptions &b, const StudyOptions &o,
+                const std::function<bool()> &stop)
+{
   auto compile = [&info, &b](StudyCase &c) {
     StudyCase *p = &c;  // stays put: `cases` does not grow any more
     return std::async(std::launch::async, [p, &info, &b] { return compile_candidates(p->lowered->ir, p->lowered->tab, p->timed, info, b.compile_threads); });
@@ -275,6 +263,34 @@ int run_study(const std::string &which, const BenchOptions &b)
     if (stop()) break;
   }
   if (next.valid()) next.wait();  // its kernels reference a case that is still alive
+}
+
+}  // namespace
+
+int run_study(const std::string &which, const BenchOptions &b)
+{
+  const auto t_start = std::chrono::steady_clock::now();
+  StudyOptions o;
+  if (read_options(which, o) != 0) return 2;
+  cuda::DeviceInfo info;
+  DeviceParams params;
+  std::vector<CaseSpec> specs;
+  try {
+    params = study_device(o, &info);
+    specs = case_list(o, b);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "femgpu-bench -study: %s\n", e.what());
+    return 2;
+  }
+  // Plan every case before timing anything, so the cost is known up front.
+  std::vector<StudyCase> cases = plan_cases(specs, params, b, o);
+  size_t total = 0;
+  for (const StudyCase &c : cases) total += c.timed.size();
+  std::printf("%zu kernels to compile and time in %zu cases (%d warm-ups + %d runs each)\n", total, cases.size(), o.warmups, o.runs);
+  std::fflush(stdout);
+  if (o.plan_only) return 0;
+  auto stop = [&] { return o.max_seconds > 0 && seconds_since(t_start) > o.max_seconds; };
+  time_cases(cases, info, b, o, stop);
   if (stop()) std::printf("stopped: -study_max_seconds %g exceeded; the tables cover the finished cases\n", o.max_seconds);
   std::printf("%s", study_tables(cases, b.b).c_str());
   std::printf("wall time %.1f s\n", seconds_since(t_start));

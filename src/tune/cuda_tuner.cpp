@@ -129,7 +129,7 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
 
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
                              const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop,
-                             double *fastest_ms)
+                             double *fastest_ms, const char *stop_reason)
 {
   TuneReport report;
   report.candidates.swap(candidates);
@@ -143,7 +143,7 @@ int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vecto
     return c;
   };
   auto out_of_memory = [](const std::exception &e) { return dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr; };
-  time_candidates(&report, time, settings, out_of_memory, stop);
+  time_candidates(&report, time, settings, out_of_memory, stop, stop_reason);
   candidates.swap(report.candidates);
   return report.best;
 }
@@ -163,20 +163,36 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   ctx.settings = &settings;
   std::vector<std::unique_ptr<CudaKernel>> kernels;     // in the report's order
   double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for settings.cutoff
+  const TuneClock clock(settings.budget_seconds);
+  // The budget never stops the first candidate: a budgeted tuning returns a schedule.
+  auto spent = [&] { return std::isfinite(fastest_ms) && clock.spent(); };
   // CUDA's timer: compile the round in parallel (NVRTC needs no device), skip the bound
   // twins that spill more than their originals where the round asks, time the rest.
+  // With a budget, the round is compiled and timed a compile batch at a time, so that
+  // the budget also bounds the compiles.
   const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen) {
-    TuneReport round;
-    round.candidates = std::move(candidates);
-    auto t1 = std::chrono::steady_clock::now();
-    std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
-    round.compile_seconds = seconds_since(t1);
-    if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
-    t1 = std::chrono::steady_clock::now();
-    round.best = time_compiled_candidates(round.candidates, more, data, settings, {}, &fastest_ms);
-    round.timing_seconds = seconds_since(t1);
-    for (auto &k : more) kernels.push_back(std::move(k));
-    append_round(into, std::move(round));
+    const std::size_t batch = settings.budget_seconds > 0 ? static_cast<std::size_t>(std::max(1, settings.compile_threads)) : candidates.size();
+    for (std::size_t begin = 0; begin < candidates.size(); begin += batch) {
+      TuneReport round;
+      const auto end = candidates.begin() + static_cast<long>(std::min(candidates.size(), begin + batch));
+      round.candidates.assign(std::make_move_iterator(candidates.begin() + static_cast<long>(begin)), std::make_move_iterator(end));
+      std::vector<std::unique_ptr<CudaKernel>> more(round.candidates.size());
+      if (spent()) {
+        for (TimedCandidate &c : round.candidates) c.error = kBudgetSpent;
+        round.budget_spent = true;
+      } else {
+        auto t1 = std::chrono::steady_clock::now();
+        more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
+        round.compile_seconds = seconds_since(t1);
+        if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
+      }
+      auto t1 = std::chrono::steady_clock::now();
+      round.best = time_compiled_candidates(round.candidates, more, data, settings, spent, &fastest_ms, kBudgetSpent);
+      round.timing_seconds = seconds_since(t1);
+      for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
+      for (auto &k : more) kernels.push_back(std::move(k));
+      append_round(into, std::move(round));
+    }
   };
   run_plan(settings_plan(settings, default_cuda_plan(settings)), ctx, &report, time_round);
   if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);

@@ -43,10 +43,11 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
 // with their reason. Returns the index of the fastest, or -1. Rethrows
 // cuda::DeviceOutOfMemory. The tuner, -schedule and the studies' wall-time guard use it.
 // With `fastest_ms` (the fastest median of earlier rounds, infinity at first; updated),
-// settings.cutoff applies; without it every candidate gets the full protocol.
+// settings.cutoff applies; without it every candidate gets the full protocol. Candidates
+// left by `stop` carry `stop_reason`.
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
                              const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop = {},
-                             double *fastest_ms = nullptr);
+                             double *fastest_ms = nullptr, const char *stop_reason = "not timed: stopped");
 
 CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
                          const DeviceParams &device, const TuneSettings &settings);

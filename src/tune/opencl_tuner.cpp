@@ -21,6 +21,8 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
   ctx.settings = &settings;
   std::vector<std::unique_ptr<ActionBackend>> backends;  // in the report's order
   std::vector<double> out(n_out);
+  const TuneClock clock(settings.budget_seconds);
+  bool timed_one = false;  // the budget never stops the first candidate
   // OpenCL's timer: build each candidate as a backend and time it by wall clock. No
   // spills are known, so a round's screen is not applied.
   const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool) {
@@ -36,9 +38,11 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
           b = make_opencl_backend(ir, tab, s);  // validates; the first apply builds
           TimedCandidate c = time_wall_clock([&] { b->apply(arrays, n_out, out.data()); }, settings);
           c.shared_bytes = shared_memory_bytes(s, ir);
+          timed_one = true;
           return c;
         },
-        settings);
+        settings, nullptr, [&] { return timed_one && clock.spent(); }, kBudgetSpent);
+    for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
     append_round(into, std::move(round));
   };
   run_plan(settings_plan(settings, default_opencl_plan(settings)), ctx, &report, time_round);

@@ -199,7 +199,9 @@ TuneSettings with_plan_text(TuneSettings s, const std::string &text)
 std::string tuning_settings_text(const TuneSettings &s)
 {
   // The rounds: the counts of the default plan's moves, or the plan given.
-  return tune_params_text(s) + " plan=" + to_string(settings_plan(s, default_cuda_plan(s)));
+  std::ostringstream budget;  // a tuning cut short by its budget is keyed apart
+  if (s.budget_seconds > 0) budget << " budget=" << s.budget_seconds;
+  return tune_params_text(s) + budget.str() + " plan=" + to_string(settings_plan(s, default_cuda_plan(s)));
 }
 
 bool screens_spills(const PlanRound &round)

@@ -22,7 +22,7 @@ std::vector<TimedCandidate> make_move(const PlanMove &m, const PlanContext &ctx,
   case Move::First: {
     std::vector<TimedCandidate> first = tuning_candidates(*ctx.ir, ctx.Q, ctx.device, s, &report->space_size, &report->space_truncated);
     for (TimedCandidate &c : first) c.schedule = c.schedule.with_precision(ctx.precision);
-    return first;
+    return s.budget_seconds > 0 ? anytime_order(std::move(first)) : first;
   }
   case Move::TensorCore:
     if (ctx.precision != Precision::FP64) return {};

@@ -160,6 +160,19 @@ const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &time
   return nullptr;
 }
 
+const char *const kBudgetSpent = "not timed: tuning budget spent";
+
+std::vector<TimedCandidate> anytime_order(std::vector<TimedCandidate> first)
+{
+  std::vector<TimedCandidate> scpwi, tiled, out;
+  for (TimedCandidate &c : first) (c.schedule.strategy() == Strategy::SingleCellPerWorkItem ? scpwi : tiled).push_back(std::move(c));
+  for (std::size_t i = 0; i < std::max(scpwi.size(), tiled.size()); ++i) {
+    if (i < tiled.size()) out.push_back(std::move(tiled[i]));
+    if (i < scpwi.size()) out.push_back(std::move(scpwi[i]));
+  }
+  return out;
+}
+
 void append_round(TuneReport *report, TuneReport &&round)
 {
   const size_t first = report->candidates.size();
@@ -171,6 +184,7 @@ void append_round(TuneReport *report, TuneReport &&round)
   }
   report->compile_seconds += round.compile_seconds;
   report->timing_seconds += round.timing_seconds;
+  report->budget_spent = report->budget_spent || round.budget_spent;
 }
 
 TimedCandidate time_wall_clock(const std::function<void()> &run, const TuneSettings &s)
@@ -196,7 +210,9 @@ std::string describe(const TimedCandidate &c)
   std::ostringstream os;
   os << to_string(c.schedule) << ": ";
   if (!c.error.empty()) {
-    os << "failed (" << c.error.substr(0, 160) << ")";
+    // Left untimed on purpose (a stop, the budget) is not a failure of the candidate.
+    if (c.error.rfind("not timed", 0) == 0) os << c.error;
+    else os << "failed (" << c.error.substr(0, 160) << ")";
     return os.str();
   }
   if (c.cut)
@@ -209,13 +225,13 @@ std::string describe(const TimedCandidate &c)
 }
 
 void time_candidates(TuneReport *report, const std::function<TimedCandidate(std::size_t)> &time, const TuneSettings &s,
-                     const std::function<bool(const std::exception &)> &fatal, const std::function<bool()> &stop)
+                     const std::function<bool(const std::exception &)> &fatal, const std::function<bool()> &stop, const char *stop_reason)
 {
   const auto t0 = std::chrono::steady_clock::now();
   double best = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < report->candidates.size(); ++i) {
     TimedCandidate &c = report->candidates[i];
-    if (c.error.empty() && stop && stop()) c.error = "not timed: stopped";
+    if (c.error.empty() && stop && stop()) c.error = stop_reason;
     if (c.error.empty()) {
       try {
         TimedCandidate timed = time(i);

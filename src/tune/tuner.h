@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <chrono>
 #include <functional>
 #include <set>
 #include <string>
@@ -178,6 +179,12 @@ struct TuneSettings {
   // plan, whose counts are the *_candidates fields above.
   std::string plan;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
+  // Anytime tuning: stop timing new candidates once this many seconds of tuning (compiles
+  // and timings) are spent, and keep the fastest so far; 0: no budget. The first
+  // candidate is always timed, so a budgeted tuning always returns a schedule. With a
+  // budget the first list is timed in the order of its expected gain (anytime_order).
+  // Part of the cache key: a tuning cut short is not reused where more time is given.
+  double budget_seconds = 0;
 };
 
 struct TimedCandidate {
@@ -197,7 +204,29 @@ struct TuneReport {
   std::size_t space_size = 0;
   bool space_truncated = false;
   double compile_seconds = 0, timing_seconds = 0;
+  bool budget_spent = false;  // candidates were left untimed by TuneSettings::budget_seconds
 };
+
+// The tuning budget's clock, started when tuning starts (TuneSettings::budget_seconds).
+class TuneClock {
+ public:
+  explicit TuneClock(double budget_seconds) : budget_(budget_seconds), start_(std::chrono::steady_clock::now()) {}
+  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  bool spent() const { return budget_ > 0 && elapsed() >= budget_; }
+
+ private:
+  double budget_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// The reason a candidate left untimed by the budget carries (TimedCandidate::error).
+extern const char *const kBudgetSpent;
+
+// The first list in the order of its expected gain, for a budgeted tuning: the tiled
+// candidates in the cost model's order, each followed by one SCPWI candidate in list
+// order (the model does not rank SCPWI, which wins at low order and loses at high
+// order), the rest of the longer kind after; the report says which ran.
+std::vector<TimedCandidate> anytime_order(std::vector<TimedCandidate> first);
 
 // The settings that choose which candidates are timed, as one line of text: the tuning
 // parameters that enter the key (tune_params.h's table: "candidates=9 eta_alias_min=0.8
@@ -302,8 +331,9 @@ std::string describe(const TimedCandidate &c);
 // Times report->candidates[i] with time(i) in order; keeps the schedule and model
 // estimate of each, records errors (an exception for which fatal() is true is rethrown),
 // sets report->best and timing_seconds, and calls the monitor once per candidate. Once
-// stop() returns true the remaining candidates are not timed (error "not timed: stopped").
+// stop() returns true the remaining candidates are not timed (error `stop_reason`).
 void time_candidates(TuneReport *report, const std::function<TimedCandidate(std::size_t)> &time, const TuneSettings &s,
-                     const std::function<bool(const std::exception &)> &fatal = nullptr, const std::function<bool()> &stop = nullptr);
+                     const std::function<bool(const std::exception &)> &fatal = nullptr, const std::function<bool()> &stop = nullptr,
+                     const char *stop_reason = "not timed: stopped");
 
 }  // namespace femgpu

@@ -127,17 +127,14 @@ bool fits_register_file(const ActionIR &ir, const KernelShape &shape, const Tile
   return register_words(shape, t, true) <= s.fit_register_words && times_shared_dofs(ir, t, words, device, s);
 }
 
-}  // namespace
-
-std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &probed, const TuneSettings &s,
-                                              std::size_t *space_size, bool *truncated)
+// The SCPWI candidates: each work-group size (with one lane per component for vector
+// forms), and each with its tables in constant memory where they fit.
+std::vector<TimedCandidate> scpwi_candidates(const ActionIR &ir, int Q, const TuneSettings &s)
 {
-  DeviceParams device = probed;
-  device.barrier_seconds = s.model_barrier_seconds;
   std::vector<TimedCandidate> out;
   // In FP64, the larger case: an FP32 tuning of the same list fits too.
   auto fits = [&](const Schedule &schedule) { return constant_table_bytes(schedule, ir, Q) <= kMaxConstantTableBytes; };
-  auto add_scpwi = [&](const Schedule &schedule) {
+  auto add = [&](const Schedule &schedule) {
     const std::string text = to_string(schedule);
     if (std::any_of(out.begin(), out.end(), [&](const TimedCandidate &c) { return to_string(c.schedule) == text; })) return;
     TimedCandidate c;
@@ -151,56 +148,90 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
     for (int wg : s.scpwi_work_group_sizes) {
       if (wg < 1 || static_cast<long long>(wg) * lane > s.limits.wg_max) continue;
       const Schedule plain = Schedule::single_cell_per_work_item(wg).with_lanes(lane);
-      add_scpwi(plain);
+      add(plain);
       if (!s.scpwi_constant_tables) continue;
       const Schedule separate = plain.with_tables(Tables::Constant);
       const Schedule merged = separate.with_tables(Tables::MergedConstant);
-      if (fits(separate)) add_scpwi(separate);
+      if (fits(separate)) add(separate);
       // Merged differs from separate only when some tables are equal.
-      if (fits(merged) && table_words(ir, Q, true) < table_words(ir, Q)) add_scpwi(merged);
+      if (fits(merged) && table_words(ir, Q, true) < table_words(ir, Q)) add(merged);
     }
-  KernelShape shape = KernelShape::from(ir, Q);
+  return out;
+}
+
+// The selections one walk of the tiled space fills: the model's b best (with its N_WI
+// and T^Q classes), the best by the paper's t_heur alone, the low-register and the
+// register-fitting picks, the last two also by the paper's ranking where t_sync is on.
+struct Selections {
+  const ActionIR &ir;
+  const KernelShape &shape;
+  const DeviceParams &device;
+  const TuneSettings &s;
+  bool low_on, fit_on, paper_on;
+  TileSelection all, paper, low, fit, low_paper, fit_paper;
+
+  Selections(const ActionIR &ir, const KernelShape &shape, const DeviceParams &device, const TuneSettings &s, std::vector<int> tq_classes)
+      : ir(ir), shape(shape), device(device), s(s), low_on(s.low_register_words > 0 && s.low_register_candidates > 0),
+        fit_on(s.fit_register_words > 0 && s.fit_candidates > 0), paper_on(s.paper_model_candidates > 0 && device.barrier_seconds > 0),
+        all(s.candidates, s.per_evaluation_tiling, s.items_per_cell_classes, std::move(tq_classes)),
+        paper(s.paper_model_candidates, s.per_evaluation_tiling, {}, {}),
+        low(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {}), fit(s.fit_candidates, s.per_evaluation_tiling, {}, {}),
+        low_paper(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {}),
+        fit_paper(s.fit_candidates, s.per_evaluation_tiling, {}, {})
+  {
+  }
+
+  void offer(const Tiles &t, std::size_t order)
+  {
+    const double paper_cost = t_memory(shape, t, device);  // the paper's t_heur (Eq. 14)
+    const double cost = paper_cost + t_sync(shape, t, device);
+    const long long words = register_words(shape, t);
+    all.offer(t, cost, order);
+    if (paper_on) paper.offer(t, paper_cost, order);
+    if (low_on && words <= s.low_register_words) {
+      low.offer(t, cost, order);
+      if (paper_on) low_paper.offer(t, paper_cost, order);
+    }
+    if (fit_on && fits_register_file(ir, shape, t, words, device, s)) {
+      fit.offer(t, cost, order);
+      if (paper_on) fit_paper.offer(t, paper_cost, order);
+    }
+  }
+
+  // The b best first, then each other selection's picks not already in.
+  std::vector<Tiles> chosen() const
+  {
+    std::vector<Tiles> out = all.chosen();
+    for (const TileSelection *more : {paper_on ? &paper : nullptr, low_on ? &low : nullptr, fit_on ? &fit : nullptr,
+                                      paper_on && low_on ? &low_paper : nullptr, paper_on && fit_on ? &fit_paper : nullptr})
+      if (more)
+        for (const Tiles &t : more->chosen())
+          if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    return out;
+  }
+};
+
+}  // namespace
+
+std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const DeviceParams &probed, const TuneSettings &s,
+                                              std::size_t *space_size, bool *truncated)
+{
+  DeviceParams device = probed;
+  device.barrier_seconds = s.model_barrier_seconds;
+  std::vector<TimedCandidate> out = scpwi_candidates(ir, Q, s);
+  const KernelShape shape = KernelShape::from(ir, Q);
   const std::vector<int> quad_tiles = tile_sizes(Q);
   SearchLimits limits = s.limits;
   limits.max_per_quad_tile = std::max<long long>(1, limits.max_candidates / static_cast<long long>(quad_tiles.size()));
   const size_t n_tq_classes = std::min(quad_tiles.size(), static_cast<size_t>(std::max(0, s.quad_tile_classes)));
-  const std::vector<int> tq_classes(quad_tiles.begin(), quad_tiles.begin() + static_cast<long>(n_tq_classes));
-  const bool low_on = s.low_register_words > 0 && s.low_register_candidates > 0;
-  TileSelection all(s.candidates, s.per_evaluation_tiling, s.items_per_cell_classes, tq_classes);
-  TileSelection low(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {});
-  TileSelection fit(s.fit_candidates, s.per_evaluation_tiling, {}, {});
-  const bool fit_on = s.fit_register_words > 0 && s.fit_candidates > 0;
-  TileSelection paper(s.paper_model_candidates, s.per_evaluation_tiling, {}, {});
-  const bool paper_on = s.paper_model_candidates > 0 && device.barrier_seconds > 0;
-  // With t_sync on, the low-register and fit selections are also made by the paper's ranking.
-  TileSelection low_paper(s.low_register_candidates, s.per_evaluation_tiling, s.items_per_cell_classes, {});
-  TileSelection fit_paper(s.fit_candidates, s.per_evaluation_tiling, {}, {});
+  Selections selections(ir, shape, device, s, std::vector<int>(quad_tiles.begin(), quad_tiles.begin() + static_cast<long>(n_tq_classes)));
   std::size_t visited = 0;
   *truncated = visit_tiles(shape, limits, device, [&](const Tiles &t) {
-    const double paper_cost = t_memory(shape, t, device);  // the paper's t_heur (Eq. 14)
-    const double cost = paper_cost + t_sync(shape, t, device);
-    const long long words = register_words(shape, t);
-    all.offer(t, cost, visited);
-    if (paper_on) paper.offer(t, paper_cost, visited);
-    if (low_on && words <= s.low_register_words) {
-      low.offer(t, cost, visited);
-      if (paper_on) low_paper.offer(t, paper_cost, visited);
-    }
-    if (fit_on && fits_register_file(ir, shape, t, words, device, s)) {
-      fit.offer(t, cost, visited);
-      if (paper_on) fit_paper.offer(t, paper_cost, visited);
-    }
-    ++visited;
+    selections.offer(t, visited++);
     return true;
   });
   *space_size = visited;
-  std::vector<Tiles> chosen = all.chosen();
-  for (const TileSelection *more : {paper_on ? &paper : nullptr, low_on ? &low : nullptr, fit_on ? &fit : nullptr,
-                                    paper_on && low_on ? &low_paper : nullptr, paper_on && fit_on ? &fit_paper : nullptr})
-    if (more)
-      for (const Tiles &t : more->chosen())
-        if (std::find(chosen.begin(), chosen.end(), t) == chosen.end()) chosen.push_back(t);
-  for (const Tiles &t : chosen) {
+  for (const Tiles &t : selections.chosen()) {
     TimedCandidate c;
     c.schedule = Schedule::tiled(t).with_loops(s.tiled_loops);
     if (times_shared_dofs(ir, t, register_words(shape, t), device, s)) c.schedule = c.schedule.with_dofs(Dofs::Shared);
