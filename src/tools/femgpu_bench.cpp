@@ -28,6 +28,7 @@
 
 #include "tools/bench_case.h"
 #include "tools/bench_verify.h"
+#include "tools/femgpu_bench_options.h"
 #include "tools/femgpu_bench_rerank.h"
 #include "tools/femgpu_bench_study.h"
 #include "tune/tune_params.h"
@@ -50,6 +51,7 @@ struct Row {
   double scpwi_ms = 0, agreement = 0;
   double physical_ms = 0, physical_fraction = 0;
   std::string physical_bound;  // "dram" or "fp64"
+  bool budget_spent = false;  // the tuning budget left candidates untimed
   int verified_cells = 0;  // cells of the mesh the fastest kernel was checked on (bench_verify.h)
   double verify_error = NAN;
   std::string bound;
@@ -122,7 +124,9 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.dofs_out = static_cast<long long>(mesh.n_dofs());
   r.device = info.name;
   r.space = static_cast<long long>(report.space_size);
-  r.candidates = static_cast<int>(report.candidates.size());
+  r.candidates = static_cast<int>(std::count_if(report.candidates.begin(), report.candidates.end(),
+                                                [](const TimedCandidate &c) { return c.error != kBudgetSpent; }));
+  r.budget_spent = report.budget_spent;
   r.tune_s = report.compile_seconds + report.timing_seconds;
   if (report.best < 0) throw std::runtime_error("no candidate ran: " + report.candidates.front().error);
   const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
@@ -170,131 +174,9 @@ std::string json_row(const Row &r)
      << ", \"paper_gdofs\": " << (std::isnan(r.paper_gdofs) ? std::string("null") : std::to_string(r.paper_gdofs))
      << ", \"vs_paper\": \"" << r.paper_verdict << "\", \"schedule\": \"" << r.schedule << "\", \"scpwi_time_ms\": " << r.scpwi_ms
      << ", \"registers\": " << r.registers << ", \"spill_bytes\": " << r.spills << ", \"shared_bytes\": " << r.shared << ", \"search_space\": " << r.space
-     << ", \"timed_candidates\": " << r.candidates << ", \"tune_seconds\": " << r.tune_s << ", \"verified_cells\": " << r.verified_cells
+     << ", \"timed_candidates\": " << r.candidates << ", \"budget_spent\": " << (r.budget_spent ? "true" : "false") << ", \"tune_seconds\": " << r.tune_s << ", \"verified_cells\": " << r.verified_cells
      << ", \"verify_rel_err\": " << (std::isnan(r.verify_error) ? std::string("null") : std::to_string(r.verify_error)) << ", \"device\": \"" << r.device << "\"}";
   return os.str();
-}
-
-// The option readers take PETSc's options block object by its macro name
-// (PetscOptionsObject), as the PetscOptions* macros expect, whatever its type in this
-// PETSc version.
-
-// The bench's options: which cases, how they are tuned and timed, what is written.
-struct BenchArgs {
-  BenchOptions cases;  // operators, dimensions, degrees, mesh sizes, compile threads, monitor
-  TuneSettings settings;
-  std::string forced, study, json, csv, rerank_in, rerank_params;
-  std::vector<double> rerank_ns{0, kModelBarrierSeconds * 1e9};
-  int verify_cells = 1024;
-};
-
-std::vector<std::string> split_commas(const std::string &text)
-{
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  for (std::string t; std::getline(ss, t, ',');) out.push_back(t);
-  return out;
-}
-
-template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject, BenchOptions *o)
-{
-  char ops[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity";
-  PetscInt dims[2] = {2, 3}, nd = 2, n2 = o->n2, n3 = o->n3, lo = o->min_degree, max2 = o->max_degree_2d, max3 = o->max_degree_3d;
-  PetscInt threads = o->compile_threads;
-  PetscBool dims_set = PETSC_FALSE, monitor = PETSC_FALSE;
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsString("-ops", "operators", "", ops, ops, sizeof(ops), nullptr));
-  PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, &dims_set));
-  if (!dims_set) nd = 2;  // PETSc sets the count to 0 when the option is absent
-  PetscCall(PetscOptionsInt("-n2", "squares per side in 2D (paper: 1280)", "", n2, &n2, nullptr));
-  PetscCall(PetscOptionsInt("-n3", "cubes per side in 3D (paper: 56)", "", n3, &n3, nullptr));
-  PetscCall(PetscOptionsInt("-min_degree", "lowest degree", "", lo, &lo, nullptr));
-  PetscCall(PetscOptionsInt("-max_degree_2d", "highest degree in 2D", "", max2, &max2, nullptr));
-  PetscCall(PetscOptionsInt("-max_degree_3d", "highest degree in 3D", "", max3, &max3, nullptr));
-  PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
-  PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
-  for (PetscInt i = 0; i < nd; ++i)
-    PetscCheck(dims[i] == 2 || dims[i] == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-dims has %" PetscInt_FMT "; it takes 2 and 3", dims[i]);
-  PetscCheck(n2 > 0 && n3 > 0 && lo >= 1 && threads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-n2, -n3, -min_degree and -compile_threads are positive");
-  o->ops = split_commas(ops);
-  o->dims.assign(dims, dims + nd);
-  o->n2 = static_cast<int>(n2), o->n3 = static_cast<int>(n3), o->min_degree = static_cast<int>(lo);
-  o->max_degree_2d = static_cast<int>(max2), o->max_degree_3d = static_cast<int>(max3);
-  o->compile_threads = static_cast<int>(threads), o->monitor = monitor == PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// The tuning plan and the timing protocol (tuner.h's TuneSettings).
-template <class Items> PetscErrorCode read_tuning_options(Items PetscOptionsObject, TuneSettings *s, int compile_threads)
-{
-  char plan[4096] = "";
-  PetscInt min_runs = s->min_runs, warmups = s->warmups;
-  PetscReal min_seconds = s->min_seconds, budget = 10;
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsString("-tune_plan", "the tuning plan or its parameters, as -mat_fem_gpu_tune_plan takes them (\"print\" lists the default)", "",
-                               plan, plan, sizeof(plan), nullptr));
-  PetscCall(PetscOptionsReal("-tune_budget", "seconds each case's tuning may take, as -mat_fem_gpu_tune_budget (0: the whole plan)", "", budget, &budget,
-                             nullptr));
-  PetscCall(PetscOptionsReal("-min_seconds", "time each candidate at least this long (and >= -min_runs runs)", "", min_seconds, &min_seconds, nullptr));
-  PetscCall(PetscOptionsInt("-min_runs", "time each candidate at least this many runs", "", min_runs, &min_runs, nullptr));
-  PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
-  PetscCheck(min_seconds >= 0 && min_runs >= 1 && warmups >= 0 && budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-min_seconds, -warmups and -tune_budget are >= 0, -min_runs >= 1");
-  try {
-    if (*plan) *s = with_plan_text(*s, plan);
-  } catch (const TuneParamError &e) {
-    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-tune_plan \"%s\": %s", plan, e.what());
-  } catch (const std::exception &e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-tune_plan \"%s\": %s", plan, e.what());
-  }
-  s->min_seconds = min_seconds, s->min_runs = static_cast<int>(min_runs), s->warmups = static_cast<int>(warmups);
-  s->compile_threads = compile_threads, s->budget_seconds = budget;
-  if (*plan && parse_tune_plan(plan).print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan(*s))).c_str(), tune_params_text(*s).c_str());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// What is written, and the modes that replace the normal run (-schedule, -study, -rerank).
-template <class Items> PetscErrorCode read_output_options(Items PetscOptionsObject, BenchArgs *a)
-{
-  char json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", forced[4096] = "", study[64] = "";
-  char rerank_in[PETSC_MAX_PATH_LEN] = "", rerank_params[PETSC_MAX_PATH_LEN] = "";
-  PetscReal ns[16];
-  PetscInt n_ns = 16, verify = a->verify_cells;
-  PetscBool ns_set = PETSC_FALSE;
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsInt("-verify_cells",
-                            "check the fastest kernel of each case on this many random cells of its mesh against the FP64 CPU reference; "
-                            "a case whose kernel differs fails (0: off)",
-                            "", verify, &verify, nullptr));
-  PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
-  PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
-  PetscCall(PetscOptionsString("-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "", forced, forced,
-                               sizeof(forced), nullptr));
-  PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "", study,
-                               study, sizeof(study), nullptr));
-  PetscCall(PetscOptionsString("-rerank", "print the cost model's terms for the timed schedules in this file (operator|dim|degree|schedule|... lines; - for stdin) and stop; needs no GPU",
-                               "", rerank_in, rerank_in, sizeof(rerank_in), nullptr));
-  PetscCall(PetscOptionsString("-rerank_device_params", "-rerank: device parameters, a probe cache JSON (default share/femgpu/bench/h200_device_params.json)", "",
-                               rerank_params, rerank_params, sizeof(rerank_params), nullptr));
-  PetscCall(PetscOptionsRealArray("-rerank_barrier_ns", "-rerank: barrier costs in ns, one t_heur column each (default 0,150)", "", ns, &n_ns, &ns_set));
-  a->verify_cells = static_cast<int>(std::max<PetscInt>(0, verify));
-  a->json = json, a->csv = csv, a->forced = forced, a->study = study, a->rerank_in = rerank_in, a->rerank_params = rerank_params;
-  if (ns_set) a->rerank_ns.assign(ns, ns + n_ns);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode read_options(BenchArgs *a)
-{
-  PetscFunctionBegin;
-  PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench options", "");
-  PetscCall(read_case_options(PetscOptionsObject, &a->cases));
-  PetscCall(read_tuning_options(PetscOptionsObject, &a->settings, a->cases.compile_threads));
-  PetscCall(read_output_options(PetscOptionsObject, a));
-  PetscOptionsEnd();
-  a->cases.b = static_cast<int>(a->settings.candidates);
-  if (a->cases.monitor) a->settings.monitor = [](const std::string &s) { std::printf("    %s\n", s.c_str()); };
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 // -rerank: the cost model's terms for recorded timings, no GPU. Returns the exit code.
@@ -407,7 +289,7 @@ int main(int argc, char **argv)
 {
   BenchArgs args;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, "femgpu-bench: the paper's 70 cases, tuned, on the GPU"));
-  PetscCall(read_options(&args));
+  PetscCall(read_bench_options(&args));
   const int rc = !args.rerank_in.empty() ? run_rerank(args) : !args.study.empty() ? run_study(args.study, args.cases) : run_cases(args);
   PetscCall(PetscFinalize());
   return rc;

@@ -1,0 +1,30 @@
+// femgpu-bench's options (femgpu_bench.cpp): which cases, how they are tuned and timed,
+// what is written, and the modes that replace the normal run (-schedule, -study, -rerank).
+//
+// Takes: PETSc's options database. Returns: BenchArgs, or a PETSc error naming the option.
+// Does not: open a device.
+#pragma once
+
+#include <petscsys.h>
+
+#include <string>
+#include <vector>
+
+#include "model/cost_model.h"
+#include "tools/femgpu_bench_study.h"
+#include "tune/tuner.h"
+
+namespace femgpu {
+
+// The bench's options: which cases, how they are tuned and timed, what is written.
+struct BenchArgs {
+  BenchOptions cases;  // operators, dimensions, degrees, mesh sizes, compile threads, monitor
+  TuneSettings settings;
+  std::string forced, study, json, csv, rerank_in, rerank_params;
+  std::vector<double> rerank_ns{0, kModelBarrierSeconds * 1e9};
+  int verify_cells = 1024;
+};
+
+PetscErrorCode read_bench_options(BenchArgs *a);
+
+}  // namespace femgpu
