@@ -5,8 +5,9 @@ Takes: femgpu-bench text outputs (the printed table), in order; a later row for 
 (operator, dim, degree) replaces an earlier one (a re-tuned run). Optionally the JSON
 files femgpu-bench wrote, for tune_seconds.
 Writes: <prefix>.json (array of objects), <prefix>.csv, <prefix>_summary.txt and, when
-matplotlib is installed, a bar chart like the paper's Figure 4 (<prefix>.png, .svg):
-measured GFLOP/s against the roofline per case, marked at/above/below the paper.
+matplotlib is installed, a bar chart (<prefix>.png, .svg): measured GDoF/s per case with
+its physical limit marked (runs with the physical bound), else GFLOP/s against the paper's
+roofline as its Figure 4, marked at/above/below the paper.
 
 Usage: collect_bench.py --device NAME --date YYYY-MM-DD --commit SHA --out PREFIX \
            [--json run.json ...] run1.txt run2.txt ...
@@ -18,6 +19,9 @@ import re
 
 ROW = re.compile(r"^(mass|laplace|helmholtz|elasticity|hyperelasticity)\s+(\d)\s+(\d)\s+(\d+)\s+([\d.]+)\s+(\d+)\s+(\d+)"
                  r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|nan)\s+(\w+)\s+(.*)$")
+# Since the physical bound: a "phys" column (physical_fraction) after the roofline's "frac".
+ROW_PHYS = re.compile(r"^(mass|laplace|helmholtz|elasticity|hyperelasticity)\s+(\d)\s+(\d)\s+(\d+)\s+([\d.]+)\s+(\d+)\s+(\d+)"
+                      r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|nan)\s+(\w+)\s+(.*)$")
 OPS = ["mass", "laplace", "helmholtz", "elasticity", "hyperelasticity"]
 
 
@@ -25,15 +29,21 @@ def read_rows(paths):
     rows = {}
     for path in paths:
         for line in open(path):
-            m = ROW.match(line.strip())
+            m = ROW_PHYS.match(line.strip())
+            g = list(m.groups()) if m else None
             if not m:
-                continue
-            op, dim, deg = m.group(1), int(m.group(2)), int(m.group(3))
+                m = ROW.match(line.strip())
+                if not m:
+                    continue
+                g = list(m.groups())
+                g.insert(8, None)  # no physical_fraction in runs before the physical bound
+            op, dim, deg = g[0], int(g[1]), int(g[2])
             rows[(op, dim, deg)] = {
-                "operator": op, "dim": dim, "degree": deg, "Q": int(m.group(4)), "time_ms": float(m.group(5)),
-                "gflops": float(m.group(6)), "roofline_gflops": float(m.group(7)), "roofline_fraction": float(m.group(8)),
-                "gdofs": float(m.group(9)), "paper_gdofs": None if m.group(10) == "nan" else float(m.group(10)),
-                "vs_paper": m.group(11), "schedule": m.group(12).strip(), "tune_seconds": None, "run": path.split("/")[-1]}
+                "operator": op, "dim": dim, "degree": deg, "Q": int(g[3]), "time_ms": float(g[4]),
+                "gflops": float(g[5]), "roofline_gflops": float(g[6]), "roofline_fraction": float(g[7]),
+                "physical_fraction": None if g[8] is None else float(g[8]),
+                "gdofs": float(g[9]), "paper_gdofs": None if g[10] == "nan" else float(g[10]),
+                "vs_paper": g[11], "schedule": g[12].strip(), "tune_seconds": None, "run": path.split("/")[-1]}
     return rows
 
 
@@ -56,6 +66,11 @@ def summary(table, args):
     lines = [f"device: {args.device}; date: {args.date}; commit: {args.commit}; FP64",
              f"{half} of {n} cases at >= 50% of roofline",
              f"{paper} of {n} cases at or above the paper's GDoF/s (H200 NVL)"]
+    phys = sorted(r["physical_fraction"] for r in table if r["physical_fraction"] is not None)
+    if phys:
+        median = phys[len(phys) // 2] if len(phys) % 2 else 0.5 * (phys[len(phys) // 2 - 1] + phys[len(phys) // 2])
+        lines.append(f"physical_fraction (t_phys / t): median {median:.2f} over {len(phys)} cases, "
+                     f"{sum(f >= 0.5 for f in phys)} at >= 0.5, {sum(f > 1 for f in phys)} above 1 (a bug)")
     for dim in (2, 3):
         for op in OPS:
             cells = [r for r in table if r["operator"] == op and r["dim"] == dim]
@@ -74,15 +89,24 @@ def plot(table, prefix, args):
         return
     fig, axes = plt.subplots(2, 1, figsize=(16, 9))
     colors = {"above": "tab:green", "at": "tab:olive", "below": "tab:red"}
+    physical = all(r["physical_fraction"] for r in table)
     for ax, dim in zip(axes, (2, 3)):
         cells = [r for r in table if r["dim"] == dim]
         x = range(len(cells))
-        ax.bar(x, [r["roofline_gflops"] for r in cells], color="lightgray", label="roofline (paper's H200 constants)")
-        ax.bar(x, [r["gflops"] for r in cells], color=[colors.get(r["vs_paper"], "tab:blue") for r in cells],
-               label="measured (green: at/above the paper's GDoF/s, red: below)")
+        if physical:  # GDoF/s with the physical limit marked (GDoF/s at t_phys = measured / fraction)
+            ax.bar(x, [r["gdofs"] for r in cells], color=[colors.get(r["vs_paper"], "tab:blue") for r in cells],
+                   label="measured (green: at/above the paper's GDoF/s, red: below)")
+            ax.scatter(list(x), [r["gdofs"] / r["physical_fraction"] for r in cells], marker="_", s=200, color="black",
+                       label="physical limit (minimal DRAM traffic or FP64 peak)")
+            ax.set_yscale("log")
+            ax.set_ylabel("GDoF/s")
+        else:
+            ax.bar(x, [r["roofline_gflops"] for r in cells], color="lightgray", label="roofline (paper's H200 constants)")
+            ax.bar(x, [r["gflops"] for r in cells], color=[colors.get(r["vs_paper"], "tab:blue") for r in cells],
+                   label="measured (green: at/above the paper's GDoF/s, red: below)")
+            ax.set_ylabel("GFLOP/s")
         ax.set_xticks(list(x))
         ax.set_xticklabels([f"{r['operator'][:5]} P{r['degree']}" for r in cells], rotation=90, fontsize=7)
-        ax.set_ylabel("GFLOP/s")
         ax.set_title(f"{dim}D, FP64, {args.device} ({args.date}, {args.commit})")
         ax.legend(fontsize=8)
     fig.tight_layout()
