@@ -154,7 +154,9 @@ void DeviceActionData::download_out(double *out) const
 void DeviceActionData::use_device_arrays(unsigned long long trial, const std::vector<unsigned long long> &coefficients,
                                          unsigned long long out)
 {
-  if (precision_ != Precision::FP64) throw std::invalid_argument("device-resident vectors need an FP64 schedule");
+  // Clearing (all zero: the host path) is fine in any precision; PETSc's device arrays are FP64.
+  const bool any = trial || out || std::any_of(coefficients.begin(), coefficients.end(), [](unsigned long long p) { return p != 0; });
+  if (any && precision_ != Precision::FP64) throw std::invalid_argument("device-resident vectors need an FP64 schedule");
   external_values_.clear();
   if (trial) external_values_[kTrialFunction] = trial;
   for (size_t i = 0; i < coefficients.size(); ++i)

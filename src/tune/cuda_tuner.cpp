@@ -164,6 +164,10 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   std::vector<std::unique_ptr<CudaKernel>> kernels;     // in the report's order
   double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for settings.cutoff
   const TuneClock clock(settings.budget_seconds);
+  // A budget spends its time on candidates that may win: where the plan sets no cutoff,
+  // a candidate whose second launch takes twice the fastest so far is not timed further.
+  TuneSettings timing = settings;
+  if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.
   auto spent = [&] { return std::isfinite(fastest_ms) && clock.spent(); };
   // CUDA's timer: compile the round in parallel (NVRTC needs no device), skip the bound
@@ -187,7 +191,7 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
         if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
       }
       auto t1 = std::chrono::steady_clock::now();
-      round.best = time_compiled_candidates(round.candidates, more, data, settings, spent, &fastest_ms, kBudgetSpent);
+      round.best = time_compiled_candidates(round.candidates, more, data, timing, spent, &fastest_ms, kBudgetSpent);
       round.timing_seconds = seconds_since(t1);
       for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
       for (auto &k : more) kernels.push_back(std::move(k));

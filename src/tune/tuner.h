@@ -184,6 +184,7 @@ struct TuneSettings {
   // candidate is always timed, so a budgeted tuning always returns a schedule. With a
   // budget the first list is timed in the order of its expected gain (anytime_order).
   // Part of the cache key: a tuning cut short is not reused where more time is given.
+  // On CUDA a budget also turns the cutoff on (kBudgetCutoff) where the plan sets none.
   double budget_seconds = 0;
 };
 
@@ -218,6 +219,9 @@ class TuneClock {
   double budget_;
   std::chrono::steady_clock::time_point start_;
 };
+
+// The cutoff of a budgeted CUDA tuning whose plan sets none (TuneSettings::cutoff).
+constexpr double kBudgetCutoff = 2;
 
 // The reason a candidate left untimed by the budget carries (TimedCandidate::error).
 extern const char *const kBudgetSpent;
