@@ -164,12 +164,16 @@ const char *const kBudgetSpent = "not timed: tuning budget spent";
 
 std::vector<TimedCandidate> anytime_order(std::vector<TimedCandidate> first)
 {
-  std::vector<TimedCandidate> scpwi, tiled, out;
-  for (TimedCandidate &c : first) (c.schedule.strategy() == Strategy::SingleCellPerWorkItem ? scpwi : tiled).push_back(std::move(c));
-  for (std::size_t i = 0; i < std::max(scpwi.size(), tiled.size()); ++i) {
-    if (i < tiled.size()) out.push_back(std::move(tiled[i]));
-    if (i < scpwi.size()) out.push_back(std::move(scpwi[i]));
+  // One list per kind, in the order given: tiled (the cost model's order), tensor-core, SCPWI.
+  std::vector<TimedCandidate> kinds[3], out;
+  for (TimedCandidate &c : first) {
+    const Strategy s = c.schedule.strategy();
+    kinds[s == Strategy::Tiled ? 0 : s == Strategy::TensorCore ? 1 : 2].push_back(std::move(c));
   }
+  const std::size_t longest = std::max({kinds[0].size(), kinds[1].size(), kinds[2].size()});
+  for (std::size_t i = 0; i < longest; ++i)
+    for (std::vector<TimedCandidate> &kind : kinds)
+      if (i < kind.size()) out.push_back(std::move(kind[i]));
   return out;
 }
 

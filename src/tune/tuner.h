@@ -182,7 +182,8 @@ struct TuneSettings {
   // Anytime tuning: stop timing new candidates once this many seconds of tuning (compiles
   // and timings) are spent, and keep the fastest so far; 0: no budget. The first
   // candidate is always timed, so a budgeted tuning always returns a schedule. With a
-  // budget the first list is timed in the order of its expected gain (anytime_order).
+  // budget the first list and the tensor-core schedules are timed as one round in the
+  // order of their expected gain (anytime_order; tune_plan.h's run_plan).
   // Part of the cache key: a tuning cut short is not reused where more time is given.
   // On CUDA a budget also turns the cutoff on (kBudgetCutoff) where the plan sets none.
   double budget_seconds = 0;
@@ -226,10 +227,11 @@ constexpr double kBudgetCutoff = 2;
 // The reason a candidate left untimed by the budget carries (TimedCandidate::error).
 extern const char *const kBudgetSpent;
 
-// The first list in the order of its expected gain, for a budgeted tuning: the tiled
-// candidates in the cost model's order, each followed by one SCPWI candidate in list
-// order (the model does not rank SCPWI, which wins at low order and loses at high
-// order), the rest of the longer kind after; the report says which ran.
+// The first list (with the tensor-core schedules) in the order of its expected gain, for
+// a budgeted tuning: round robin over the kinds, each in its given order: the best tiled
+// candidate by the cost model, the first tensor-core shape, the first SCPWI size, then the
+// second of each, and so on (the model does not rank SCPWI or tensor cores against tiled
+// kernels: SCPWI wins at low order, tensor cores at high order); the report says which ran.
 std::vector<TimedCandidate> anytime_order(std::vector<TimedCandidate> first);
 
 // The settings that choose which candidates are timed, as one line of text: the tuning

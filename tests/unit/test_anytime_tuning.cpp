@@ -33,6 +33,15 @@ TimedCandidate tiled(int cells_per_group)
   return c;
 }
 
+TimedCandidate mma(int cells_per_group)
+{
+  MmaSizes m;
+  m.cells_per_group = cells_per_group;
+  TimedCandidate c;
+  c.schedule = Schedule::tensor_core(m);
+  return c;
+}
+
 std::vector<std::string> texts(const std::vector<TimedCandidate> &cs)
 {
   std::vector<std::string> out;
@@ -51,6 +60,12 @@ TEST_CASE("a budgeted first list starts with the model's best tiled candidate an
   // Nothing is lost or repeated, whatever the mix.
   REQUIRE(anytime_order({scpwi(32)}).size() == 1);
   REQUIRE(texts(anytime_order({tiled(3), tiled(4)})) == texts({tiled(3), tiled(4)}));
+}
+
+TEST_CASE("with tensor-core schedules, a budgeted list takes the kinds in turn: tiled, tensor core, SCPWI", "[tune]")
+{
+  const std::vector<TimedCandidate> list{scpwi(32), scpwi(64), tiled(1), tiled(2), tiled(3), mma(8), mma(16)};
+  REQUIRE(texts(anytime_order(list)) == texts({tiled(1), mma(8), scpwi(32), tiled(2), mma(16), scpwi(64), tiled(3)}));
 }
 
 TEST_CASE("the tuning clock is spent only after its budget, and never without one", "[tune]")
