@@ -1,7 +1,7 @@
 // -pc_type fem_gpu_pmg: p-multigrid for a fem_gpu operator, built on PETSc's PCMG.
 //
-// Levels: the operator's form at degrees k > ... > 1 on the same mesh (halving by
-// default: 4 -> 2 -> 1, 3 -> 1, 6 -> 3 -> 1; -pc_fem_gpu_pmg_degrees replaces the
+// Levels: the operator's form at degrees k > ... > 1 on the same mesh (halving rounded
+// up by default: 4 -> 2 -> 1, 3 -> 2 -> 1, 6 -> 3 -> 2 -> 1; -pc_fem_gpu_pmg_degrees replaces the
 // ladder), each a fem_gpu Mat with its own kernels (pmg_levels.h), FP32 between the
 // operator and P1 with -pc_fem_gpu_pmg_level_precision fp32. Transfers are
 // generated kernels (pmg_transfer.h). Smoothers default to Chebyshev with Jacobi (the
@@ -83,7 +83,10 @@ PetscErrorCode ladder(PC pc, const PMG *p, PetscInt degree, std::vector<PetscInt
   PetscFunctionBegin;
   out->assign(1, degree);
   if (p->degrees.empty()) {
-    for (PetscInt d = degree; d > 1;) out->push_back(d = std::max<PetscInt>(1, d / 2));
+    // Halving rounded up: an odd degree keeps an intermediate level (3 -> 2 -> 1). With
+    // 3 -> 1, 3D P3 elasticity took 28 CG iterations on an H100 and 2D 24, against 16
+    // and 18 with 3 -> 2 -> 1 (and 18 and 19 at P2).
+    for (PetscInt d = degree; d > 1;) out->push_back(d = (d + 1) / 2);
   } else {
     for (PetscInt d : p->degrees) {
       PetscCheck(d < out->back(), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
