@@ -170,6 +170,31 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.
   auto spent = [&] { return std::isfinite(fastest_ms) && clock.spent(); };
+  // Compiled kernels the budget left untimed get one look (cutoff 1: two launches, timed
+  // in full only when faster than the fastest so far): their compile is paid for, and at
+  // high order a batch's winner may follow a slow first candidate (hyperelasticity 2D P7
+  // on an H100 kept a 290 ms tiled kernel while its batch held tensor-core ones).
+  const auto glance = [&](TuneReport &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
+    std::vector<std::size_t> left;
+    for (std::size_t i = 0; i < round.candidates.size(); ++i)
+      if (round.candidates[i].error == kBudgetSpent && more[i]) left.push_back(i);
+    if (left.empty()) return;
+    TuneSettings quick = timing;
+    quick.cutoff = 1;
+    std::vector<TimedCandidate> sub;
+    std::vector<std::unique_ptr<CudaKernel>> kernels_left;
+    for (std::size_t i : left) {
+      sub.push_back(round.candidates[i]);
+      sub.back().error.clear();
+      kernels_left.push_back(std::move(more[i]));
+    }
+    const int best = time_compiled_candidates(sub, kernels_left, data, quick, {}, &fastest_ms);
+    for (std::size_t j = 0; j < left.size(); ++j) round.candidates[left[j]] = sub[j], more[left[j]] = std::move(kernels_left[j]);
+    const auto b = static_cast<std::size_t>(best);
+    if (best >= 0 && (round.best < 0 || sub[b].median_ms < round.candidates[static_cast<std::size_t>(round.best)].median_ms))
+      round.best = static_cast<int>(left[b]);
+    round.budget_spent = true;
+  };
   // CUDA's timer: compile the round in parallel (NVRTC needs no device), skip the bound
   // twins that spill more than their originals where the round asks, time the rest.
   // With a budget, the round is compiled and timed a compile batch at a time, so that
@@ -192,6 +217,7 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
       }
       auto t1 = std::chrono::steady_clock::now();
       round.best = time_compiled_candidates(round.candidates, more, data, timing, spent, &fastest_ms, kBudgetSpent);
+      glance(round, more);
       round.timing_seconds = seconds_since(t1);
       for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
       for (auto &k : more) kernels.push_back(std::move(k));

@@ -164,11 +164,11 @@ const char *const kBudgetSpent = "not timed: tuning budget spent";
 
 std::vector<TimedCandidate> anytime_order(std::vector<TimedCandidate> first)
 {
-  // One list per kind, in the order given: tiled (the cost model's order), tensor-core, SCPWI.
+  // One list per kind, in the order given: tensor core, tiled (the cost model's order), SCPWI.
   std::vector<TimedCandidate> kinds[3], out;
   for (TimedCandidate &c : first) {
     const Strategy s = c.schedule.strategy();
-    kinds[s == Strategy::Tiled ? 0 : s == Strategy::TensorCore ? 1 : 2].push_back(std::move(c));
+    kinds[s == Strategy::TensorCore ? 0 : s == Strategy::Tiled ? 1 : 2].push_back(std::move(c));
   }
   const std::size_t longest = std::max({kinds[0].size(), kinds[1].size(), kinds[2].size()});
   for (std::size_t i = 0; i < longest; ++i)

@@ -228,10 +228,11 @@ constexpr double kBudgetCutoff = 2;
 extern const char *const kBudgetSpent;
 
 // The first list (with the tensor-core schedules) in the order of its expected gain, for
-// a budgeted tuning: round robin over the kinds, each in its given order: the best tiled
-// candidate by the cost model, the first tensor-core shape, the first SCPWI size, then the
-// second of each, and so on (the model does not rank SCPWI or tensor cores against tiled
-// kernels: SCPWI wins at low order, tensor cores at high order); the report says which ran.
+// a budgeted tuning: round robin over the kinds, each in its given order: the first
+// tensor-core shape, the best tiled candidate by the cost model, the first SCPWI size,
+// then the second of each, and so on (the model does not rank SCPWI or tensor cores
+// against tiled kernels: SCPWI wins at low order, tensor cores at high order, and a fast
+// first candidate lets the cutoff cut the slow ones); the report says which ran.
 std::vector<TimedCandidate> anytime_order(std::vector<TimedCandidate> first);
 
 // The settings that choose which candidates are timed, as one line of text: the tuning

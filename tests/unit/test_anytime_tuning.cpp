@@ -62,10 +62,10 @@ TEST_CASE("a budgeted first list starts with the model's best tiled candidate an
   REQUIRE(texts(anytime_order({tiled(3), tiled(4)})) == texts({tiled(3), tiled(4)}));
 }
 
-TEST_CASE("with tensor-core schedules, a budgeted list takes the kinds in turn: tiled, tensor core, SCPWI", "[tune]")
+TEST_CASE("with tensor-core schedules, a budgeted list takes the kinds in turn: tensor core, tiled, SCPWI", "[tune]")
 {
   const std::vector<TimedCandidate> list{scpwi(32), scpwi(64), tiled(1), tiled(2), tiled(3), mma(8), mma(16)};
-  REQUIRE(texts(anytime_order(list)) == texts({tiled(1), mma(8), scpwi(32), tiled(2), mma(16), scpwi(64), tiled(3)}));
+  REQUIRE(texts(anytime_order(list)) == texts({mma(8), tiled(1), scpwi(32), mma(16), tiled(2), scpwi(64), tiled(3)}));
 }
 
 TEST_CASE("the tuning clock is spent only after its budget, and never without one", "[tune]")
