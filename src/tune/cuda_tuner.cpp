@@ -148,6 +148,97 @@ int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vecto
   return report.best;
 }
 
+namespace {
+
+// Compiled kernels the budget left untimed get one look (cutoff 1: two launches, timed in
+// full only when faster than the fastest so far): their compile is paid for, and at high
+// order a batch's winner may follow a slow first candidate (hyperelasticity 2D P7 on an
+// H100 kept a 290 ms tiled kernel while its batch held tensor-core ones).
+void glance(TuneReport &round, std::vector<std::unique_ptr<CudaKernel>> &more, const DeviceActionData &data, const TuneSettings &timing,
+            double *fastest_ms)
+{
+  std::vector<std::size_t> left;
+  for (std::size_t i = 0; i < round.candidates.size(); ++i)
+    if (round.candidates[i].error == kBudgetSpent && more[i]) left.push_back(i);
+  if (left.empty()) return;
+  TuneSettings quick = timing;
+  quick.cutoff = 1;
+  std::vector<TimedCandidate> sub;
+  std::vector<std::unique_ptr<CudaKernel>> kernels_left;
+  for (std::size_t i : left) {
+    sub.push_back(round.candidates[i]);
+    sub.back().error.clear();
+    kernels_left.push_back(std::move(more[i]));
+  }
+  const int best = time_compiled_candidates(sub, kernels_left, data, quick, {}, fastest_ms);
+  for (std::size_t j = 0; j < left.size(); ++j) round.candidates[left[j]] = sub[j], more[left[j]] = std::move(kernels_left[j]);
+  const auto b = static_cast<std::size_t>(best);
+  if (best >= 0 && (round.best < 0 || sub[b].median_ms < round.candidates[static_cast<std::size_t>(round.best)].median_ms))
+    round.best = static_cast<int>(left[b]);
+  round.budget_spent = true;
+}
+
+// CUDA's timer of a plan's rounds (tune_plan.h's RoundTimer): compile a round in parallel
+// (NVRTC needs no device), skip the bound twins that spill more than their originals
+// where the round asks, time the rest. With a budget (TuneSettings::budget_seconds) a
+// round is compiled and timed a compile batch at a time, so that the budget also bounds
+// the compiles, and the cutoff is on (kBudgetCutoff) where the plan sets none.
+struct CudaRounds {
+  const ActionIR &ir;
+  const Tabulation &tab;
+  const DeviceActionData &data;
+  const cuda::DeviceInfo &info;
+  const TuneSettings &settings;
+  TuneSettings timing;
+  TuneClock clock;
+  double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for the cutoff
+  std::vector<std::unique_ptr<CudaKernel>> kernels;              // in the report's order
+
+  CudaRounds(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info, const TuneSettings &settings)
+      : ir(ir), tab(tab), data(data), info(info), settings(settings), timing(settings), clock(settings.budget_seconds)
+  {
+    if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
+  }
+
+  // The budget never stops the first candidate: a budgeted tuning returns a schedule.
+  bool spent() const { return std::isfinite(fastest_ms) && clock.spent(); }
+
+  void time_batch(TuneReport *into, std::vector<TimedCandidate> batch, bool screen)
+  {
+    TuneReport round;
+    round.candidates = std::move(batch);
+    std::vector<std::unique_ptr<CudaKernel>> more(round.candidates.size());
+    if (spent()) {
+      for (TimedCandidate &c : round.candidates) c.error = kBudgetSpent;
+      round.budget_spent = true;
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
+      round.compile_seconds = seconds_since(t0);
+      if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    round.best = time_compiled_candidates(round.candidates, more, data, timing, [this] { return spent(); }, &fastest_ms, kBudgetSpent);
+    glance(round, more, data, timing, &fastest_ms);
+    round.timing_seconds = seconds_since(t0);
+    for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
+    for (auto &k : more) kernels.push_back(std::move(k));
+    append_round(into, std::move(round));
+  }
+
+  void time_round(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen)
+  {
+    const std::size_t batch = settings.budget_seconds > 0 ? static_cast<std::size_t>(std::max(1, settings.compile_threads)) : candidates.size();
+    for (std::size_t begin = 0; begin < candidates.size(); begin += batch) {
+      const auto first = candidates.begin() + static_cast<long>(begin);
+      const auto last = candidates.begin() + static_cast<long>(std::min(candidates.size(), begin + batch));
+      time_batch(into, std::vector<TimedCandidate>(std::make_move_iterator(first), std::make_move_iterator(last)), screen);
+    }
+  }
+};
+
+}  // namespace
+
 CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
                          const DeviceParams &device, const TuneSettings &settings)
 {
@@ -161,71 +252,12 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   ctx.shared_limit = info.shared_per_group_optin;
   ctx.precision = data.precision();
   ctx.settings = &settings;
-  std::vector<std::unique_ptr<CudaKernel>> kernels;     // in the report's order
-  double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for settings.cutoff
-  const TuneClock clock(settings.budget_seconds);
-  // A budget spends its time on candidates that may win: where the plan sets no cutoff,
-  // a candidate whose second launch takes twice the fastest so far is not timed further.
-  TuneSettings timing = settings;
-  if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
-  // The budget never stops the first candidate: a budgeted tuning returns a schedule.
-  auto spent = [&] { return std::isfinite(fastest_ms) && clock.spent(); };
-  // Compiled kernels the budget left untimed get one look (cutoff 1: two launches, timed
-  // in full only when faster than the fastest so far): their compile is paid for, and at
-  // high order a batch's winner may follow a slow first candidate (hyperelasticity 2D P7
-  // on an H100 kept a 290 ms tiled kernel while its batch held tensor-core ones).
-  const auto glance = [&](TuneReport &round, std::vector<std::unique_ptr<CudaKernel>> &more) {
-    std::vector<std::size_t> left;
-    for (std::size_t i = 0; i < round.candidates.size(); ++i)
-      if (round.candidates[i].error == kBudgetSpent && more[i]) left.push_back(i);
-    if (left.empty()) return;
-    TuneSettings quick = timing;
-    quick.cutoff = 1;
-    std::vector<TimedCandidate> sub;
-    std::vector<std::unique_ptr<CudaKernel>> kernels_left;
-    for (std::size_t i : left) {
-      sub.push_back(round.candidates[i]);
-      sub.back().error.clear();
-      kernels_left.push_back(std::move(more[i]));
-    }
-    const int best = time_compiled_candidates(sub, kernels_left, data, quick, {}, &fastest_ms);
-    for (std::size_t j = 0; j < left.size(); ++j) round.candidates[left[j]] = sub[j], more[left[j]] = std::move(kernels_left[j]);
-    const auto b = static_cast<std::size_t>(best);
-    if (best >= 0 && (round.best < 0 || sub[b].median_ms < round.candidates[static_cast<std::size_t>(round.best)].median_ms))
-      round.best = static_cast<int>(left[b]);
-    round.budget_spent = true;
-  };
-  // CUDA's timer: compile the round in parallel (NVRTC needs no device), skip the bound
-  // twins that spill more than their originals where the round asks, time the rest.
-  // With a budget, the round is compiled and timed a compile batch at a time, so that
-  // the budget also bounds the compiles.
+  CudaRounds rounds(ir, tab, data, info, settings);
   const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen) {
-    const std::size_t batch = settings.budget_seconds > 0 ? static_cast<std::size_t>(std::max(1, settings.compile_threads)) : candidates.size();
-    for (std::size_t begin = 0; begin < candidates.size(); begin += batch) {
-      TuneReport round;
-      const auto end = candidates.begin() + static_cast<long>(std::min(candidates.size(), begin + batch));
-      round.candidates.assign(std::make_move_iterator(candidates.begin() + static_cast<long>(begin)), std::make_move_iterator(end));
-      std::vector<std::unique_ptr<CudaKernel>> more(round.candidates.size());
-      if (spent()) {
-        for (TimedCandidate &c : round.candidates) c.error = kBudgetSpent;
-        round.budget_spent = true;
-      } else {
-        auto t1 = std::chrono::steady_clock::now();
-        more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
-        round.compile_seconds = seconds_since(t1);
-        if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
-      }
-      auto t1 = std::chrono::steady_clock::now();
-      round.best = time_compiled_candidates(round.candidates, more, data, timing, spent, &fastest_ms, kBudgetSpent);
-      glance(round, more);
-      round.timing_seconds = seconds_since(t1);
-      for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
-      for (auto &k : more) kernels.push_back(std::move(k));
-      append_round(into, std::move(round));
-    }
+    rounds.time_round(into, std::move(candidates), screen);
   };
   run_plan(settings_plan(settings, default_cuda_plan(settings)), ctx, &report, time_round);
-  if (report.best >= 0) report.best_kernel = std::move(kernels[static_cast<size_t>(report.best)]);
+  if (report.best >= 0) report.best_kernel = std::move(rounds.kernels[static_cast<size_t>(report.best)]);
   return report;
 }
 
