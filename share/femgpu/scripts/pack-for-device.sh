@@ -138,7 +138,11 @@ fi
 # FEMGPU_SHARE_DIR (env.sh), not the source tree (src/fem/share_dir.h).
 mkdir -p "$PACK_DIR/share/femgpu"
 for d in forms quadrature device; do cp -r "$REPO_ROOT/share/femgpu/$d" "$PACK_DIR/share/femgpu/"; done
-echo "packed: share/femgpu/{forms,quadrature,device} (from $REPO_ROOT/share/femgpu)" >> "$MANIFEST"
+# femgpu-bench reads the paper's GDoF/s (its "paper" column) and -rerank's default
+# device parameters from bench/; the rest of bench/ (logs) stays home.
+mkdir -p "$PACK_DIR/share/femgpu/bench"
+cp "$REPO_ROOT/share/femgpu/bench/paper_h200nvl.csv" "$REPO_ROOT/share/femgpu/bench/h200_device_params.json" "$PACK_DIR/share/femgpu/bench/"
+echo "packed: share/femgpu/{forms,quadrature,device} and bench/{paper_h200nvl.csv,h200_device_params.json} (from $REPO_ROOT/share/femgpu)" >> "$MANIFEST"
 
 # ---------------------------------------------------------------- dependency closure
 echo "" >> "$MANIFEST"
