@@ -61,6 +61,7 @@ std::map<std::string, double> paper_gdofs(const std::string &path)
 {
   std::map<std::string, double> m;
   std::ifstream in(path);
+  if (!in) std::fprintf(stderr, "femgpu-bench: cannot read the paper's GDoF/s (%s): the paper column stays empty\n", path.c_str());
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#' || line.rfind("operator", 0) == 0) continue;
     std::stringstream ss(line);
