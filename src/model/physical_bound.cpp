@@ -16,6 +16,17 @@ PhysicalLimits probed_limits(const DeviceParams &probed, const std::string &prob
   return l;
 }
 
+OperatorTraffic lattice_traffic(const LatticeMesh &mesh, int coefficients)
+{
+  OperatorTraffic t;
+  t.dofs_in = t.dofs_out = static_cast<long long>(mesh.n_dofs());
+  t.coefficient_dofs = t.dofs_in * coefficients;
+  t.map_entries = static_cast<long long>(mesh.map.size());
+  t.coordinate_values = static_cast<long long>(mesh.coordinates.size());
+  t.coordinate_map_entries = static_cast<long long>(mesh.coordinate_map.size());
+  return t;
+}
+
 double minimal_bytes(const OperatorTraffic &t)
 {
   const double values = static_cast<double>(t.dofs_in + t.dofs_out + t.coefficient_dofs) * t.value_bytes;

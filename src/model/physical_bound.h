@@ -17,6 +17,7 @@
 
 #include <string>
 
+#include "fem/lattice_mesh.h"
 #include "model/cost_model.h"
 
 namespace femgpu {
@@ -52,6 +53,10 @@ struct PhysicalBound {
 // kernel for the CUDA-core peak). The probe does not time tensor cores: their peak is the
 // probed FMA peak times the ratio measured on the H200 (56.5 / 33.3), and `source` says so.
 PhysicalLimits probed_limits(const DeviceParams &probed, const std::string &probe_source);
+
+// What one application on a lattice mesh (femgpu-bench's meshes) must move: the trial and
+// test spaces are the mesh's DOFs, and each of `coefficients` lives in the trial element.
+OperatorTraffic lattice_traffic(const LatticeMesh &mesh, int coefficients);
 
 // The minimal DRAM bytes of one application (coordinates are always FP64).
 double minimal_bytes(const OperatorTraffic &t);

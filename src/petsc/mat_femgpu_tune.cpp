@@ -101,21 +101,16 @@ PetscErrorCode run_tuner(MatFEMGPUContext *ctx, MPI_Comm comm, const TuneTarget 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The candidates tuning timed (or tried): those the budget left are not counted.
-int candidates_timed(const TuneReport &report)
-{
-  return static_cast<int>(std::count_if(report.candidates.begin(), report.candidates.end(), [](const TimedCandidate &c) { return c.error != kBudgetSpent; }));
-}
-
 std::string tuned_summary(const TuneReport &report, const TuneTarget &target, double budget_seconds)
 {
   const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
   std::ostringstream os;
-  os << "tuned: " << candidates_timed(report) << " candidates of " << report.space_size << (report.space_truncated ? "+" : "")
+  const std::size_t timed = candidates_timed(report);
+  os << "tuned: " << timed << " candidates of " << report.space_size << (report.space_truncated ? "+" : "")
      << " timed in " << report.compile_seconds + report.timing_seconds << " s; best " << to_string(best.schedule) << " at "
      << best.median_ms << " ms (ranked with " << target.params_source << ")";
   if (report.budget_spent)
-    os << "; the tuning budget of " << budget_seconds << " s was spent with " << report.candidates.size() - static_cast<size_t>(candidates_timed(report))
+    os << "; the tuning budget of " << budget_seconds << " s was spent with " << report.candidates.size() - timed
        << " of the plan's " << report.candidates.size() << " candidates untimed: the fastest so far is kept (-mat_fem_gpu_tune_budget)";
   return os.str();
 }
@@ -213,10 +208,12 @@ PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTar
   const TimedCandidate &best = report.candidates[static_cast<size_t>(report.best)];
   *chosen = best.schedule.with_precision(MatFEMGPURequestedPrecision(ctx->options.schedule));
   ctx->tuning.median_seconds = best.median_ms * 1e-3;
-  ctx->tuning.summary = tuned_summary(report, target, settings.budget_seconds) + "\n" + note;
+  const std::string summary = tuned_summary(report, target, settings.budget_seconds);
+  ctx->tuning.summary = summary + "\n" + note;
   PetscCall(PetscInfo(A, "fem_gpu %s\n", ctx->tuning.summary.c_str()));
-  if (ctx->options.tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s\n", tuned_summary(report, target, settings.budget_seconds).c_str()));
-  if (!path.empty()) PetscCall(store_tuned(A, ctx, path, {key, to_string(*chosen), ctx->tuning.median_seconds, candidates_timed(report), utc_date_now()}));
+  if (ctx->options.tune_monitor) PetscCall(PetscPrintf(comm, "  fem_gpu tune: %s\n", summary.c_str()));
+  if (!path.empty())
+    PetscCall(store_tuned(A, ctx, path, {key, to_string(*chosen), ctx->tuning.median_seconds, static_cast<int>(candidates_timed(report)), utc_date_now()}));
   *tuned = std::move(outcome.backend);
   PetscCall(PetscLogEventEnd(FEMGPU_Tune, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

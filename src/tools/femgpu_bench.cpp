@@ -73,19 +73,6 @@ std::map<std::string, double> paper_gdofs(const std::string &path)
   return m;
 }
 
-// What one application on the bench's mesh must move at least (physical_bound.h): the
-// trial and test spaces are the same, each coefficient lives in the trial element.
-OperatorTraffic lattice_traffic(const LatticeMesh &mesh, const ActionIR &ir)
-{
-  OperatorTraffic t;
-  t.dofs_in = t.dofs_out = static_cast<long long>(mesh.n_dofs());
-  t.coefficient_dofs = t.dofs_in * static_cast<long long>(ir.coefficients.size());
-  t.map_entries = static_cast<long long>(mesh.map.size());
-  t.coordinate_values = static_cast<long long>(mesh.coordinates.size());
-  t.coordinate_map_entries = static_cast<long long>(mesh.coordinate_map.size());
-  return t;
-}
-
 // One case: mesh, operands, tuning, measurements.
 // Times the given schedules instead of tuning (-schedule: profiling, exact re-runs,
 // side-by-side comparisons); several are separated by ';' and the fastest makes the row.
@@ -125,8 +112,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.dofs_out = static_cast<long long>(mesh.n_dofs());
   r.device = info.name;
   r.space = static_cast<long long>(report.space_size);
-  r.candidates = static_cast<int>(std::count_if(report.candidates.begin(), report.candidates.end(),
-                                                [](const TimedCandidate &c) { return c.error != kBudgetSpent; }));
+  r.candidates = static_cast<int>(candidates_timed(report));
   r.budget_spent = report.budget_spent;
   r.tune_s = report.compile_seconds + report.timing_seconds;
   if (report.best < 0) throw std::runtime_error("no candidate ran: " + report.candidates.front().error);
@@ -144,7 +130,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.roofline = roof.gflops, r.bound = roof.bound;
   r.fraction = r.gflops / r.roofline;
   r.gdofs = static_cast<double>(r.dofs_out) / (r.ms * 1e-3) / 1e9;
-  const PhysicalBound phys = physical_bound(lattice_traffic(mesh, ir), r.flops_per_cell * static_cast<double>(r.n_cells),
+  const PhysicalBound phys = physical_bound(lattice_traffic(mesh, static_cast<int>(ir.coefficients.size())), r.flops_per_cell * static_cast<double>(r.n_cells),
                                             best.schedule.strategy() == Strategy::TensorCore, PhysicalLimits{});
   r.physical_ms = phys.seconds * 1e3, r.physical_bound = phys.bound;
   r.physical_fraction = r.physical_ms / r.ms;

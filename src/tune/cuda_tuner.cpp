@@ -210,7 +210,6 @@ struct CudaRounds {
     std::vector<std::unique_ptr<CudaKernel>> more(round.candidates.size());
     if (spent()) {
       for (TimedCandidate &c : round.candidates) c.error = kBudgetSpent;
-      round.budget_spent = true;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
@@ -221,7 +220,6 @@ struct CudaRounds {
     round.best = time_compiled_candidates(round.candidates, more, data, timing, [this] { return spent(); }, &fastest_ms, kBudgetSpent);
     glance(round, more, data, timing, &fastest_ms);
     round.timing_seconds = seconds_since(t0);
-    for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(into, std::move(round));
   }

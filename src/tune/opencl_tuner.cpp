@@ -42,7 +42,6 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
           return c;
         },
         settings, nullptr, [&] { return timed_one && clock.spent(); }, kBudgetSpent);
-    for (const TimedCandidate &c : round.candidates) round.budget_spent = round.budget_spent || c.error == kBudgetSpent;
     append_round(into, std::move(round));
   };
   run_plan(settings_plan(settings, default_opencl_plan(settings)), ctx, &report, time_round);

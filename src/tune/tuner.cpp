@@ -188,7 +188,16 @@ void append_round(TuneReport *report, TuneReport &&round)
   }
   report->compile_seconds += round.compile_seconds;
   report->timing_seconds += round.timing_seconds;
-  report->budget_spent = report->budget_spent || round.budget_spent;
+  // A round says so itself where it timed its left-overs after all (cuda_tuner's glance).
+  const bool left = std::any_of(report->candidates.begin() + static_cast<long>(first), report->candidates.end(),
+                                [](const TimedCandidate &c) { return c.error == kBudgetSpent; });
+  report->budget_spent = report->budget_spent || round.budget_spent || left;
+}
+
+std::size_t candidates_timed(const TuneReport &report)
+{
+  return static_cast<std::size_t>(
+      std::count_if(report.candidates.begin(), report.candidates.end(), [](const TimedCandidate &c) { return c.error != kBudgetSpent; }));
 }
 
 TimedCandidate time_wall_clock(const std::function<void()> &run, const TuneSettings &s)

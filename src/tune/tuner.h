@@ -206,8 +206,11 @@ struct TuneReport {
   std::size_t space_size = 0;
   bool space_truncated = false;
   double compile_seconds = 0, timing_seconds = 0;
-  bool budget_spent = false;  // candidates were left untimed by TuneSettings::budget_seconds
+  bool budget_spent = false;  // the budget cut tuning short (append_round sets it)
 };
+
+// The candidates tuning timed or tried: those the budget left untimed are not counted.
+std::size_t candidates_timed(const TuneReport &report);
 
 // The tuning budget's clock, started when tuning starts (TuneSettings::budget_seconds).
 class TuneClock {

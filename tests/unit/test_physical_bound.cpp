@@ -8,21 +8,6 @@
 
 using namespace femgpu;
 
-namespace {
-
-OperatorTraffic traffic_of(const LatticeMesh &m, int coefficients)
-{
-  OperatorTraffic t;
-  t.dofs_in = t.dofs_out = static_cast<long long>(m.n_dofs());
-  t.coefficient_dofs = t.dofs_in * coefficients;
-  t.map_entries = static_cast<long long>(m.map.size());
-  t.coordinate_values = static_cast<long long>(m.coordinates.size());
-  t.coordinate_map_entries = static_cast<long long>(m.coordinate_map.size());
-  return t;
-}
-
-}  // namespace
-
 TEST_CASE("minimal bytes of a scalar P2 operator on a 4x4 square lattice match the hand count", "[model]")
 {
   // 32 triangles, (2*4+1)^2 = 81 nodes, 6 DOFs a cell, 25 vertices in 2D.
@@ -30,11 +15,11 @@ TEST_CASE("minimal bytes of a scalar P2 operator on a 4x4 square lattice match t
   // coordinate map: 32 * 3 * 4 = 384.
   const LatticeMesh m = lattice_mesh(2, 4, 2, 1);
   REQUIRE(m.n_cells == 32);
-  REQUIRE(minimal_bytes(traffic_of(m, 0)) == 1296 + 768 + 400 + 384);
+  REQUIRE(minimal_bytes(lattice_traffic(m, 0)) == 1296 + 768 + 400 + 384);
   // A coefficient in the trial element adds one more vector: 81 * 8.
-  REQUIRE(minimal_bytes(traffic_of(m, 1)) == 1296 + 768 + 400 + 384 + 648);
+  REQUIRE(minimal_bytes(lattice_traffic(m, 1)) == 1296 + 768 + 400 + 384 + 648);
   // FP32 values: x, y and coefficients at 4 bytes; indices and coordinates unchanged.
-  OperatorTraffic t = traffic_of(m, 1);
+  OperatorTraffic t = lattice_traffic(m, 1);
   t.value_bytes = 4;
   REQUIRE(minimal_bytes(t) == 3 * 81 * 4 + 768 + 400 + 384);
 }
@@ -46,7 +31,7 @@ TEST_CASE("minimal bytes of a vector P1 operator on a 2x2x2 cube lattice match t
   // coordinate map: 48 * 4 * 4 = 768.
   const LatticeMesh m = lattice_mesh(3, 2, 1, 3);
   REQUIRE(m.n_cells == 48);
-  REQUIRE(minimal_bytes(traffic_of(m, 0)) == 1296 + 2304 + 648 + 768);
+  REQUIRE(minimal_bytes(lattice_traffic(m, 0)) == 1296 + 2304 + 648 + 768);
 }
 
 TEST_CASE("the physical bound takes the longer of DRAM time and FP64 time", "[model]")
