@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "fem/facet_quadrature.h"
 #include "fem/tabulation.h"
 
 namespace femgpu {
@@ -21,7 +22,9 @@ int max_order(const std::vector<MultiIndex> &ds)
 Tabulation tabulate_action(const ActionIR &ir, const std::string &share_dir)
 {
   Tabulation t;
-  t.rule = simplex_quadrature(ir.dim, ir.quadrature_degree, share_dir);
+  // A ds operator's rule lies on its reference facet; everything else is as for cells.
+  t.rule = ir.facet >= 0 ? facet_quadrature(ir.dim, ir.facet, ir.quadrature_degree, share_dir)
+                         : simplex_quadrature(ir.dim, ir.quadrature_degree, share_dir);
   for (const EvalGroup &g : ir.groups) {
     BasisTable b = tabulate_lagrange(ir.dim, g.element.degree, t.rule.points, max_order(g.derivatives));
     std::vector<std::vector<double>> tables;

@@ -84,6 +84,7 @@ Expr literal(double value)
 }
 
 Expr spatial_coordinate(int dim) { return make(Op::SpatialCoordinate, {dim}); }
+Expr facet_normal(int dim) { return make(Op::FacetNormal, {dim}); }
 Expr identity(int dim)
 {
   if (dim < 1 || dim > 3) fail("Identity(d) needs 1 <= d <= 3, got " + std::to_string(dim));

@@ -27,6 +27,7 @@ enum class Op {
   Constant,           // index into Form::constants
   Literal,            // value
   SpatialCoordinate,  // x
+  FacetNormal,        // n: the unit outward normal of the facet (ds integrals only)
   Identity,           // I (d x d)
   // arithmetic
   Sum, Product, Division, Power, Negate,
@@ -71,6 +72,7 @@ Expr coefficient(int slot, const Shape &shape, const std::string &name);
 Expr constant(int slot, const std::string &name);
 Expr literal(double value);
 Expr spatial_coordinate(int dim);
+Expr facet_normal(int dim);
 Expr identity(int dim);
 
 // Arithmetic with UFL's rules: '*' is scalar scaling, or matrix-vector/matrix-matrix

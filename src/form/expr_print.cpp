@@ -66,6 +66,7 @@ void print(std::ostream &os, const Expr &e)
     case Op::Constant: os << e->name; return;
     case Op::Literal: os << e->value; return;
     case Op::SpatialCoordinate: os << "x"; return;
+    case Op::FacetNormal: os << "n"; return;
     case Op::Identity: os << "Identity(" << e->shape[0] << ")"; return;
     case Op::Sum: print_binary(os, "+", e); return;
     case Op::Product: print_binary(os, "*", e); return;

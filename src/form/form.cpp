@@ -1,6 +1,7 @@
 // Form terminals, tables of coefficients and constants, and form-level derivative.
 #include "form/form.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -62,6 +63,7 @@ FormBuilder::FormBuilder(const FormSignature &signature) : signature_(signature)
 Expr FormBuilder::test_function() const { return argument(0, element_shape(signature_.element), "v"); }
 Expr FormBuilder::trial_function() const { return argument(1, element_shape(signature_.element), "u"); }
 Expr FormBuilder::x() const { return spatial_coordinate(dim()); }
+Expr FormBuilder::facet_normal() const { return femgpu::facet_normal(dim()); }
 int FormBuilder::dim() const { return cell_dim(signature_.cell); }
 
 Expr FormBuilder::coefficient(const std::string &name, std::optional<Element> element)
@@ -89,7 +91,7 @@ Expr FormBuilder::constant(const std::string &name, double default_value)
   return femgpu::constant(static_cast<int>(constants_.size() - 1), name);
 }
 
-Integral FormBuilder::integral(const Expr &integrand, std::optional<int> degree)
+Integral FormBuilder::integral(const Expr &integrand, std::optional<int> degree, const IntegralDomain &domain)
 {
   if (!is_scalar(integrand))
     throw FormError("an integrand must be scalar, got shape " + shape_string(integrand->shape) + " (use inner())");
@@ -98,7 +100,32 @@ Integral FormBuilder::integral(const Expr &integrand, std::optional<int> degree)
   Integral i;
   i.integrand = integrand;
   i.quadrature_degree = degree;
+  i.domain = domain;
   return i;
+}
+
+std::string describe_domain(const IntegralDomain &d)
+{
+  if (d.type == IntegralDomain::Type::Cell) return "dx";
+  return d.subdomain ? "ds(" + std::to_string(*d.subdomain) + ")" : "ds";
+}
+
+std::vector<IntegralDomain> integral_domains(const Form &form)
+{
+  std::vector<IntegralDomain> out;
+  for (const Integral &i : form.integrals)
+    if (std::find(out.begin(), out.end(), i.domain) == out.end()) out.push_back(i.domain);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Form restricted_to(const Form &form, const IntegralDomain &domain)
+{
+  Form f = form;
+  f.integrals.clear();
+  for (const Integral &i : form.integrals)
+    if (i.domain == domain) f.integrals.push_back(i);
+  return f;
 }
 
 Form FormBuilder::make_form(const std::vector<Integral> &integrals) const

@@ -1,4 +1,5 @@
-// A variational form: integrals over cells of scalar expressions, plus the tables of
+// A variational form: integrals over cells (dx) or exterior facets (ds, ds(id)) of
+// scalar expressions, plus the tables of
 // named coefficients and constants they refer to, and the elements of u and v.
 //
 // Takes: expressions from expr.h (built by the C++ API or by the parser).
@@ -75,11 +76,28 @@ struct ConstantInfo {
   double default_value = 0.0;
 };
 
-// One cell integral, `integrand * dx` (optionally dx(degree=q)). line:col is where a
-// form file wrote its '*dx' (0: not from a file), so lowering can point at it.
+// Where an integral is taken: over the cells (dx), or over the exterior facets (ds),
+// all of them or those whose boundary label has value `subdomain` (ds(subdomain)).
+struct IntegralDomain {
+  enum class Type { Cell, ExteriorFacet };
+  Type type = Type::Cell;
+  std::optional<int> subdomain;  // ExteriorFacet only; none: every exterior facet
+  bool operator==(const IntegralDomain &o) const { return type == o.type && subdomain == o.subdomain; }
+  bool operator!=(const IntegralDomain &o) const { return !(*this == o); }
+  bool operator<(const IntegralDomain &o) const
+  {
+    return type != o.type ? type < o.type : subdomain < o.subdomain;
+  }
+};
+std::string describe_domain(const IntegralDomain &d);  // "dx", "ds", "ds(3)"
+
+// One integral, `integrand * dx` or `integrand * ds(i)` (optionally with degree=q).
+// line:col is where a form file wrote its '*dx' (0: not from a file), so lowering can
+// point at it.
 struct Integral {
   Expr integrand;
   std::optional<int> quadrature_degree;
+  IntegralDomain domain;
   int line = 0, col = 0;
 };
 
@@ -105,6 +123,11 @@ struct Form {
   int dim() const { return cell_dim(signature.cell); }
 };
 
+// The domains the form integrates over, each once, cells first.
+std::vector<IntegralDomain> integral_domains(const Form &form);
+// The form with only its integrals over `domain` (possibly none).
+Form restricted_to(const Form &form, const IntegralDomain &domain);
+
 // Builds a form's terminals with the right shapes and keeps the coefficient and
 // constant tables. Used by the C++ API and the parser alike.
 class FormBuilder {
@@ -114,6 +137,7 @@ class FormBuilder {
   Expr test_function() const;   // v
   Expr trial_function() const;  // u
   Expr x() const;
+  Expr facet_normal() const;  // n, the unit outward normal (ds integrals only)
   int dim() const;
   // Coefficient in `element` (default: the element of u); the same name twice returns
   // the same coefficient when the element agrees, and throws FormError otherwise.
@@ -123,8 +147,8 @@ class FormBuilder {
   void declare(const FunctionDeclaration &d) { declarations_.push_back(d); }
   const FormSignature &signature() const { return signature_; }
 
-  // integrand * dx; the integrand must be scalar.
-  static Integral integral(const Expr &integrand, std::optional<int> degree = std::nullopt);
+  // integrand * dx (or over `domain`); the integrand must be scalar.
+  static Integral integral(const Expr &integrand, std::optional<int> degree = std::nullopt, const IntegralDomain &domain = {});
 
   Form make_form(const std::vector<Integral> &integrals) const;
   const std::vector<CoefficientInfo> &coefficients() const { return coefficients_; }

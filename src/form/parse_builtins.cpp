@@ -200,6 +200,8 @@ void seed_names(Context &ctx, bool form_mode)
   ctx.env["u"] = Value::of_expr(ctx.builder->trial_function());
   ctx.env["v"] = Value::of_expr(ctx.builder->test_function());
   ctx.env["dx"] = Value::measure(std::nullopt);
+  ctx.env["ds"] = Value::measure(std::nullopt, IntegralDomain{IntegralDomain::Type::ExteriorFacet, std::nullopt});
+  ctx.env["FacetNormal"] = Value::function("FacetNormal");
 }
 
 Value call_value(Context &ctx, const Value &callee, const CallArgs &args, Loc loc)

@@ -134,7 +134,7 @@ bool is_form_function(const std::string &name)
       "derivative",    "Constant",      "Coefficient",    "TestFunction",   "TrialFunction",     "TestFunctions",
       "TrialFunctions", "FiniteElement", "VectorElement", "MixedElement",   "Mesh",              "FunctionSpace",
       "split",         "VectorConstant", "TensorConstant", "SpatialCoordinate", "Index",          "indices",
-      "Dx"};
+      "Dx",            "FacetNormal"};
   return names.count(name) > 0;
 }
 
@@ -149,22 +149,41 @@ Value call_form_function(Context &ctx, const std::string &name, const CallArgs &
   return Value::of_expr(name == "TestFunction" ? ctx.builder->test_function() : ctx.builder->trial_function());
 }
 
+namespace {
+
+// ds(i) or ds(subdomain_id=i): the boundary label's value i (0..2^31-1).
+IntegralDomain facet_domain(const Value &measure, const CallArgs &args, const Keywords &kw, Loc loc)
+{
+  IntegralDomain d = measure.domain;
+  const Value *id = args.pos.empty() ? kw.get("subdomain_id") : &args.pos[0];
+  if (!id) return d;
+  if (!args.pos.empty() && kw.get("subdomain_id")) fail_at(loc, "ds() got the boundary label value twice");
+  if (d.subdomain) fail_at(loc, "this ds already has a boundary label value (" + std::to_string(*d.subdomain) + ")");
+  Loc at = args.pos.empty() ? kw.loc("subdomain_id") : args.pos_loc[0];
+  d.subdomain = small_int(*id, at, "the boundary label value of ds(i)", 0, 2147483647);
+  return d;
+}
+
+}  // namespace
+
 Value call_measure(const Value &measure, const CallArgs &args, Loc loc)
 {
-  if (!args.pos.empty()) fail_at(args.pos_loc[0], "dx() takes only keyword arguments (subdomain ids are not supported)");
-  Keywords kw = check_call("dx", args, 0, 0, {"degree", "metadata"}, loc);
+  const bool facet = measure.domain.type == IntegralDomain::Type::ExteriorFacet;
+  const char *name = facet ? "ds" : "dx";
+  if (!facet && !args.pos.empty()) fail_at(args.pos_loc[0], "dx() takes only keyword arguments (subdomain ids are not supported)");
+  Keywords kw = facet ? check_call(name, args, 0, 1, {"degree", "metadata", "subdomain_id"}, loc) : check_call(name, args, 0, 0, {"degree", "metadata"}, loc);
   std::optional<int> degree = measure.degree;
   if (const Value *q = kw.get("degree")) degree = small_int(*q, kw.loc("degree"), "the quadrature degree", 0, 60);
   if (const Value *m = kw.get("metadata")) {
     Loc at = kw.loc("metadata");
-    if (m->kind != Kind::Dict) fail_at(at, "dx() metadata must be a dict such as {\"quadrature_degree\": 4}");
+    if (m->kind != Kind::Dict) fail_at(at, std::string(name) + "() metadata must be a dict such as {\"quadrature_degree\": 4}");
     for (size_t k = 0; k < m->keys.size(); ++k) {
       if (m->keys[k] != "quadrature_degree")
         fail_at(at, "unsupported metadata key '" + m->keys[k] + "' (only 'quadrature_degree')");
       degree = small_int(m->items[k], at, "the quadrature degree", 0, 60);
     }
   }
-  return Value::measure(degree);
+  return Value::measure(degree, facet ? facet_domain(measure, args, kw, loc) : measure.domain);
 }
 
 }  // namespace femgpu::parse

@@ -170,8 +170,8 @@ Value Grammar::lookup(const Token &name)
   if (python_keywords().count(name.text)) keyword_error(name);
   auto it = ctx_.env.find(name.text);
   if (it != ctx_.env.end()) return it->second;
-  if (name.text == "ds" || name.text == "dS")  // UFL's measures, not a typo: say so
-    fail_at(name.loc, "facet integrals (ds, dS) are not supported; femgpu forms integrate over cells only (dx)");
+  if (name.text == "dS")  // UFL's measure, not a typo: say so
+    fail_at(name.loc, "interior facet integrals (dS) are not supported; femgpu forms integrate over cells (dx) and exterior facets (ds)");
   if (name.text == "interval" || name.text == "quadrilateral" || name.text == "hexahedron")
     fail_at(name.loc, "cell '" + name.text + "' is not supported: femgpu forms are on triangles and tetrahedra");
   std::string hint = suggest_name(ctx_, name.text);

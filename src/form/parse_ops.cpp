@@ -30,7 +30,7 @@ Value integrate(const Context &ctx, const Value &integrand, const Value &measure
   if (!is_exprlike(integrand)) fail_at(loc, "cannot integrate a " + type_name(integrand));
   Expr e = to_expr(integrand, loc, "an integrand");
   try {
-    Integral i = FormBuilder::integral(e, measure.degree);
+    Integral i = FormBuilder::integral(e, measure.degree, measure.domain);
     i.line = loc.line;
     i.col = loc.col;
     return Value::of_form({i});

@@ -322,6 +322,11 @@ Value call_ufl_function(Context &ctx, const std::string &name, const CallArgs &a
     check_cell(ctx, cell_arg(args.pos[0], args.pos_loc[0], name), args.pos_loc[0], "SpatialCoordinate()");
     return Value::of_expr(ctx.checked(ctx.builder->x(), loc));
   }
+  if (name == "FacetNormal") {
+    check_call(name, args, 1, 1, {}, loc);
+    check_cell(ctx, cell_arg(args.pos[0], args.pos_loc[0], name), args.pos_loc[0], "FacetNormal()");
+    return Value::of_expr(ctx.checked(ctx.builder->facet_normal(), loc));
+  }
   if (name == "Dx") return dx_call(ctx, args, loc);
   return index_call(ctx, name, args, loc);
 }

@@ -12,7 +12,14 @@ Value Value::of_int(int64_t v) { Value r; r.kind = Kind::Int; r.i = v; return r;
 Value Value::of_float(double v) { Value r; r.kind = Kind::Float; r.f = v; return r; }
 Value Value::of_expr(Expr v) { Value r; r.kind = Kind::Expr; r.e = std::move(v); return r; }
 Value Value::of_form(std::vector<Integral> v) { Value r; r.kind = Kind::Form; r.form = std::move(v); return r; }
-Value Value::measure(std::optional<int> degree) { Value r; r.kind = Kind::Measure; r.degree = degree; return r; }
+Value Value::measure(std::optional<int> degree, const IntegralDomain &domain)
+{
+  Value r;
+  r.kind = Kind::Measure;
+  r.degree = degree;
+  r.domain = domain;
+  return r;
+}
 Value Value::function(const std::string &name) { Value r; r.kind = Kind::Function; r.s = name; return r; }
 Value Value::list(std::vector<Value> v) { Value r; r.kind = Kind::List; r.items = std::move(v); return r; }
 Value Value::string(const std::string &v) { Value r; r.kind = Kind::String; r.s = v; return r; }

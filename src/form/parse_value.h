@@ -38,6 +38,7 @@ struct Value {
   Expr e;
   std::vector<Integral> form;
   std::optional<int> degree;       // Measure: dx(degree=q)
+  IntegralDomain domain;           // Measure: dx, ds or ds(id)
   std::string s;                   // String text, Function name
   std::vector<Value> items;        // List items, Dict values
   std::vector<std::string> keys;   // Dict keys
@@ -51,7 +52,7 @@ struct Value {
   static Value of_float(double v);
   static Value of_expr(Expr v);
   static Value of_form(std::vector<Integral> v);
-  static Value measure(std::optional<int> degree);
+  static Value measure(std::optional<int> degree, const IntegralDomain &domain = {});
   static Value function(const std::string &name);
   static Value list(std::vector<Value> v);
   static Value string(const std::string &v);

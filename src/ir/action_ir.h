@@ -65,6 +65,10 @@ struct ActionIR {
 
   int quadrature_degree = 0;
   bool quadrature_degree_estimated = true;
+  // Which integrals: dx (facet -1), or a ds domain on local facet `facet` of the
+  // reference cell, whose quadrature rule lies on that facet (fem/facet_quadrature.h).
+  IntegralDomain domain;
+  int facet = -1;
 
   std::vector<EvalGroup> groups;
   std::vector<MultiIndex> test_derivatives;

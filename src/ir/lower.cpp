@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "form/declared_elements.h"
 #include "ir/analysis.h"
@@ -231,8 +233,15 @@ Integrand scalarize_integrals(const Form &form, Program &p, Scalarizer &scalariz
 {
   Integrand in;
   in.sum = p.zero();
-  for (const Integral &i : form.integrals) {
-    in.integrals.push_back(scalarize(i.integrand).ids.at(0));
+  for (size_t k = 0; k < form.integrals.size(); ++k) {
+    const Integral &i = form.integrals[k];
+    try {
+      in.integrals.push_back(scalarize(i.integrand).ids.at(0));
+    } catch (const IntegralError &) {
+      throw;
+    } catch (const FormError &e) {
+      throw IntegralError(k, e.what());
+    }
     in.sum = p.add(in.sum, in.integrals.back());
     if (i.quadrature_degree) in.explicit_degree = std::max(in.explicit_degree.value_or(0), *i.quadrature_degree);
   }
@@ -338,7 +347,7 @@ ActionIR lower(const Form &form, const LowerOptions &options)
   const int dim = form.dim();
   const bool affine = form.signature.coordinate_degree == 1;
   Program p;
-  Geometry geo = build_geometry(p, dim, affine);
+  Geometry geo = build_geometry(p, dim, affine, options.facet);
   Scalarizer scalarize(p, geo);
   const Integrand integrand = scalarize_integrals(form, p, scalarize);
   check_linearity(p, integrand, options.rank);
@@ -350,6 +359,7 @@ ActionIR lower(const Form &form, const LowerOptions &options)
   InputRef weight;
   weight.kind = InputKind::Weight;
   int scale = p.mul(p.input(weight), p.unary(SOp::Abs, geo.detJ));
+  if (geo.facet >= 0) scale = p.mul(scale, geo.surface);  // ds = |det J| |K^T n_f| dS_ref
   std::vector<int> roots;
   for (int e : split.values) roots.push_back(p.mul(e, scale));
   ir.pointwise.outputs = compact(p, roots, ir.pointwise.program);
@@ -358,6 +368,8 @@ ActionIR lower(const Form &form, const LowerOptions &options)
   ir.dim = dim;
   ir.rank = options.rank;
   ir.affine = affine;
+  ir.domain = options.domain;
+  ir.facet = options.facet;
   ir.coefficients = form.coefficients;
   ir.constants = form.constants;
   ir.n_test_basis = lagrange_dimension(dim, form.signature.element.degree);
@@ -370,9 +382,15 @@ ActionIR lower(const Form &form, const LowerOptions &options)
 
 }  // namespace
 
-ActionIR lower_form(const Form &form, const LowerOptions &options)
+ActionIR lower_form(const Form &full_form, const LowerOptions &options)
 {
-  check_declared_elements(form);  // located at the declaration itself, not at 'a = ...'
+  check_declared_elements(full_form);  // located at the declaration itself, not at 'a = ...'
+  const bool on_facet = options.domain.type == IntegralDomain::Type::ExteriorFacet;
+  if (on_facet != (options.facet >= 0) || options.facet > full_form.dim())
+    throw std::invalid_argument("lower_form: facet " + std::to_string(options.facet) + " for the domain " + describe_domain(options.domain));
+  const Form form = restricted_to(full_form, options.domain);
+  if (form.integrals.empty())
+    throw FormError(location_prefix(form, form.line, form.col) + "the form has no " + describe_domain(options.domain) + " integrals");
   try {
     return lower(form, options);
   } catch (const IntegralError &e) {

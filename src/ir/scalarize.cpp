@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "ir/derivative.h"
+#include "ir/reference_facets.h"
 
 namespace femgpu {
 
@@ -54,7 +55,28 @@ std::vector<int> inverse_ids(Program &p, const std::vector<int> &A, int n, int d
   return inv;
 }
 
-Geometry build_geometry(Program &p, int dim, bool affine)
+namespace {
+
+// n = K^T n_f / |K^T n_f| and |K^T n_f| for the reference facet `facet`.
+void build_facet_normal(Program &p, Geometry &g)
+{
+  const std::array<double, 3> nf = reference_facet_normal(g.dim, g.facet);
+  std::vector<int> m;  // K^T n_f
+  int norm2 = p.zero();
+  for (int i = 0; i < g.dim; ++i) {
+    int c = p.zero();
+    for (int k = 0; k < g.dim; ++k)
+      if (nf[static_cast<size_t>(k)] != 0.0) c = p.add(c, p.mul(p.constant(nf[static_cast<size_t>(k)]), g.K[static_cast<size_t>(k * g.dim + i)]));
+    m.push_back(c);
+    norm2 = p.add(norm2, p.mul(c, c));
+  }
+  g.surface = p.unary(SOp::Sqrt, norm2);
+  for (int c : m) g.normal.push_back(p.div(c, g.surface));
+}
+
+}  // namespace
+
+Geometry build_geometry(Program &p, int dim, bool affine, int facet)
 {
   Geometry g;
   g.dim = dim;
@@ -76,6 +98,8 @@ Geometry build_geometry(Program &p, int dim, bool affine)
     }
   g.detJ = det_ids(p, g.J, dim);
   g.K = inverse_ids(p, g.J, dim, g.detJ);
+  g.facet = facet;
+  if (facet >= 0) build_facet_normal(p, g);
   return g;
 }
 
@@ -92,7 +116,7 @@ Tensor Scalarizer::compute(const Expr &e)
 {
   switch (e->op) {
     case Op::Argument: case Op::Coefficient: case Op::Constant: case Op::Literal:
-    case Op::SpatialCoordinate: case Op::Identity:
+    case Op::SpatialCoordinate: case Op::Identity: case Op::FacetNormal:
       return terminal(e);
     case Op::Grad: case Op::Div: case Op::NablaGrad: case Op::NablaDiv: case Op::Curl:
       return spatial(e);
@@ -136,6 +160,11 @@ Tensor Scalarizer::terminal(const Expr &e)
     case Op::Literal: t.ids[0] = p_.constant(e->value); break;
     case Op::SpatialCoordinate:
       for (int c = 0; c < n; ++c) t.ids[c] = eval_input(kCoordinates, c, {0, 0, 0});
+      break;
+    case Op::FacetNormal:
+      if (g_.facet < 0)
+        throw FormError("FacetNormal is defined on exterior facet integrals (ds) only, not in a cell integral (dx)");
+      for (int c = 0; c < n; ++c) t.ids[c] = g_.normal[static_cast<size_t>(c)];
       break;
     default:  // Identity
       for (int i = 0; i < e->shape[0]; ++i)

@@ -27,9 +27,16 @@ struct Geometry {
   std::vector<int> J;  // dim x dim: dx_i/dX_k
   std::vector<int> K;  // dim x dim: dX_k/dx_i
   int detJ = -1;
+  // A ds integral on local facet `facet` (-1: a cell integral, none of these): the unit
+  // outward normal n_i = (K^T n_f)_i / |K^T n_f| and the surface factor |K^T n_f|
+  // (ds = |det J| |K^T n_f| dS_ref, Nanson), n_f the reference facet's normal.
+  int facet = -1;
+  std::vector<int> normal;
+  int surface = -1;
 };
 
-Geometry build_geometry(Program &p, int dim, bool affine);
+// facet: -1 for cell integrals, else the local facet of the ds integrals (reference_facets.h).
+Geometry build_geometry(Program &p, int dim, bool affine, int facet = -1);
 
 class Scalarizer {
  public:

@@ -27,6 +27,7 @@ struct FormCase {
   int rank;             // 2 bilinear, 1 residual
   int coordinate_degree;
   std::function<std::vector<Integral>(FormBuilder &)> integrals;
+  int facet = -1;  // >= 0: lower the ds integrals on this local facet (every cell's facet f)
 };
 
 inline std::vector<Integral> one(const Expr &integrand) { return {FormBuilder::integral(integrand)}; }
@@ -146,6 +147,7 @@ inline ActionData make_action(const FormCase &c, int dim, int degree, int n_cell
   ActionData d;
   LowerOptions options;
   options.rank = c.rank;
+  if (c.facet >= 0) options.domain.type = IntegralDomain::Type::ExteriorFacet, options.facet = c.facet;
   d.ir = lower_form(b.make_form(c.integrals(b)), options);
   d.tab = tabulate_action(d.ir, default_share_dir());
   d.n_cells = n_cells;
