@@ -1,6 +1,9 @@
 // Structured simplex box meshes without a mesh generator: 2 triangles per square,
 // 6 Kuhn tetrahedra per cube (the paper's benchmark meshes). PETSc builds without
 // Triangle/TetGen (Debian's 3.18, minimal CUDA builds) cannot make simplex boxes.
+// Boundary faces carry the label "Face Sets" (for ds(i)): in 2D 1 bottom (y = lower),
+// 2 right (x = upper), 3 top, 4 left; in 3D 1 bottom (z = lower), 2 top, 3 front
+// (y = lower), 4 back, 5 right (x = upper), 6 left.
 #include <petscdmplex.h>
 
 #include <cmath>
@@ -9,6 +12,58 @@
 #include "femgpu.h"
 #include "fem/structured_cells.h"
 #include "petsc/petsc_compat.h"
+
+namespace {
+
+// The "Face Sets" value of a face whose vertices all have coordinate `d` at the lower
+// (upper: side 1) end of the box, or 0.
+PetscInt side_value(PetscInt dim, PetscInt d, int side)
+{
+  static const PetscInt two[2][2] = {{4, 2}, {1, 3}};           // [x, y][lower, upper]
+  static const PetscInt three[3][2] = {{6, 5}, {3, 4}, {1, 2}};  // [x, y, z][lower, upper]
+  return dim == 2 ? two[d][side] : three[d][side];
+}
+
+// Labels every boundary face of the serial box (rank 0 holds it all) by its side.
+PetscErrorCode label_box_faces(DM dm, PetscInt dim, const PetscReal lower[], const PetscReal upper[])
+{
+  DMLabel label;
+  Vec coords;
+  PetscSection cs;
+  const PetscScalar *ca;
+  PetscInt fStart, fEnd, vStart, vEnd;
+  PetscFunctionBegin;
+  PetscCall(DMCreateLabel(dm, "Face Sets"));
+  PetscCall(DMGetLabel(dm, "Face Sets", &label));
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  PetscCall(DMGetCoordinateSection(dm, &cs));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  PetscCall(DMPlexGetHeightStratum(dm, 1, &fStart, &fEnd));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  for (PetscInt f = fStart; f < fEnd; ++f) {
+    PetscInt n, *closure = nullptr, on[3][2] = {{0, 0}, {0, 0}, {0, 0}}, nv = 0;
+    PetscCall(DMPlexGetTransitiveClosure(dm, f, PETSC_TRUE, &n, &closure));
+    for (PetscInt k = 0; k < n; ++k) {
+      PetscInt off;
+      if (closure[2 * k] < vStart || closure[2 * k] >= vEnd) continue;  // not a vertex
+      PetscCall(PetscSectionGetOffset(cs, closure[2 * k], &off));
+      ++nv;
+      for (PetscInt d = 0; d < dim; ++d) {
+        const PetscReal x = PetscRealPart(ca[off + d]), tol = 1e-12 * (upper[d] - lower[d]);
+        on[d][0] += PetscAbsReal(x - lower[d]) < tol;
+        on[d][1] += PetscAbsReal(x - upper[d]) < tol;
+      }
+    }
+    PetscCall(DMPlexRestoreTransitiveClosure(dm, f, PETSC_TRUE, &n, &closure));
+    for (PetscInt d = 0; d < dim; ++d)
+      for (int side = 0; side < 2; ++side)
+        if (nv == dim && on[d][side] == nv) PetscCall(DMLabelSetValue(label, f, side_value(dim, d, side)));
+  }
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
 
 // As DMPlexCreateBoxMesh: NULL faces are 2 x 2 in 2D and 1 x 1 x 1 in 3D, NULL lower
 // and upper bounds the unit box.
@@ -51,6 +106,7 @@ PetscErrorCode FEMGPUCreateBoxMesh(MPI_Comm comm, PetscInt dim, const PetscInt g
         }
   }
   PetscCall(DMPlexCreateFromCellListPetsc(comm, dim, n_cells, n_vertices, dim + 1, PETSC_TRUE, cells.data(), dim, coords.data(), dm));
+  PetscCall(label_box_faces(*dm, dim, lower, upper));
   PetscCall(DMPlexDistributeSetDefault(*dm, PETSC_TRUE));
   PetscCall(PetscObjectSetName((PetscObject)*dm, "box"));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -26,9 +26,9 @@ PetscErrorCode use_field(const MatFEMGPUContext *ctx, const std::string &name, D
   PetscFunctionBegin;
   b->dm = dm;
   PetscCall(plex_field_map(dm, field, &n_cells, &width, &b->map, &b->local_size));
-  PetscCheck(n_cells == ctx->op.maps.n_cells, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+  PetscCheck(n_cells == ctx->op.mesh_cells, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
              "fem_gpu: coefficient '%s' is read from a DM with %" PetscInt_FMT " cells on this rank; the Mat's DM has %" PetscInt_FMT
-             " (the coefficient's DM must be on the same mesh: DMClone it)", name.c_str(), n_cells, ctx->op.maps.n_cells);
+             " (the coefficient's DM must be on the same mesh: DMClone it)", name.c_str(), n_cells, ctx->op.mesh_cells);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,6 +7,7 @@
 #include <petsctime.h>
 #include <petsc/private/matimpl.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "femgpu.h"
@@ -50,14 +51,25 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
                                    ActionArrays *a)
 {
   PetscFunctionBegin;
-  a->n_cells = static_cast<int>(ctx->op.maps.n_cells);
-  a->coordinates = {coords, ctx->op.maps.coordinates.data()};
-  a->trial = {trial, ctx->op.maps.free.data()};
-  a->test_map = ctx->op.maps.free.data();
+  PetscCall(MatFEMGPUFillOperatorArrays(ctx, *ctx->op.ir, ctx->op.maps, ctx->op.cells, &ctx->op.coefficient_maps, trial, coords,
+                                        host_coefficients, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUFillOperatorArrays(MatFEMGPUContext *ctx, const ActionIR &ir, const PlexMaps &maps, const std::vector<PetscInt> &cells,
+                                           std::vector<std::vector<int>> *scratch, const PetscScalar *trial, const PetscScalar *coords,
+                                           bool host_coefficients, ActionArrays *a)
+{
+  PetscFunctionBegin;
+  a->n_cells = static_cast<int>(maps.n_cells);
+  a->coordinates = {coords, maps.coordinates.data()};
+  a->trial = {trial, maps.free.data()};
+  a->test_map = maps.free.data();
   a->constants = ctx->op.constants;
   a->coefficients.clear();
-  for (const CoefficientInfo &ci : ctx->op.ir->coefficients) {
-    auto it = ctx->op.coefficients.find(ci.name);
+  scratch->assign(ir.coefficients.size(), {});
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) {
+    auto it = ctx->op.coefficients.find(ir.coefficients[i].name);
     const PetscScalar *w = nullptr, *held = nullptr;  // null: unused by a, or values kept on the device
     if (it != ctx->op.coefficients.end() && host_coefficients) {
       PetscCall(VecGetArrayRead(it->second.local, &held));
@@ -65,7 +77,16 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
       PetscCall(VecRestoreArrayRead(it->second.local, &held));
     }
     const bool own_map = it != ctx->op.coefficients.end() && !it->second.map.empty();  // in its own element
-    a->coefficients.push_back({w, own_map ? it->second.map.data() : ctx->op.maps.all.data()});
+    const int *map = maps.all.data();
+    if (own_map && cells.empty()) map = it->second.map.data();
+    if (own_map && !cells.empty()) {  // the subset's rows of the coefficient's map
+      const size_t width = it->second.map.size() / static_cast<size_t>(std::max<PetscInt>(ctx->op.mesh_cells, 1));
+      for (PetscInt c : cells)
+        (*scratch)[i].insert((*scratch)[i].end(), it->second.map.begin() + static_cast<long>(static_cast<size_t>(c) * width),
+                             it->second.map.begin() + static_cast<long>(static_cast<size_t>(c + 1) * width));
+      map = (*scratch)[i].data();
+    }
+    a->coefficients.push_back({w, map});
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -125,6 +146,7 @@ static PetscErrorCode apply_on_local(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec y
   PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, xl, yl, 0));
   PetscCall(PetscTime(&t0));  // the backend's call alone: MatView's time per apply
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->apply(arrays, static_cast<size_t>(ctx->op.maps.local_size), ya));
+  PetscCall(MatFEMGPUApplyFacets(A, ctx, xa, ca, ya, false));
   PetscCall(PetscTime(&t1));
   PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
   PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, xl, yl, 0));

@@ -257,6 +257,9 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
              "MatConvert: this fem_gpu Mat applies a residual (rank-1 form %s), which has no matrix to assemble", ctx->op.form_source.c_str());
   PetscCall(MatFEMGPUSetUp(A));
+  PetscCheck(ctx->op.facets.empty() && !ctx->op.on_facets, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
+             "MatConvert: form %s has exterior facet integrals (ds), which fem_gpu does not assemble yet; use MatMult, or MatComputeOperator",
+             ctx->op.form_source.c_str());
   PetscCall(PetscLogEventBegin(FEMGPU_Assembly, A, 0, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(check_reusable(A, ctx, *B));

@@ -117,6 +117,7 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
 #if FEMGPU_DEVICE_VECS
   ActionBackend *backend = ctx->device.backend.get();
   if (!backend->on_device() || ctx->options.schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ctx->op.facets.empty()) PetscFunctionReturn(PETSC_SUCCESS);  // ds parts run on the host path
   PetscBool x_dev, y_dev;
   PetscCall(on_device(x, &x_dev));
   PetscCall(on_device(y, &y_dev));

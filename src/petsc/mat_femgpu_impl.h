@@ -16,6 +16,7 @@
 
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
+#include "ir/lower.h"
 #include "petsc/petsc_compat.h"
 #include "petsc/plex_maps.h"
 #include "runtime/action_backend.h"
@@ -68,7 +69,22 @@ struct MatFEMGPUOptions {
   // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.
   bool options_read = false;
   PetscReal check_jacobian_tol = 0;  // -mat_fem_gpu_check_jacobian (snes_jacobian.cpp); 0: off
+  std::string boundary_label;        // -mat_fem_gpu_boundary_label; empty: 'Face Sets', else 'marker' 
   std::string options_prefix;
+};
+
+// The exterior facet integrals of one ds domain on one local facet f (lower.h): a cell
+// operator on the cells whose facet f is on that boundary, with their closure maps. It
+// runs the default (untuned) SCPWI schedule on the Mat's backend kind: it is surface-sized.
+struct FacetPart {
+  IntegralDomain domain;
+  int facet = 0;
+  std::unique_ptr<ActionIR> ir;
+  std::unique_ptr<Tabulation> tab;
+  std::vector<PetscInt> cells;  // 0-based cells of this rank
+  PlexMaps maps;                // their rows of the Mat's maps
+  std::unique_ptr<ActionBackend> backend;  // null where this rank has no such cell
+  std::vector<std::vector<int>> coefficient_maps;  // scratch: own-element coefficient rows
 };
 
 // The operator: the form and the values it is bound to (set through the API and by SNES),
@@ -91,6 +107,14 @@ struct OperatorDescription {
   std::unique_ptr<ActionIR> ir;
   std::unique_ptr<Tabulation> tab;
   PlexMaps maps;
+  // A form without dx integrals: `ir` is its first ds domain on facet 0, run on these
+  // cells (maps holds their rows); empty for the dx operator on every cell.
+  bool on_facets = false;
+  std::vector<PetscInt> cells;
+  std::vector<std::vector<int>> coefficient_maps;  // scratch: own-element coefficient rows of `cells`
+  PetscInt mesh_cells = 0;         // every cell of this rank (coefficient maps have as many rows)
+  std::vector<FacetPart> facets;   // the other ds domains and facets (mat_femgpu_facets.cpp)
+  std::shared_ptr<const Form> form;  // as lowered, for the facet parts
   std::vector<double> constants;  // one per ir->constants
   PetscLogDouble flops_per_cell = 0;
   bool symmetric = false;  // declared, or detected on a cell matrix at setup (mat_femgpu_solver.cpp)
@@ -179,6 +203,20 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
 // (they stay on the device).
 PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, bool host_coefficients,
                                    ActionArrays *a);
+// The same for one operator: its IR, maps and cell subset (empty: every cell);
+// own-element coefficient maps are cut to the subset into *scratch.
+PetscErrorCode MatFEMGPUFillOperatorArrays(MatFEMGPUContext *ctx, const ActionIR &ir, const PlexMaps &maps, const std::vector<PetscInt> &cells,
+                                           std::vector<std::vector<int>> *scratch, const PetscScalar *trial, const PetscScalar *coords,
+                                           bool host_coefficients, ActionArrays *a);
+// Exterior facet operators (mat_femgpu_facets.cpp): at setup, after the maps (every
+// cell's) and before the backend, the parts of the form's ds integrals, and for a form
+// without dx integrals the Mat's own operator cut to its cells; then their backends.
+PetscErrorCode MatFEMGPUSetUpFacets(Mat A, MatFEMGPUContext *ctx, const LowerOptions &lower);
+PetscErrorCode MatFEMGPUMakeFacetBackends(Mat A, MatFEMGPUContext *ctx);
+// out (local) += the facet parts' action (diagonal: false) or diagonal (true).
+PetscErrorCode MatFEMGPUApplyFacets(Mat A, MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, PetscScalar *out, bool diagonal);
+// MatView's lines about the facet parts ("" without ds integrals).
+std::string MatFEMGPUDescribeFacets(const MatFEMGPUContext *ctx);
 // The GPU-resident apply y (+)= A x on global Vecs; *done is false when the Vecs,
 // backend or communicator do not allow it.
 PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done);

@@ -159,6 +159,13 @@ static PetscErrorCode read_options(Mat A)
                              "In an unchanged SNES program: on first use, compare this operator with the Jacobian the program assembles from its "
                              "PetscDS (3 random vectors) and stop with an error when their relative difference exceeds this tolerance (0: off)",
                              0, 1, &ctx->options.check_jacobian_tol, &set));
+  char label[256] = "";
+  PetscCall(PetscOptionsString("-mat_fem_gpu_boundary_label", "DM label whose value i ds(i) integrates over (default: 'Face Sets', else 'marker')", "",
+                               ctx->options.boundary_label.c_str(), label, sizeof(label), &set));
+  if (set) {
+    ctx->options.boundary_label = label;
+    ctx->set_up = false;
+  }
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->options.view_ir, &ctx->options.view_ir, nullptr));
   PetscCall(read_schedule_options(PetscOptionsObject, src, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->options.view_source, &ctx->options.view_source, nullptr));

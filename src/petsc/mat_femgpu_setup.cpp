@@ -109,23 +109,34 @@ ParsedForms parse_form_text_for_dm(const std::string &text, const std::string &s
   }
 }
 
+// The Mat's own operator: the form's dx integrals, or for a form with ds integrals only,
+// its first ds domain on local facet 0 (mat_femgpu_facets.cpp cuts it to those cells).
+LowerOptions main_operator(const Form &form, LowerOptions lo, bool *on_facets)
+{
+  const IntegralDomain first = integral_domains(form).at(0);
+  *on_facets = first.type == IntegralDomain::Type::ExteriorFacet;
+  lo.domain = first;
+  lo.facet = *on_facets ? 0 : -1;
+  return lo;
+}
+
 // The form of the Mat's DM lowered to its IR and tabulated: the operator (a or the
-// Jacobian of F) or, for a residual Mat, F itself.
-PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx)
+// Jacobian of F) or, for a residual Mat, F itself. *lo: the options the facet parts share.
+PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
   FEMGPU_CXX(comm, {
     ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
-    LowerOptions lo;
-    if (ctx->options.quadrature_degree >= 0) lo.quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
+    if (ctx->options.quadrature_degree >= 0) lo->quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
     if (ctx->op.residual && !forms.F)
       throw FormError(ctx->op.form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
                                          "(F = a(w, v) - L(v))");
     if (!ctx->op.residual && !forms.has_bilinear())
       throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
-    if (ctx->op.residual) lo.rank = 1;
-    ctx->op.ir = std::make_unique<ActionIR>(lower_form(ctx->op.residual ? *forms.F : forms.a, lo));
+    if (ctx->op.residual) lo->rank = 1;
+    ctx->op.form = std::make_shared<const Form>(ctx->op.residual ? *forms.F : forms.a);
+    ctx->op.ir = std::make_unique<ActionIR>(lower_form(*ctx->op.form, main_operator(*ctx->op.form, *lo, &ctx->op.on_facets)));
     ctx->op.tab = std::make_unique<Tabulation>(tabulate_action(*ctx->op.ir, default_share_dir()));
   });
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -168,8 +179,10 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCheck(!ctx->op.form_source.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
              "fem_gpu: no form; give -mat_fem_gpu_form_file FILE.ufl or call MatFEMGPUSetFormFile()");
   PetscCall(plex_form_signature(ctx->op.dm, &ctx->op.signature));
-  PetscCall(lower_operator(A, ctx));
+  LowerOptions lower;
+  PetscCall(lower_operator(A, ctx, &lower));
   PetscCall(build_maps(A, ctx));
+  PetscCall(MatFEMGPUSetUpFacets(A, ctx, lower));  // ds integrals: parts on boundary cells
   PetscCall(resolve_constants(A, ctx));
   PetscCall(MatFEMGPUBindCoefficients(A, ctx));
   ctx->tuning.summary.clear();
@@ -177,6 +190,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   ctx->device.apply_seconds = ctx->device.first_apply_seconds = 0;
   ctx->device.apply_count = 0;
   PetscCall(MatFEMGPUMakeBackend(A, ctx));
+  PetscCall(MatFEMGPUMakeFacetBackends(A, ctx));
   PetscCall(PetscLogEventBegin(FEMGPU_Symmetry, A, 0, 0, 0));
   if (!ctx->op.residual) PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
   PetscCall(PetscLogEventEnd(FEMGPU_Symmetry, A, 0, 0, 0));
@@ -220,6 +234,7 @@ static std::string describe(const MatFEMGPUContext *ctx)
     std::istringstream summary(ctx->tuning.summary);
     for (std::string line; std::getline(summary, line);) os << "  " << line << "\n";
   }
+  os << MatFEMGPUDescribeFacets(ctx);
   os << "  cells: " << ctx->op.maps.n_cells << " on this rank; backend: " << ctx->device.backend->name() << ", " << ctx->device.backend->schedule() << "\n";
   const std::string occupancy = ctx->device.backend->occupancy();
   if (!occupancy.empty()) os << "  occupancy: " << occupancy << "\n";

@@ -45,6 +45,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Diagonal, A, d, 0, 0));
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->diagonal(arrays, static_cast<size_t>(ctx->op.maps.local_size), da));
+  PetscCall(MatFEMGPUApplyFacets(A, ctx, nullptr, ca, da, true));
   PetscCall(PetscLogEventEnd(FEMGPU_Diagonal, A, d, 0, 0));
   PetscCall(VecRestoreArray(dl, &da));
   PetscCall(VecRestoreArrayRead(coords, &ca));
