@@ -1,6 +1,8 @@
 // Exterior facets of a DMPlex: boundary faces, their cells and local facet numbers.
 #include "petsc/boundary_facets.h"
 
+#include <petscsf.h>
+
 #include <algorithm>
 
 namespace femgpu {
@@ -33,6 +35,30 @@ PetscErrorCode local_facet(DM dm, PetscInt cell, PetscInt face, PetscInt *facet)
     if (std::find(fv.begin(), fv.end(), cv[j]) == fv.end()) *facet = static_cast<PetscInt>(j);
   PetscCheck(*facet >= 0 && fv.size() + 1 == cv.size(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "fem_gpu: face %" PetscInt_FMT " is not a facet of its support cell %" PetscInt_FMT, face, cell);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// shared[p] = 1 for the points another rank also holds (leaves of the point SF, and
+// roots that some rank holds as a leaf): a face there is a partition face, not a boundary.
+PetscErrorCode shared_points(DM dm, std::vector<char> *shared)
+{
+  PetscSF sf;
+  PetscInt pStart, pEnd, nroots, nleaves;
+  const PetscInt *local;
+  const PetscSFNode *remote;
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
+  shared->assign(static_cast<size_t>(pEnd), 0);
+  PetscCall(DMGetPointSF(dm, &sf));
+  if (!sf) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &local, &remote));
+  if (nroots < 0) PetscFunctionReturn(PETSC_SUCCESS);  // no graph: one rank
+  for (PetscInt k = 0; k < nleaves; ++k) (*shared)[static_cast<size_t>(local ? local[k] : k)] = 1;
+  const PetscInt *degree;
+  PetscCall(PetscSFComputeDegreeBegin(sf, &degree));
+  PetscCall(PetscSFComputeDegreeEnd(sf, &degree));
+  for (PetscInt p = 0; p < std::min(nroots, pEnd); ++p)
+    if (degree[p] > 0) (*shared)[static_cast<size_t>(p)] = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -85,6 +111,8 @@ PetscErrorCode boundary_facet_cells(DM dm, const std::string &name, std::optiona
   PetscCall(DMGetDimension(dm, &dim));
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   cells->assign(static_cast<size_t>(dim + 1), {});
+  std::vector<char> shared;
+  PetscCall(shared_points(dm, &shared));
   PetscCall(DMLabelCreate(PETSC_COMM_SELF, "fem_gpu exterior facets", &boundary));
   PetscCall(DMPlexMarkBoundaryFaces(dm, 1, boundary));
   if (value) PetscCall(DMGetLabel(dm, name.c_str(), &label));
@@ -99,7 +127,7 @@ PetscErrorCode boundary_facet_cells(DM dm, const std::string &name, std::optiona
     if (value && v != *value) continue;
     PetscCall(DMPlexGetSupportSize(dm, face[k], &support_size));
     PetscCall(DMPlexGetSupport(dm, face[k], &support));
-    if (support_size != 1 || support[0] < cStart || support[0] >= cEnd) continue;
+    if (support_size != 1 || support[0] < cStart || support[0] >= cEnd || shared[static_cast<size_t>(face[k])]) continue;
     PetscCall(local_facet(dm, support[0], face[k], &f));
     (*cells)[static_cast<size_t>(f)].push_back(support[0] - cStart);
   }
