@@ -118,6 +118,21 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -mat_fem_gpu_boundary_label: the label ds(i) reads (boundary_facets.h).
+static PetscErrorCode read_boundary_label(OptionItems PetscOptionsObject, MatFEMGPUContext *ctx)
+{
+  char label[256] = "";
+  PetscBool set;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsString("-mat_fem_gpu_boundary_label", "DM label whose value i ds(i) integrates over (default: 'Face Sets', else 'marker')", "",
+                               ctx->options.boundary_label.c_str(), label, sizeof(label), &set));
+  if (set) {
+    ctx->options.boundary_label = label;
+    ctx->set_up = false;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The options block has its own title: PETSc prints -help for a title once, and the
 // "Matrix (Mat)" block has usually been printed by another Mat (a partitioner's) already.
 static PetscErrorCode read_options(Mat A)
@@ -159,13 +174,7 @@ static PetscErrorCode read_options(Mat A)
                              "In an unchanged SNES program: on first use, compare this operator with the Jacobian the program assembles from its "
                              "PetscDS (3 random vectors) and stop with an error when their relative difference exceeds this tolerance (0: off)",
                              0, 1, &ctx->options.check_jacobian_tol, &set));
-  char label[256] = "";
-  PetscCall(PetscOptionsString("-mat_fem_gpu_boundary_label", "DM label whose value i ds(i) integrates over (default: 'Face Sets', else 'marker')", "",
-                               ctx->options.boundary_label.c_str(), label, sizeof(label), &set));
-  if (set) {
-    ctx->options.boundary_label = label;
-    ctx->set_up = false;
-  }
+  PetscCall(read_boundary_label(PetscOptionsObject, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->options.view_ir, &ctx->options.view_ir, nullptr));
   PetscCall(read_schedule_options(PetscOptionsObject, src, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->options.view_source, &ctx->options.view_source, nullptr));

@@ -132,7 +132,7 @@ TEST_CASE("sum over facets of (grad u . n) v ds is the cell integral of div(grad
   }
 }
 
-TEST_CASE("a ds operator's quadrature rule lies on its facet; FacetNormal in a dx integral is an error", "[facet][form]")
+TEST_CASE("a ds operator's quadrature rule lies on its facet, and FacetNormal in a dx integral is an error", "[facet][form]")
 {
   FormBuilder b(FormSignature{CellType::Tetrahedron, Element{2, 1}, 1});
   Form uv = b.make_form({FormBuilder::integral(mul(b.trial_function(), b.test_function()), std::nullopt, kDs)});

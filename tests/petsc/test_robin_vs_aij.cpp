@@ -1,0 +1,172 @@
+// A fem_gpu Mat with exterior facet integrals applies the same operator as the AIJ matrix
+// PETSc assembles from a PetscDS: the Laplacian plus alpha u v on the boundary faces of
+// the label values -values (all of "Face Sets" by default), PETSc's part as a natural
+// boundary condition's boundary Jacobian (DMAddBoundary, PetscWeakFormSetIndexBdJacobian),
+// femgpu's from a form with ds(i) for each value. MatMult and MatGetDiagonal are compared
+// for every degree in -degrees; exit code 1 when |A x - J x|_inf / |J x|_inf (or the
+// diagonals') exceeds -tolerance. The boundary term is checked to change J at all.
+#include <petscdmplex.h>
+#include <petscds.h>
+#include <petscsnes.h>
+
+#include <string>
+#include <vector>
+
+#include "femgpu.h"
+#include "petsc/petsc_compat.h"
+
+static const char help[] = "Compares fem_gpu MatMult and MatGetDiagonal of a Robin form with PETSc's assembled Jacobian.\n"
+                           "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T (mesh: FEMGPUCreateMeshFromOptions)\n";
+
+namespace {
+
+void g3_identity(PetscInt dim, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[],
+                 const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, PetscReal,
+                 const PetscReal[], PetscInt, const PetscScalar[], PetscScalar g3[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g3[d * dim + d] = 1.0;
+}
+
+void g0_alpha(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[],
+              const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, PetscReal, const PetscReal[],
+              const PetscReal[], PetscInt n_constants, const PetscScalar constants[], PetscScalar g0[])
+{
+  g0[0] = n_constants > 0 ? constants[0] : 1.0;
+}
+
+// The DM with a P_k field, the Laplacian's Jacobian and, unless `plain`, the boundary term.
+PetscErrorCode create_problem(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscScalar alpha, bool plain, DM *dm)
+{
+  PetscFE fe;
+  PetscDS ds;
+  DMLabel label;
+  PetscInt dim, bd;
+  PetscWeakForm wf;
+  PetscFunctionBegin;
+  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
+  PetscCall(DMGetDimension(*dm, &dim));
+  PetscCall(PetscFECreateLagrange(comm, dim, 1, PETSC_TRUE, k, PETSC_DETERMINE, &fe));
+  PetscCall(DMSetField(*dm, 0, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(DMGetDS(*dm, &ds));
+  PetscCall(PetscDSSetJacobian(ds, 0, 0, nullptr, nullptr, nullptr, g3_identity));
+  PetscCall(PetscDSSetConstants(ds, 1, &alpha));
+  if (plain) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetLabel(*dm, "Face Sets", &label));
+  PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "robin", label, static_cast<PetscInt>(values.size()), values.data(), 0, 0, nullptr, nullptr, nullptr,
+                          nullptr, &bd));
+  PetscCall(PetscDSGetBoundary(ds, bd, &wf, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
+  for (PetscInt v : values) PetscCall(PetscWeakFormSetIndexBdJacobian(wf, label, v, 0, 0, 0, 0, g0_alpha, 0, nullptr, 0, nullptr, 0, nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// PETSc's assembled Jacobian of the problem.
+PetscErrorCode assemble(DM dm, Mat *J)
+{
+  Vec x;
+  PetscFunctionBegin;
+  PetscCall(DMSetMatType(dm, MATAIJ));
+  PetscCall(DMCreateMatrix(dm, J));
+  PetscCall(DMGetGlobalVector(dm, &x));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(DMPlexSNESComputeJacobianFEM(dm, x, *J, *J, nullptr));
+  PetscCall(DMRestoreGlobalVector(dm, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The form: the Laplacian plus alpha u v ds(i) for each value.
+std::string robin_form(const std::vector<PetscInt> &values)
+{
+  std::string text = "alpha = Constant(\"alpha\", 1.0)\na = inner(grad(u), grad(v))*dx";
+  for (PetscInt v : values) text += " + alpha*u*v*ds(" + std::to_string(v) + ")";
+  return text + "\n";
+}
+
+// |a - b|_inf / |b|_inf.
+PetscErrorCode relative_difference(Vec a, Vec b, PetscReal *error)
+{
+  Vec d;
+  PetscReal nd, nb;
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(a, &d));
+  PetscCall(VecWAXPY(d, -1.0, b, a));
+  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
+  PetscCall(VecNorm(b, NORM_INFINITY, &nb));
+  *error = nd / nb;
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The errors of MatMult and MatGetDiagonal, and how much the boundary term changes J x.
+PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscReal alpha, PetscReal errors[3])
+{
+  DM dm, plain_dm;
+  Mat J, P, A;
+  Vec x, y, z;
+  PetscRandom rnd;
+  PetscFunctionBegin;
+  PetscCall(create_problem(comm, k, values, alpha, false, &dm));
+  PetscCall(create_problem(comm, k, values, alpha, true, &plain_dm));
+  PetscCall(assemble(dm, &J));
+  PetscCall(assemble(plain_dm, &P));
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(MatFEMGPUSetForm(A, robin_form(values).c_str(), "robin(test)"));
+  PetscCall(MatFEMGPUSetConstant(A, "alpha", alpha));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(DMCreateGlobalVector(dm, &x));
+  PetscCall(VecDuplicate(x, &y));
+  PetscCall(VecDuplicate(x, &z));
+  PetscCall(PetscRandomCreate(comm, &rnd));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatMult(J, x, z));
+  PetscCall(relative_difference(y, z, &errors[0]));
+  PetscCall(MatGetDiagonal(A, y));
+  PetscCall(MatGetDiagonal(J, z));
+  PetscCall(relative_difference(y, z, &errors[1]));
+  PetscCall(MatMult(J, x, y));
+  PetscCall(MatMult(P, x, z));
+  PetscCall(relative_difference(y, z, &errors[2]));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&J));
+  PetscCall(MatDestroy(&P));
+  PetscCall(DMDestroy(&dm));
+  PetscCall(DMDestroy(&plain_dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  PetscInt degrees[8] = {1, 2, 3}, n_degrees = 8, vals[8] = {1, 2, 3, 4}, n_values = 8;
+  PetscReal tolerance = 1e-11, alpha = 2.5;
+  PetscBool values_set, degrees_set;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscCall(MatFEMGPURegister());
+  MPI_Comm comm = PETSC_COMM_WORLD;
+  PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-degrees", degrees, &n_degrees, &degrees_set));
+  if (!degrees_set) n_degrees = 3;
+  PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-values", vals, &n_values, &values_set));
+  if (!values_set) n_values = 4;
+  PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-tolerance", &tolerance, nullptr));
+  PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-alpha", &alpha, nullptr));
+  const std::vector<PetscInt> values(vals, vals + n_values);
+  bool ok = n_degrees > 0 && n_values > 0;
+  for (PetscInt i = 0; i < n_degrees; ++i) {
+    PetscReal e[3];
+    PetscCall(compare(comm, degrees[i], values, alpha, e));
+    PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": MatMult %.3e, MatGetDiagonal %.3e (the boundary term changes J x by %.3e)\n", degrees[i], (double)e[0],
+                          (double)e[1], (double)e[2]));
+    ok = ok && e[0] <= tolerance && e[1] <= tolerance && e[2] > 1e-3;
+  }
+  PetscCall(PetscPrintf(comm, "%s\n", ok ? "robin matches PETSc" : "MISMATCH"));
+  PetscCall(PetscFinalize());
+  return ok ? 0 : 1;
+}
