@@ -93,6 +93,22 @@ void f1_linear_problem(POINTWISE_ARGS, PetscScalar f1[])
   for (PetscInt d = 0; d < dim; ++d) f1[d] = constants[0] * u_x[d];
 }
 
+// neumann_problem.ufl: linear_problem's cell terms, -(1 + x0 x1, v) on the faces of
+// "Face Sets" value 2 and (w^2, v) on those of value 3.
+void f0_neumann_given(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[],
+                      const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal x[],
+                      const PetscReal[], PetscInt, const PetscScalar[], PetscScalar f0[])
+{
+  f0[0] = -(1.0 + x[0] * x[1]);
+}
+
+void f0_neumann_nonlinear(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar u[], const PetscScalar[],
+                          const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal,
+                          const PetscReal[], const PetscReal[], PetscInt, const PetscScalar[], PetscScalar f0[])
+{
+  f0[0] = u[0] * u[0];
+}
+
 // rhs_coefficient.ufl: F(g; v) = -L = -(s (1 + g^2) x0, v) - (x1 grad g, grad v); constants = {s}.
 void f0_rhs_coefficient(POINTWISE_ARGS, PetscScalar f0[])
 {
@@ -155,12 +171,14 @@ struct Physics {
   bool vector;
   std::vector<PetscScalar> constants;
   Pointwise f0, f1;
+  PetscBdPointFunc given_flux = nullptr, nonlinear_flux = nullptr;  // on "Face Sets" 2 and 3 (neumann_problem)
 };
 
 const Physics kPhysics[] = {
     {"hyperelasticity", true, {0.7, 0.5, 0.1}, f0_hyperelastic, f1_hyperelastic},  // lmbda, mu, B
     {"nonlinear_diffusion", false, {1.0}, f0_nonlinear_diffusion, f1_nonlinear_diffusion},
     {"linear_problem", false, {1.5, 0.5}, f0_linear_problem, f1_linear_problem},
+    {"neumann_problem", false, {1.5, 0.5}, f0_linear_problem, f1_linear_problem, f0_neumann_given, f0_neumann_nonlinear},
     {"rhs_coefficient", false, {2.0}, f0_rhs_coefficient, f1_rhs_coefficient},
     {"rhs_constant", false, {3.0}, f0_rhs_constant, nullptr},
     {"elasticity_load", true, {0.7, 1.3}, f0_elasticity_load, f1_elasticity_load},
@@ -173,6 +191,22 @@ PetscErrorCode find_physics(const std::string &form, const Physics **physics)
   for (const Physics &p : kPhysics)
     if (form == p.form) *physics = &p;
   PetscCheck(*physics, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-form %s: no pointwise residual for this form", form.c_str());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Natural conditions: the boundary residuals of `physics` on "Face Sets" values 2 and 3.
+PetscErrorCode add_fluxes(DM dm, PetscDS ds, const Physics &physics)
+{
+  DMLabel label;
+  PetscWeakForm wf;
+  PetscInt bd;
+  const PetscInt values[2] = {2, 3};
+  PetscFunctionBegin;
+  PetscCall(DMGetLabel(dm, "Face Sets", &label));
+  PetscCall(DMAddBoundary(dm, DM_BC_NATURAL, "fluxes", label, 2, values, 0, 0, nullptr, nullptr, nullptr, nullptr, &bd));
+  PetscCall(PetscDSGetBoundary(ds, bd, &wf, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
+  PetscCall(PetscWeakFormSetIndexBdResidual(wf, label, values[0], 0, 0, 0, physics.given_flux, 0, nullptr));
+  PetscCall(PetscWeakFormSetIndexBdResidual(wf, label, values[1], 0, 0, 0, physics.nonlinear_flux, 0, nullptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -198,6 +232,7 @@ PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
   PetscCall(DMGetDS(*dm, &ds));
   PetscCall(PetscDSSetConstants(ds, static_cast<PetscInt>(physics->constants.size()), const_cast<PetscScalar *>(physics->constants.data())));
   PetscCall(PetscDSSetResidual(ds, 0, physics->f0, physics->f1));
+  if (physics->given_flux) PetscCall(add_fluxes(*dm, ds, *physics));
   if (c.form == "hyperelasticity") PetscCall(PetscOptionsSetValue(nullptr, "-mat_fem_gpu_constant_lmbda", "0.7"));  // the file's is 1
   PetscFunctionReturn(PETSC_SUCCESS);
 }
