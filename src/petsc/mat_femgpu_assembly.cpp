@@ -100,27 +100,40 @@ PetscErrorCode check_reusable(Mat A, MatFEMGPUContext *ctx, Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The COO rows and columns: cell by cell, row-major within the cell (cell_matrices()'s
-// order). One ISLocalToGlobalMappingApply for all closure entries, then plain loops.
-PetscErrorCode coo_indices(MatFEMGPUContext *ctx, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
+// The COO rows and columns of one operator's cells, appended: cell by cell, row-major
+// within the cell (cell_matrices()'s order). One ISLocalToGlobalMappingApply for all
+// closure entries, then plain loops.
+PetscErrorCode append_coo_indices(DM dm, const PlexMaps &maps, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
 {
   ISLocalToGlobalMapping ltog;
-  const size_t width = static_cast<size_t>(ctx->op.maps.width), cells = static_cast<size_t>(ctx->op.maps.n_cells);
+  const size_t width = static_cast<size_t>(maps.width), cells = static_cast<size_t>(maps.n_cells);
   std::vector<PetscInt> global(cells * width);
   PetscFunctionBegin;
-  for (size_t i = 0; i < global.size(); ++i) global[i] = ctx->op.maps.free[i] < 0 ? 0 : ctx->op.maps.free[i];
-  PetscCall(DMGetLocalToGlobalMapping(ctx->op.dm, &ltog));
+  for (size_t i = 0; i < global.size(); ++i) global[i] = maps.free[i] < 0 ? 0 : maps.free[i];
+  PetscCall(DMGetLocalToGlobalMapping(dm, &ltog));
   if (!global.empty()) PetscCall(ISLocalToGlobalMappingApply(ltog, static_cast<PetscInt>(global.size()), global.data(), global.data()));
   for (size_t i = 0; i < global.size(); ++i)
-    if (ctx->op.maps.free[i] < 0) global[i] = -1;  // constrained: left out
-  rows->resize(cells * width * width);
-  cols->resize(cells * width * width);
+    if (maps.free[i] < 0) global[i] = -1;  // constrained: left out
+  const size_t start = rows->size();
+  rows->resize(start + cells * width * width);
+  cols->resize(start + cells * width * width);
   for (size_t c = 0; c < cells; ++c) {
     const PetscInt *g = global.data() + c * width;
-    PetscInt *r = rows->data() + c * width * width, *k = cols->data() + c * width * width;
+    PetscInt *r = rows->data() + start + c * width * width, *k = cols->data() + start + c * width * width;
     for (size_t i = 0; i < width; ++i)
       for (size_t j = 0; j < width; ++j) r[i * width + j] = g[i], k[i * width + j] = g[j];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The Mat's operator's cells, then each exterior facet part's (mat_femgpu_facets.cpp).
+PetscErrorCode coo_indices(MatFEMGPUContext *ctx, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
+{
+  PetscFunctionBegin;
+  rows->clear();
+  cols->clear();
+  PetscCall(append_coo_indices(ctx->op.dm, ctx->op.maps, rows, cols));
+  for (const FacetPart &p : ctx->op.facets) PetscCall(append_coo_indices(ctx->op.dm, p.maps, rows, cols));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -186,7 +199,7 @@ PetscErrorCode values_on_device(MatFEMGPUContext *ctx, Mat M, bool *yes)
   *yes = false;
 #ifdef FEMGPU_HAVE_CUDA
   PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-  *yes = cusparse && ctx->device.backend->on_device();
+  *yes = cusparse && ctx->device.backend->on_device() && ctx->op.facets.empty();  // facet parts: host values
 #else
   (void)ctx, (void)M, (void)cusparse;
 #endif
@@ -204,17 +217,16 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, bool *device)
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
-  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   PetscCall(values_on_device(ctx, M, device));
+  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   static const PetscScalar none = 0;  // a rank without cells: no entries, a valid host pointer
   if (*device) {
     unsigned long long values = 0;
     FEMGPU_CXX(comm, values = ctx->device.backend->cell_matrices_device(arrays));
     PetscCall(MatSetValuesCOO(M, values ? reinterpret_cast<const PetscScalar *>(values) : &none, INSERT_VALUES));
   } else {
-    const size_t w = static_cast<size_t>(ctx->op.maps.width);
-    std::vector<PetscScalar> values(static_cast<size_t>(ctx->op.maps.n_cells) * w * w);
-    FEMGPU_CXX(comm, ctx->device.backend->cell_matrices(arrays, values.data()));
+    std::vector<PetscScalar> values;
+    PetscCall(MatFEMGPUCellMatrices(A, ctx, ca, &values));
     PetscCall(MatSetValuesCOO(M, values.empty() ? &none : values.data(), INSERT_VALUES));
   }
   PetscCall(VecRestoreArrayRead(coords, &ca));
@@ -257,9 +269,6 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
              "MatConvert: this fem_gpu Mat applies a residual (rank-1 form %s), which has no matrix to assemble", ctx->op.form_source.c_str());
   PetscCall(MatFEMGPUSetUp(A));
-  PetscCheck(ctx->op.facets.empty() && !ctx->op.on_facets, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
-             "MatConvert: form %s has exterior facet integrals (ds), which fem_gpu does not assemble yet; use MatMult, or MatComputeOperator",
-             ctx->op.form_source.c_str());
   PetscCall(PetscLogEventBegin(FEMGPU_Assembly, A, 0, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(check_reusable(A, ctx, *B));

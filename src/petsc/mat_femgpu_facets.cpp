@@ -5,8 +5,9 @@
 // Returns: ctx->op.facets (their IR, tables, cells, maps and backends), and for a form
 // without dx integrals the Mat's own operator (ds domain 1, facet 0) cut to its cells;
 // MatMult and MatGetDiagonal add the parts' contributions on the host path.
-// Does not: tune them (they run the default SCPWI schedule, surface-sized work), run them
-// on PETSc's device Vecs, or assemble them (MatConvert refuses a form with ds parts).
+// MatConvert appends their cell matrices (MatFEMGPUCellMatrices, on the host).
+// Does not: tune them (they run the default SCPWI schedule, surface-sized work), or run
+// them on PETSc's device Vecs.
 #include "fem/action_tables.h"
 #include "petsc/boundary_facets.h"
 #include "petsc/mat_femgpu_impl.h"
@@ -101,6 +102,25 @@ PetscErrorCode MatFEMGPUApplyFacets(Mat A, MatFEMGPUContext *ctx, const PetscSca
     const size_t n_out = static_cast<size_t>(p.maps.local_size);
     if (diagonal) FEMGPU_CXX(comm, p.backend->diagonal(arrays, n_out, out));
     else FEMGPU_CXX(comm, p.backend->apply(arrays, n_out, out));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUCellMatrices(Mat A, MatFEMGPUContext *ctx, const PetscScalar *coords, std::vector<PetscScalar> *values)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  ActionArrays arrays;
+  PetscFunctionBegin;
+  const size_t w = static_cast<size_t>(ctx->op.maps.width);
+  values->assign(static_cast<size_t>(ctx->op.maps.n_cells) * w * w, 0.0);
+  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, coords, true, &arrays));
+  if (!values->empty()) FEMGPU_CXX(comm, ctx->device.backend->cell_matrices(arrays, values->data()));
+  for (FacetPart &p : ctx->op.facets) {
+    if (!p.backend) continue;
+    const size_t start = values->size();
+    values->resize(start + static_cast<size_t>(p.maps.n_cells) * w * w);
+    PetscCall(MatFEMGPUFillOperatorArrays(ctx, *p.ir, p.maps, p.cells, &p.coefficient_maps, nullptr, coords, true, &arrays));
+    FEMGPU_CXX(comm, p.backend->cell_matrices(arrays, values->data() + start));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -215,6 +215,9 @@ PetscErrorCode MatFEMGPUSetUpFacets(Mat A, MatFEMGPUContext *ctx, const LowerOpt
 PetscErrorCode MatFEMGPUMakeFacetBackends(Mat A, MatFEMGPUContext *ctx);
 // out (local) += the facet parts' action (diagonal: false) or diagonal (true).
 PetscErrorCode MatFEMGPUApplyFacets(Mat A, MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, PetscScalar *out, bool diagonal);
+// Every cell matrix on the host, in coo_indices()'s order: the Mat's operator's cells,
+// then each facet part's (mat_femgpu_assembly.cpp's host path).
+PetscErrorCode MatFEMGPUCellMatrices(Mat A, MatFEMGPUContext *ctx, const PetscScalar *coords, std::vector<PetscScalar> *values);
 // MatView's lines about the facet parts ("" without ds integrals).
 std::string MatFEMGPUDescribeFacets(const MatFEMGPUContext *ctx);
 // The GPU-resident apply y (+)= A x on global Vecs; *done is false when the Vecs,

@@ -15,7 +15,7 @@
 #include "femgpu.h"
 #include "petsc/petsc_compat.h"
 
-static const char help[] = "Compares fem_gpu MatMult and MatGetDiagonal of a Robin form with PETSc's assembled Jacobian.\n"
+static const char help[] = "Compares fem_gpu MatMult, MatGetDiagonal and MatConvert of a Robin form with PETSc's assembled Jacobian.\n"
                            "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T (mesh: FEMGPUCreateMeshFromOptions)\n";
 
 namespace {
@@ -98,8 +98,24 @@ PetscErrorCode relative_difference(Vec a, Vec b, PetscReal *error)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The errors of MatMult and MatGetDiagonal, and how much the boundary term changes J x.
-PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscReal alpha, PetscReal errors[3])
+// |C - J|_inf / |J|_inf for C = MatConvert(A, aij).
+PetscErrorCode convert_difference(Mat A, Mat J, PetscReal *error)
+{
+  Mat C;
+  PetscReal nd, nj;
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatNorm(J, NORM_INFINITY, &nj));
+  PetscCall(MatAXPY(C, -1.0, J, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(C, NORM_INFINITY, &nd));
+  *error = nd / nj;
+  PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The errors of MatMult, MatGetDiagonal and MatConvert, and how much the boundary term
+// changes J x.
+PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscReal alpha, PetscReal errors[4])
 {
   DM dm, plain_dm;
   Mat J, P, A;
@@ -129,6 +145,7 @@ PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &v
   PetscCall(MatMult(J, x, y));
   PetscCall(MatMult(P, x, z));
   PetscCall(relative_difference(y, z, &errors[2]));
+  PetscCall(convert_difference(A, J, &errors[3]));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
@@ -160,11 +177,11 @@ int main(int argc, char **argv)
   const std::vector<PetscInt> values(vals, vals + n_values);
   bool ok = n_degrees > 0 && n_values > 0;
   for (PetscInt i = 0; i < n_degrees; ++i) {
-    PetscReal e[3];
+    PetscReal e[4];
     PetscCall(compare(comm, degrees[i], values, alpha, e));
-    PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": MatMult %.3e, MatGetDiagonal %.3e (the boundary term changes J x by %.3e)\n", degrees[i], (double)e[0],
-                          (double)e[1], (double)e[2]));
-    ok = ok && e[0] <= tolerance && e[1] <= tolerance && e[2] > 1e-3;
+    PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": MatMult %.3e, MatGetDiagonal %.3e, MatConvert %.3e (the boundary term changes J x by %.3e)\n",
+                          degrees[i], (double)e[0], (double)e[1], (double)e[3], (double)e[2]));
+    ok = ok && e[0] <= tolerance && e[1] <= tolerance && e[3] <= tolerance && e[2] > 1e-3;
   }
   PetscCall(PetscPrintf(comm, "%s\n", ok ? "robin matches PETSc" : "MISMATCH"));
   PetscCall(PetscFinalize());
