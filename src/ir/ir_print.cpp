@@ -43,8 +43,9 @@ void print_ir_json(std::ostream &os, const ActionIR &ir, int Q)
   os << ",\n  \"n_test\": " << ir.n_test_basis << ",\n  \"N_deriv\": ";
   list(os, ir.groups, [&](const EvalGroup &g) { os << g.terms.size(); });
   os << ",\n  \"N_eval\": " << ir.n_eval() << ",\n  \"Q\": " << Q << ",\n  \"quadrature_degree\": " << ir.quadrature_degree
-     << ",\n  \"quadrature_degree_estimated\": " << (ir.quadrature_degree_estimated ? "true" : "false")
-     << ",\n  \"flops_per_cell\": " << count_flops(ir, Q).total() << ",\n  \"pointwise_ops_per_point\": " << pc.per_point
+     << ",\n  \"quadrature_degree_estimated\": " << (ir.quadrature_degree_estimated ? "true" : "false");
+  if (ir.facet >= 0) os << ",\n  \"integrals\": \"" << describe_domain(ir.domain) << "\",\n  \"facet\": " << ir.facet;
+  os << ",\n  \"flops_per_cell\": " << count_flops(ir, Q).total() << ",\n  \"pointwise_ops_per_point\": " << pc.per_point
      << ",\n  \"pointwise_ops_per_cell\": " << pc.per_cell << ",\n  \"groups\": ";
   list(os, ir.groups, [&](const EvalGroup &g) {
     os << "{\"element\": \"P" << g.element.degree << (g.element.components > 1 ? "^" + std::to_string(g.element.components) : "")

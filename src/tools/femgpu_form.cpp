@@ -2,6 +2,7 @@
 //
 //   femgpu-form FILE.ufl --cell triangle|tetrahedron --degree K [--components C]
 //               [--coordinate-degree 1|2] [--quadrature-degree Q] [--residual] [--ir]
+//               [--facet F [--boundary-id I]]
 //
 // Stages: form file -> Form (parser) -> ActionIR (lower) -> quadrature rule (for Q)
 // -> JSON on stdout; with --ir, the pointwise program listing after it.
@@ -11,7 +12,7 @@
 #include <iostream>
 #include <string>
 
-#include "fem/quadrature.h"
+#include "fem/action_tables.h"
 #include "form/parser.h"
 #include "ir/ir_print.h"
 #include "ir/lower.h"
@@ -21,13 +22,16 @@ namespace {
 const char *kUsage =
     "usage: femgpu-form FILE.ufl --cell triangle|tetrahedron --degree K [--components C]\n"
     "                   [--coordinate-degree 1|2] [--quadrature-degree Q] [--residual] [--ir]\n"
+    "                   [--facet F [--boundary-id I]]\n"
     "  Prints the lowered action IR of the form's bilinear form a (or, with --residual,\n"
     "  of the residual F, or a(w, v) - L(v) for a file with a and L) as JSON; --ir adds a\n"
-    "  listing of the pointwise program.\n";
+    "  listing of the pointwise program. Its dx integrals, or with --facet F its ds integrals\n"
+    "  (ds(I) with --boundary-id I) on local facet F of the reference cell; a form without\n"
+    "  dx integrals shows its first ds domain on facet 0.\n";
 
 struct Args {
   std::string file, cell = "triangle";
-  int degree = 1, components = 1, coordinate_degree = 1, quadrature_degree = -1;
+  int degree = 1, components = 1, coordinate_degree = 1, quadrature_degree = -1, facet = -1, boundary_id = -1;
   bool residual = false, listing = false;
 };
 
@@ -53,6 +57,8 @@ Args parse_args(int argc, char **argv)
     else if (s == "--components") a.components = to_int("--components", value());
     else if (s == "--coordinate-degree") a.coordinate_degree = to_int("--coordinate-degree", value());
     else if (s == "--quadrature-degree") a.quadrature_degree = to_int("--quadrature-degree", value());
+    else if (s == "--facet") a.facet = to_int("--facet", value());
+    else if (s == "--boundary-id") a.boundary_id = to_int("--boundary-id", value());
     else if (s == "--residual") a.residual = true;
     else if (s == "--ir") a.listing = true;
     else if (s == "--help" || s == "-h") { std::cout << kUsage; std::exit(0); }
@@ -74,8 +80,15 @@ int run(const Args &a)
   if (a.residual && !forms.F) throw FormError(a.file + " defines no residual F (nor a right-hand side L)");
   if (!a.residual && !forms.has_bilinear()) throw FormError(a.file + " defines only a right-hand side L; use --residual for its kernel (F = -L)");
   lo.rank = a.residual ? 1 : 2;
-  ActionIR ir = lower_form(a.residual ? *forms.F : forms.a, lo);
-  QuadratureRule rule = simplex_quadrature(ir.dim, ir.quadrature_degree, default_share_dir());
+  const Form &form = a.residual ? *forms.F : forms.a;
+  lo.domain = integral_domains(form).at(0);
+  lo.facet = lo.domain.type == IntegralDomain::Type::ExteriorFacet ? 0 : -1;
+  if (a.facet >= 0) {
+    lo.domain = IntegralDomain{IntegralDomain::Type::ExteriorFacet, a.boundary_id >= 0 ? std::optional<int>(a.boundary_id) : std::nullopt};
+    lo.facet = a.facet;
+  }
+  ActionIR ir = lower_form(form, lo);
+  QuadratureRule rule = tabulate_action(ir, default_share_dir()).rule;
   print_ir_json(std::cout, ir, rule.size());
   if (a.listing) print_ir_listing(std::cout, ir);
   return 0;

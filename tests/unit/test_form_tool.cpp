@@ -75,3 +75,27 @@ TEST_CASE("femgpu-form reports bad input with a location and a non-zero exit", "
   CHECK(status != 0);  // a vector form on a scalar element: a located shape error
   CHECK(out.find("elasticity.ufl:") != std::string::npos);
 }
+
+TEST_CASE("femgpu-form shows a form's ds integrals on one local facet", "[tool][facet]")
+{
+  const std::string data = std::string(FEMGPU_SOURCE_DIR) + "/tests/petsc/data/";
+  int status = 0;
+  // Robin: dx by default, ds on facet 1 with --facet 1 (a 1D rule on the facet: Q = 2 for degree 2).
+  std::string out = run(data + "robin.ufl --cell triangle --degree 1", &status);
+  CHECK(status == 0);
+  CHECK(key(out, "facet") == "<missing>");
+  out = run(data + "robin.ufl --cell triangle --degree 1 --facet 1", &status);
+  CHECK(status == 0);
+  CHECK(key(out, "integrals") == "\"ds\"");
+  CHECK(key(out, "facet") == "1");
+  CHECK(key(out, "quadrature_degree") == "2");
+  CHECK(key(out, "Q") == "2");
+  // A form of ds(2) integrals only shows them on facet 0 by default.
+  out = run(data + "boundary_mass_label2.ufl --cell tetrahedron --degree 2", &status);
+  CHECK(status == 0);
+  CHECK(key(out, "integrals") == "\"ds(2)\"");
+  CHECK(key(out, "facet") == "0");
+  out = run(data + "boundary_mass_label2.ufl --cell tetrahedron --degree 2 --facet 1", &status);
+  CHECK(status != 0);
+  CHECK(out.find("the form has no ds integrals") != std::string::npos);
+}
