@@ -116,6 +116,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   b->options.view_source = a->options.view_source;
   b->options.schedule = a->options.schedule;
   b->options.symmetric_declared = a->options.symmetric_declared;
+  b->options.boundary_label = a->options.boundary_label;
   for (auto &kv : b->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));

@@ -7,6 +7,7 @@
 // diagonals') exceeds -tolerance. The boundary term is checked to change J at all.
 #include <petscdmplex.h>
 #include <petscds.h>
+#include <petscksp.h>
 #include <petscsnes.h>
 
 #include <string>
@@ -16,7 +17,7 @@
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Compares fem_gpu MatMult, MatGetDiagonal and MatConvert of a Robin form with PETSc's assembled Jacobian.\n"
-                           "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T (mesh: FEMGPUCreateMeshFromOptions)\n";
+                           "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T -solve -solve_tolerance T (mesh: FEMGPUCreateMeshFromOptions)\n";
 
 namespace {
 
@@ -113,9 +114,38 @@ PetscErrorCode convert_difference(Mat A, Mat J, PetscReal *error)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The errors of MatMult, MatGetDiagonal and MatConvert, and how much the boundary term
-// changes J x.
-PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscReal alpha, PetscReal errors[4])
+// |A^-1 b - J^-1 b|_inf / |J^-1 b|_inf: A by the KSP of the options prefixed solve_, J by LU.
+PetscErrorCode solve_difference(Mat A, Mat J, Vec b, PetscReal *error)
+{
+  KSP ksp, lu;
+  PC pc;
+  Vec y, z;
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(VecDuplicate(b, &z));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetTolerances(ksp, 1e-13, 1e-50, PETSC_DEFAULT, 500));
+  PetscCall(KSPSetOptionsPrefix(ksp, "solve_"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, y));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &lu));
+  PetscCall(KSPSetOperators(lu, J, J));
+  PetscCall(KSPSetType(lu, KSPPREONLY));
+  PetscCall(KSPGetPC(lu, &pc));
+  PetscCall(PCSetType(pc, PCLU));
+  PetscCall(KSPSolve(lu, b, z));
+  PetscCall(relative_difference(y, z, error));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(KSPDestroy(&lu));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The errors of MatMult, MatGetDiagonal and MatConvert, how much the boundary term
+// changes J x, and with `solve` the solutions' difference (else 0).
+PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscReal alpha, bool solve, PetscReal errors[5])
 {
   DM dm, plain_dm;
   Mat J, P, A;
@@ -146,6 +176,8 @@ PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &v
   PetscCall(MatMult(P, x, z));
   PetscCall(relative_difference(y, z, &errors[2]));
   PetscCall(convert_difference(A, J, &errors[3]));
+  errors[4] = 0;
+  if (solve) PetscCall(solve_difference(A, J, x, &errors[4]));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
@@ -163,8 +195,8 @@ PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &v
 int main(int argc, char **argv)
 {
   PetscInt degrees[8] = {1, 2, 3}, n_degrees = 8, vals[8] = {1, 2, 3, 4}, n_values = 8;
-  PetscReal tolerance = 1e-11, alpha = 2.5;
-  PetscBool values_set, degrees_set;
+  PetscReal tolerance = 1e-11, alpha = 2.5, solve_tolerance = 1e-9;
+  PetscBool values_set, degrees_set, solve = PETSC_FALSE;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(MatFEMGPURegister());
   MPI_Comm comm = PETSC_COMM_WORLD;
@@ -174,14 +206,17 @@ int main(int argc, char **argv)
   if (!values_set) n_values = 4;
   PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-tolerance", &tolerance, nullptr));
   PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-alpha", &alpha, nullptr));
+  PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-solve", &solve, nullptr));
+  PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-solve_tolerance", &solve_tolerance, nullptr));
   const std::vector<PetscInt> values(vals, vals + n_values);
   bool ok = n_degrees > 0 && n_values > 0;
   for (PetscInt i = 0; i < n_degrees; ++i) {
-    PetscReal e[4];
-    PetscCall(compare(comm, degrees[i], values, alpha, e));
+    PetscReal e[5];
+    PetscCall(compare(comm, degrees[i], values, alpha, solve, e));
     PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": MatMult %.3e, MatGetDiagonal %.3e, MatConvert %.3e (the boundary term changes J x by %.3e)\n",
                           degrees[i], (double)e[0], (double)e[1], (double)e[3], (double)e[2]));
-    ok = ok && e[0] <= tolerance && e[1] <= tolerance && e[3] <= tolerance && e[2] > 1e-3;
+    if (solve) PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": KSPSolve with A against LU of J: %.3e\n", degrees[i], (double)e[4]));
+    ok = ok && e[0] <= tolerance && e[1] <= tolerance && e[3] <= tolerance && e[2] > 1e-3 && e[4] <= solve_tolerance;
   }
   PetscCall(PetscPrintf(comm, "%s\n", ok ? "robin matches PETSc" : "MISMATCH"));
   PetscCall(PetscFinalize());
