@@ -17,7 +17,7 @@
 #include "petsc/petsc_compat.h"
 
 static const char help[] = "Compares fem_gpu MatMult, MatGetDiagonal and MatConvert of a Robin form with PETSc's assembled Jacobian.\n"
-                           "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T -solve -solve_tolerance T (mesh: FEMGPUCreateMeshFromOptions)\n";
+                           "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T -solve -solve_tolerance T -marker (mesh: FEMGPUCreateMeshFromOptions)\n";
 
 namespace {
 
@@ -36,7 +36,19 @@ void g0_alpha(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], 
 }
 
 // The DM with a P_k field, the Laplacian's Jacobian and, unless `plain`, the boundary term.
-PetscErrorCode create_problem(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscScalar alpha, bool plain, DM *dm)
+// -marker: "Face Sets" removed, "marker" = 1 on the boundary faces (PETSc's own marking).
+PetscErrorCode use_marker_label(DM dm)
+{
+  DMLabel marker;
+  PetscFunctionBegin;
+  PetscCall(DMRemoveLabel(dm, "Face Sets", nullptr));
+  PetscCall(DMCreateLabel(dm, "marker"));
+  PetscCall(DMGetLabel(dm, "marker", &marker));
+  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, marker));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode create_problem(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscScalar alpha, bool plain, bool marker, DM *dm)
 {
   PetscFE fe;
   PetscDS ds;
@@ -45,6 +57,7 @@ PetscErrorCode create_problem(MPI_Comm comm, PetscInt k, const std::vector<Petsc
   PetscWeakForm wf;
   PetscFunctionBegin;
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
+  if (marker) PetscCall(use_marker_label(*dm));
   PetscCall(DMGetDimension(*dm, &dim));
   PetscCall(PetscFECreateLagrange(comm, dim, 1, PETSC_TRUE, k, PETSC_DETERMINE, &fe));
   PetscCall(DMSetField(*dm, 0, nullptr, (PetscObject)fe));
@@ -54,7 +67,7 @@ PetscErrorCode create_problem(MPI_Comm comm, PetscInt k, const std::vector<Petsc
   PetscCall(PetscDSSetJacobian(ds, 0, 0, nullptr, nullptr, nullptr, g3_identity));
   PetscCall(PetscDSSetConstants(ds, 1, &alpha));
   if (plain) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMGetLabel(*dm, "Face Sets", &label));
+  PetscCall(DMGetLabel(*dm, marker ? "marker" : "Face Sets", &label));
   PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "robin", label, static_cast<PetscInt>(values.size()), values.data(), 0, 0, nullptr, nullptr, nullptr,
                           nullptr, &bd));
   PetscCall(PetscDSGetBoundary(ds, bd, &wf, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
@@ -145,15 +158,15 @@ PetscErrorCode solve_difference(Mat A, Mat J, Vec b, PetscReal *error)
 
 // The errors of MatMult, MatGetDiagonal and MatConvert, how much the boundary term
 // changes J x, and with `solve` the solutions' difference (else 0).
-PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscReal alpha, bool solve, PetscReal errors[5])
+PetscErrorCode compare(MPI_Comm comm, PetscInt k, const std::vector<PetscInt> &values, PetscReal alpha, bool solve, bool marker, PetscReal errors[5])
 {
   DM dm, plain_dm;
   Mat J, P, A;
   Vec x, y, z;
   PetscRandom rnd;
   PetscFunctionBegin;
-  PetscCall(create_problem(comm, k, values, alpha, false, &dm));
-  PetscCall(create_problem(comm, k, values, alpha, true, &plain_dm));
+  PetscCall(create_problem(comm, k, values, alpha, false, marker, &dm));
+  PetscCall(create_problem(comm, k, values, alpha, true, marker, &plain_dm));
   PetscCall(assemble(dm, &J));
   PetscCall(assemble(plain_dm, &P));
   PetscCall(DMSetMatType(dm, MATFEMGPU));
@@ -196,7 +209,7 @@ int main(int argc, char **argv)
 {
   PetscInt degrees[8] = {1, 2, 3}, n_degrees = 8, vals[8] = {1, 2, 3, 4}, n_values = 8;
   PetscReal tolerance = 1e-11, alpha = 2.5, solve_tolerance = 1e-9;
-  PetscBool values_set, degrees_set, solve = PETSC_FALSE;
+  PetscBool values_set, degrees_set, solve = PETSC_FALSE, marker = PETSC_FALSE;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(MatFEMGPURegister());
   MPI_Comm comm = PETSC_COMM_WORLD;
@@ -207,12 +220,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-tolerance", &tolerance, nullptr));
   PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-alpha", &alpha, nullptr));
   PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-solve", &solve, nullptr));
+  PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-marker", &marker, nullptr));
   PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-solve_tolerance", &solve_tolerance, nullptr));
   const std::vector<PetscInt> values(vals, vals + n_values);
   bool ok = n_degrees > 0 && n_values > 0;
   for (PetscInt i = 0; i < n_degrees; ++i) {
     PetscReal e[5];
-    PetscCall(compare(comm, degrees[i], values, alpha, solve, e));
+    PetscCall(compare(comm, degrees[i], values, alpha, solve, marker, e));
     PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": MatMult %.3e, MatGetDiagonal %.3e, MatConvert %.3e (the boundary term changes J x by %.3e)\n",
                           degrees[i], (double)e[0], (double)e[1], (double)e[3], (double)e[2]));
     if (solve) PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": KSPSolve with A against LU of J: %.3e\n", degrees[i], (double)e[4]));
