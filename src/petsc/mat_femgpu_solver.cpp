@@ -159,23 +159,34 @@ PetscErrorCode MatDuplicate_FEMGPU(Mat A, MatDuplicateOption op, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Largest relative asymmetry of the cell matrices of two cells of this rank.
+// Largest relative asymmetry of the cell matrices of two cells of one operator.
+PetscErrorCode operator_asymmetry(MatFEMGPUContext *ctx, const ActionIR &ir, const Tabulation &tab, const PlexMaps &maps, const PetscScalar *coords,
+                                  double *asymmetry)
+{
+  PetscFunctionBegin;
+  if (maps.n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  ActionArrays arrays;
+  arrays.n_cells = static_cast<int>(maps.n_cells);
+  arrays.coordinates = {coords, maps.coordinates.data()};
+  arrays.constants = ctx->op.constants;  // coefficients: random values, set by the check
+  const int cells[2] = {0, arrays.n_cells / 2};
+  for (int cell : cells)
+    FEMGPU_CXX(PETSC_COMM_SELF, *asymmetry = std::max(*asymmetry, reference_cell_asymmetry(ir, tab, arrays, cell)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The same over the Mat's operator and its exterior facet parts (a Robin term with a
+// normal flux is not symmetric where the cell integrals are).
 PetscErrorCode local_asymmetry(MatFEMGPUContext *ctx, double *asymmetry)
 {
   Vec coords;
   const PetscScalar *ca;
   PetscFunctionBegin;
   *asymmetry = 0.0;
-  if (ctx->op.maps.n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
-  ActionArrays arrays;
-  arrays.n_cells = static_cast<int>(ctx->op.maps.n_cells);
-  arrays.coordinates = {ca, ctx->op.maps.coordinates.data()};
-  arrays.constants = ctx->op.constants;  // coefficients: random values, set by the check
-  const int cells[2] = {0, arrays.n_cells / 2};
-  for (int cell : cells)
-    FEMGPU_CXX(PETSC_COMM_SELF, *asymmetry = std::max(*asymmetry, reference_cell_asymmetry(*ctx->op.ir, *ctx->op.tab, arrays, cell)));
+  PetscCall(operator_asymmetry(ctx, *ctx->op.ir, *ctx->op.tab, ctx->op.maps, ca, asymmetry));
+  for (const FacetPart &p : ctx->op.facets) PetscCall(operator_asymmetry(ctx, *p.ir, *p.tab, p.maps, ca, asymmetry));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

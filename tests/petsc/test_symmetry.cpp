@@ -4,7 +4,9 @@
 //
 // Forms: laplace (symmetric) and the Jacobian of nonlinear_diffusion.ufl,
 // (1 + w^2) grad u . grad v + 2 w u grad w . grad v, which is not symmetric where
-// grad w != 0 (w = x0 + x1^2 here); P2 on a 3x3 square, Dirichlet-free.
+// grad w != 0 (w = x0 + x1^2 here); P2 on a 3x3 square, Dirichlet-free. With exterior
+// facet integrals: a Robin term keeps the Laplacian symmetric, a normal flux term
+// (symmetric cells, asymmetric facets) does not.
 #include <petscdmplex.h>
 #include <petscfe.h>
 
@@ -56,7 +58,8 @@ PetscErrorCode create_mat(DM dm, const char *form, const char *prefix, Vec w, Ma
   PetscFunctionBegin;
   PetscCall(DMCreateMatrix(dm, A));
   PetscCall(MatSetOptionsPrefix(*A, prefix));
-  PetscCall(MatFEMGPUSetFormFile(*A, (std::string(FEMGPU_FORMS_DIR) + "/" + form).c_str()));
+  const std::string dir = std::strncmp(form, "data/", 5) == 0 ? FEMGPU_TEST_DATA_DIR "/.." : FEMGPU_FORMS_DIR;
+  PetscCall(MatFEMGPUSetFormFile(*A, (dir + "/" + form).c_str()));
   if (w) PetscCall(MatFEMGPUSetCoefficient(*A, "w", w));
   PetscCall(MatSetFromOptions(*A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -122,6 +125,17 @@ PetscErrorCode run()
   expect(flg, "-mat_fem_gpu_symmetric true: MatIsSymmetric");
   PetscCall(difference(D, D, true, x, &d));
   expect(d == 0.0, "-mat_fem_gpu_symmetric true: MatMultTranspose = MatMult");
+
+  // Exterior facets: detected over the cell and the facet operators.
+  Mat R, F;
+  PetscCall(create_mat(dm, "data/robin.ufl", "r_", nullptr, &R));
+  PetscCall(MatIsSymmetric(R, 0.0, &flg));
+  expect(flg, "laplace + alpha u v ds: MatIsSymmetric");
+  PetscCall(create_mat(dm, "data/laplace_normal_flux.ufl", "f_", nullptr, &F));
+  PetscCall(MatIsSymmetric(F, 0.0, &flg));
+  expect(!flg, "laplace - grad u . n v ds: not symmetric");
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&F));
 
   // MatCopy into a mass matrix makes it the nonlinear Jacobian.
   PetscCall(create_mat(dm, "mass.ufl", "m_", nullptr, &M));
