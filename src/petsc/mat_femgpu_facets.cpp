@@ -102,6 +102,7 @@ PetscErrorCode MatFEMGPUApplyFacets(Mat A, MatFEMGPUContext *ctx, const PetscSca
     const size_t n_out = static_cast<size_t>(p.maps.local_size);
     if (diagonal) FEMGPU_CXX(comm, p.backend->diagonal(arrays, n_out, out));
     else FEMGPU_CXX(comm, p.backend->apply(arrays, n_out, out));
+    if (!diagonal) PetscCall(PetscLogFlops(static_cast<PetscLogDouble>(count_flops(*p.ir, p.tab->n_points()).total()) * static_cast<PetscLogDouble>(p.maps.n_cells)));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

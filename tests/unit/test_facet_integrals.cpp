@@ -2,7 +2,8 @@
 // reference facet exactly; a ds operator lowered for local facet f integrates over that
 // facet of each cell (closed-form values on a triangle; the divergence theorem on random
 // triangles and tetrahedra, against the cell operator); FacetNormal is the unit outward
-// normal; the OpenCL kernels of ds operators match the CPU reference.
+// normal; the OpenCL kernels of ds operators match the CPU reference; the Jacobian of a
+// residual's ds terms is their derivative.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -191,4 +192,53 @@ TEST_CASE("form files: ds, ds(i), ds(subdomain_id=i, degree=q) and FacetNormal(c
   // FacetNormal in a dx integral: an error at that integral.
   ParsedForms bad = parse_form_text("n = FacetNormal(triangle)\na = u*v*ds + n[0]*u*v*dx\n", "t.ufl", sig);
   CHECK_THROWS_WITH(lower_form(bad.a), Catch::Contains("t.ufl:2:22: FacetNormal is defined on exterior facet integrals (ds) only"));
+}
+
+TEST_CASE("the Jacobian of a residual's ds terms is its derivative (central differences)", "[facet][derivative]")
+{
+  std::mt19937 rng(41);
+  const int K = 2, dim = 2;
+  FormBuilder b(FormSignature{CellType::Triangle, Element{K, 1}, 1});
+  Expr w = b.coefficient("w"), v = b.test_function();
+  // F(w; v) = (w^2 + sin(w) x0) v ds + (grad w . n) w v ds
+  Expr integrand = add(mul(add(mul(w, w), mul(math_function("sin", w), indexed(b.x(), {0}))), v),
+                       mul(mul(dot(grad(w, dim), b.facet_normal()), w), v));
+  const std::vector<Integral> F = {FormBuilder::integral(integrand, std::nullopt, kDs)};
+  const Form residual = b.make_form(F), jacobian = b.make_form(derivative(F, w, b.trial_function()));
+  CellMesh mesh = random_cells(dim, 3, rng);
+  const size_t n = static_cast<size_t>(mesh.n_cells * lagrange_dimension(dim, K));
+  const std::vector<int> map = identity_map(n);
+  std::vector<double> wv = random_values(n, rng), dv = random_values(n, rng);
+  auto apply = [&](const ActionIR &ir, const std::vector<double> &wvals, const std::vector<double> *trial) {
+    ActionArrays a;
+    a.n_cells = mesh.n_cells;
+    a.coordinates = {mesh.vertices.data(), mesh.coordinate_map.data()};
+    if (trial) a.trial = {trial->data(), map.data()};
+    a.coefficients = {{wvals.data(), map.data()}};
+    a.test_map = map.data();
+    std::vector<double> out(n, 0.0);
+    reference_action(ir, tabulate_action(ir, default_share_dir()), a, out.data());
+    return out;
+  };
+  for (int f = 0; f <= dim; ++f) {
+    LowerOptions o;
+    o.domain = kDs;
+    o.facet = f;
+    o.quadrature_degree = 8;  // the same rule for both (sin w: no degree is exact)
+    const ActionIR J = lower_form(jacobian, o);
+    o.rank = 1;
+    const ActionIR R = lower_form(residual, o);
+    const double h = 1e-6;
+    std::vector<double> wp = wv, wm = wv;
+    for (size_t i = 0; i < n; ++i) wp[i] += h * dv[i], wm[i] -= h * dv[i];
+    const std::vector<double> jd = apply(J, wv, &dv), fp = apply(R, wp, nullptr), fm = apply(R, wm, nullptr);
+    double err = 0, scale = 0;
+    for (size_t i = 0; i < n; ++i) {
+      err = std::max(err, std::abs((fp[i] - fm[i]) / (2 * h) - jd[i]));
+      scale = std::max(scale, std::abs(jd[i]));
+    }
+    INFO("facet " << f);
+    CHECK(scale > 1e-3);
+    CHECK(err / scale < 1e-7);
+  }
 }
