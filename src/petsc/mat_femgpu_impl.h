@@ -24,6 +24,8 @@
 
 namespace femgpu {
 
+struct EssentialPlan;  // essential_values.h
+
 struct CoefficientBinding {
   Vec vec = nullptr;         // as given by the user (referenced)
   Vec local = nullptr;       // ghosted copy read by the action
@@ -84,6 +86,8 @@ struct OperatorDescription {
   // A residual operator (the rank-1 form F of the file, snes_residual.cpp): its apply adds
   // F(w; v) with w bound to the linearization point; no trial function, no symmetry.
   bool residual = false;
+  // A residual operator's plan of the DM's essential boundary values (snes_residual.cpp).
+  std::shared_ptr<EssentialPlan> essential_values;
 
   // Derived at setup (first use after the DM and form are known).
   DM dm = nullptr;
