@@ -50,10 +50,10 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
                                    ActionArrays *a)
 {
   PetscFunctionBegin;
-  a->n_cells = static_cast<int>(ctx->op.maps.n_cells);
-  a->coordinates = {coords, ctx->op.maps.coordinates.data()};
-  a->trial = {trial, ctx->op.maps.free.data()};
-  a->test_map = ctx->op.maps.free.data();
+  a->n_cells = static_cast<int>(ctx->op.maps().n_cells);
+  a->coordinates = {coords, ctx->op.maps().coordinates.data()};
+  a->trial = {trial, ctx->op.maps().free.data()};
+  a->test_map = ctx->op.maps().free.data();
   a->constants = ctx->op.constants;
   a->coefficients.clear();
   for (const CoefficientInfo &ci : ctx->op.ir->coefficients) {
@@ -65,7 +65,7 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
       PetscCall(VecRestoreArrayRead(it->second.local, &held));
     }
     const bool own_map = it != ctx->op.coefficients.end() && !it->second.map.empty();  // in its own element
-    a->coefficients.push_back({w, own_map ? it->second.map.data() : ctx->op.maps.all.data()});
+    a->coefficients.push_back({w, own_map ? it->second.map.data() : ctx->op.maps().all.data()});
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -83,7 +83,7 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
     PetscInt n;
     PetscCall(VecGetSize(b.vec, &n));
     DM dm = b.dm ? b.dm : ctx->op.dm;  // a coefficient in its own element lives in its own DM
-    const PetscInt local_size = b.dm ? b.local_size : ctx->op.maps.local_size;
+    const PetscInt local_size = b.dm ? b.local_size : ctx->op.maps().local_size;
     if (!b.local) PetscCall(DMCreateLocalVector(dm, &b.local));
     if (n == local_size && b.vec != b.local) {
       PetscMPIInt size;
@@ -104,7 +104,7 @@ PetscErrorCode MatFEMGPURecordApply(MatFEMGPUContext *ctx, PetscLogDouble second
   PetscFunctionBegin;
   if (ctx->device.apply_count++ == 0) ctx->device.first_apply_seconds = seconds;
   ctx->device.apply_seconds += seconds;
-  PetscCall(PetscLogFlops(ctx->op.flops_per_cell * static_cast<PetscLogDouble>(ctx->op.maps.n_cells)));
+  PetscCall(PetscLogFlops(ctx->op.flops_per_cell * static_cast<PetscLogDouble>(ctx->op.maps().n_cells)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -124,7 +124,7 @@ static PetscErrorCode apply_on_local(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec y
   PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, xl, yl, 0));
   PetscCall(PetscTime(&t0));  // the backend's call alone: MatView's time per apply
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->apply(arrays, static_cast<size_t>(ctx->op.maps.local_size), ya));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->apply(arrays, static_cast<size_t>(ctx->op.maps().local_size), ya));
   PetscCall(PetscTime(&t1));
   PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
   PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, xl, yl, 0));

@@ -59,8 +59,8 @@ PetscErrorCode pattern_of(MatFEMGPUContext *ctx, Pattern *p)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectGetId((PetscObject)ctx->op.dm, &p->dm));
-  p->n_cells = ctx->op.maps.n_cells;
-  p->width = ctx->op.maps.width;
+  p->n_cells = ctx->op.maps().n_cells;
+  p->width = ctx->op.maps().width;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -105,14 +105,14 @@ PetscErrorCode check_reusable(Mat A, MatFEMGPUContext *ctx, Mat B)
 PetscErrorCode coo_indices(MatFEMGPUContext *ctx, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
 {
   ISLocalToGlobalMapping ltog;
-  const size_t width = static_cast<size_t>(ctx->op.maps.width), cells = static_cast<size_t>(ctx->op.maps.n_cells);
+  const size_t width = static_cast<size_t>(ctx->op.maps().width), cells = static_cast<size_t>(ctx->op.maps().n_cells);
   std::vector<PetscInt> global(cells * width);
   PetscFunctionBegin;
-  for (size_t i = 0; i < global.size(); ++i) global[i] = ctx->op.maps.free[i] < 0 ? 0 : ctx->op.maps.free[i];
+  for (size_t i = 0; i < global.size(); ++i) global[i] = ctx->op.maps().free[i] < 0 ? 0 : ctx->op.maps().free[i];
   PetscCall(DMGetLocalToGlobalMapping(ctx->op.dm, &ltog));
   if (!global.empty()) PetscCall(ISLocalToGlobalMappingApply(ltog, static_cast<PetscInt>(global.size()), global.data(), global.data()));
   for (size_t i = 0; i < global.size(); ++i)
-    if (ctx->op.maps.free[i] < 0) global[i] = -1;  // constrained: left out
+    if (ctx->op.maps().free[i] < 0) global[i] = -1;  // constrained: left out
   rows->resize(cells * width * width);
   cols->resize(cells * width * width);
   for (size_t c = 0; c < cells; ++c) {
@@ -212,8 +212,8 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, bool *device)
     FEMGPU_CXX(comm, values = ctx->device.backend->cell_matrices_device(arrays));
     PetscCall(MatSetValuesCOO(M, values ? reinterpret_cast<const PetscScalar *>(values) : &none, INSERT_VALUES));
   } else {
-    const size_t w = static_cast<size_t>(ctx->op.maps.width);
-    std::vector<PetscScalar> values(static_cast<size_t>(ctx->op.maps.n_cells) * w * w);
+    const size_t w = static_cast<size_t>(ctx->op.maps().width);
+    std::vector<PetscScalar> values(static_cast<size_t>(ctx->op.maps().n_cells) * w * w);
     FEMGPU_CXX(comm, ctx->device.backend->cell_matrices(arrays, values.data()));
     PetscCall(MatSetValuesCOO(M, values.empty() ? &none : values.data(), INSERT_VALUES));
   }
@@ -228,7 +228,7 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
   MatInfo info;
   PetscFunctionBegin;
   PetscCall(MatGetType(M, &type));
-  const size_t w = static_cast<size_t>(ctx->op.maps.width), entries = static_cast<size_t>(ctx->op.maps.n_cells) * w * w;
+  const size_t w = static_cast<size_t>(ctx->op.maps().width), entries = static_cast<size_t>(ctx->op.maps().n_cells) * w * w;
   const std::string backend = ctx->device.backend->name();
   const char *where = r.device ? "device" : "host";
   if (reuse == MAT_REUSE_MATRIX) {
@@ -241,7 +241,7 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
                       "fem_gpu: MatConvert to %s: %" PetscInt_FMT " cell matrices of %zu x %zu, %zu COO entries (%" PetscCount_FMT
                       " not constrained), %.0f nonzeros on this rank; COO indices %g s, MatSetPreallocationCOO %g s, values %g s (%s backend, "
                       "values on the %s)\n",
-                      type, ctx->op.maps.n_cells, w, w, entries, r.kept, (double)info.nz_used, r.indices_s, r.preallocation_s, r.values_s,
+                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, (double)info.nz_used, r.indices_s, r.preallocation_s, r.values_s,
                       backend.c_str(), where));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -94,7 +94,12 @@ struct OperatorDescription {
   FormSignature signature;
   std::unique_ptr<ActionIR> ir;
   std::unique_ptr<Tabulation> tab;
-  PlexMaps maps;
+  std::shared_ptr<const PlexMaps> shared_maps;  // plex_shared_maps: shared with the DM's other fem_gpu Mats
+  const PlexMaps &maps() const  // empty before setup
+  {
+    static const PlexMaps none;
+    return shared_maps ? *shared_maps : none;
+  }
   std::vector<double> constants;  // one per ir->constants
   PetscLogDouble flops_per_cell = 0;
   bool symmetric = false;  // declared, or detected on a cell matrix at setup (mat_femgpu_solver.cpp)

@@ -44,7 +44,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(VecGetArray(dl, &da));
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Diagonal, A, d, 0, 0));
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->diagonal(arrays, static_cast<size_t>(ctx->op.maps.local_size), da));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->diagonal(arrays, static_cast<size_t>(ctx->op.maps().local_size), da));
   PetscCall(PetscLogEventEnd(FEMGPU_Diagonal, A, d, 0, 0));
   PetscCall(VecRestoreArray(dl, &da));
   PetscCall(VecRestoreArrayRead(coords, &ca));
@@ -164,12 +164,12 @@ PetscErrorCode local_asymmetry(MatFEMGPUContext *ctx, double *asymmetry)
   const PetscScalar *ca;
   PetscFunctionBegin;
   *asymmetry = 0.0;
-  if (ctx->op.maps.n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ctx->op.maps().n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
   ActionArrays arrays;
-  arrays.n_cells = static_cast<int>(ctx->op.maps.n_cells);
-  arrays.coordinates = {ca, ctx->op.maps.coordinates.data()};
+  arrays.n_cells = static_cast<int>(ctx->op.maps().n_cells);
+  arrays.coordinates = {ca, ctx->op.maps().coordinates.data()};
   arrays.constants = ctx->op.constants;  // coefficients: random values, set by the check
   const int cells[2] = {0, arrays.n_cells / 2};
   for (int cell : cells)

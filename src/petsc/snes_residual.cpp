@@ -54,7 +54,7 @@ PetscErrorCode boundary_local(DM dm, Vec x_local, void *ctx)
   std::shared_ptr<EssentialPlan> &plan = mat->op.essential_values;
   if (!plan || plan->coordinates_state != state) {
     plan = std::make_shared<EssentialPlan>();
-    PetscCall(essential_plan_build(dm, mat->op.maps, plan.get()));
+    PetscCall(essential_plan_build(dm, mat->op.maps(), plan.get()));
     if (!plan->unsupported.empty()) PetscCall(PetscInfo(dm, "fem_gpu: PETSc inserts the boundary values: %s\n", plan->unsupported.c_str()));
     else PetscCall(PetscInfo(dm, "fem_gpu: boundary values from %zu nodes of %zu essential boundaries\n", plan->nodes.size(), plan->boundaries.size()));
   }
