@@ -51,14 +51,17 @@ static PetscErrorCode MarkBoundary(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* b = -F(0): the residual at u = 0 with the boundary values inserted. The residual is the
+/* b = -F(0): the residual at u = 0 with the boundary values inserted by the DM's SNES hook
+   (PETSc's DMPlexSNESComputeBoundaryFEM, or femgpu's equal and faster one with
+   -dm_fem_gpu_form_file). The residual is the
    DM's local one: PETSc's PetscDS residual, or with -dm_fem_gpu_form_file F.ufl femgpu's
    kernel of F (FEMGPUDMSetFromOptions), so that the physics can come from one form file. */
 PetscErrorCode ExampleComputeRHS(DM dm, Vec b)
 {
   Vec ul, rl;
   PetscErrorCode (*residual)(DM, Vec, Vec, void *) = NULL;
-  void *residual_ctx = NULL;
+  PetscErrorCode (*boundary)(DM, Vec, void *)       = NULL;
+  void *residual_ctx = NULL, *boundary_ctx = NULL;
   PetscFunctionBeginUser;
 #if PETSC_VERSION_LT(3, 21, 0)
   PetscCall(DMPlexSetSNESLocalFEM(dm, NULL, NULL, NULL));
@@ -67,11 +70,12 @@ PetscErrorCode ExampleComputeRHS(DM dm, Vec b)
 #endif
   PetscCall(FEMGPUDMSetFromOptions(dm));
   PetscCall(DMSNESGetFunctionLocal(dm, &residual, &residual_ctx));
+  PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, &boundary_ctx));
   PetscCall(DMGetLocalVector(dm, &ul));
   PetscCall(DMGetLocalVector(dm, &rl));
   PetscCall(VecSet(ul, 0.0));
   PetscCall(VecSet(rl, 0.0));
-  PetscCall(DMPlexInsertBoundaryValues(dm, PETSC_TRUE, ul, 0.0, NULL, NULL, NULL));
+  PetscCall(boundary(dm, ul, boundary_ctx)); /* as SNES does: PETSc's insertion, or femgpu's plan of it */
   PetscCall(residual(dm, ul, rl, residual_ctx));
   PetscCall(VecSet(b, 0.0));
   PetscCall(DMLocalToGlobal(dm, rl, ADD_VALUES, b));

@@ -26,9 +26,9 @@ PetscErrorCode use_field(const MatFEMGPUContext *ctx, const std::string &name, D
   PetscFunctionBegin;
   b->dm = dm;
   PetscCall(plex_field_map(dm, field, &n_cells, &width, &b->map, &b->local_size));
-  PetscCheck(n_cells == ctx->op.mesh_cells, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+  PetscCheck(n_cells == ctx->op.mesh_maps().n_cells, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
              "fem_gpu: coefficient '%s' is read from a DM with %" PetscInt_FMT " cells on this rank; the Mat's DM has %" PetscInt_FMT
-             " (the coefficient's DM must be on the same mesh: DMClone it)", name.c_str(), n_cells, ctx->op.mesh_cells);
+             " (the coefficient's DM must be on the same mesh: DMClone it)", name.c_str(), n_cells, ctx->op.mesh_maps().n_cells);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,9 +155,9 @@ PetscErrorCode check_trial_element_vec(Mat A, MatFEMGPUContext *ctx, const Coeff
   b->local_size = -1;
   PetscCall(MatGetSize(A, nullptr, &global_size));
   PetscCall(VecGetSize(b->vec, &n));
-  PetscCheck(n == global_size || n == ctx->op.maps.local_size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
+  PetscCheck(n == global_size || n == ctx->op.maps().local_size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ,
              "fem_gpu: coefficient '%s' has size %" PetscInt_FMT "; expected %" PetscInt_FMT " (a global Vec of the DM) or %" PetscInt_FMT " (a local Vec)",
-             c.name.c_str(), n, global_size, ctx->op.maps.local_size);
+             c.name.c_str(), n, global_size, ctx->op.maps().local_size);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -183,7 +183,7 @@ PetscErrorCode bind_coefficient(Mat A, MatFEMGPUContext *ctx, const CoefficientI
   PetscCall(VecGetSize(it->second.vec, &n));
   PetscCall(MatGetSize(A, nullptr, &global_size));
   PetscCall(VecGetDM(it->second.vec, &vdm));
-  const bool trial_layout = n == global_size || n == ctx->op.maps.local_size;
+  const bool trial_layout = n == global_size || n == ctx->op.maps().local_size;
   if (trial_element && (trial_layout || !vdm)) PetscCall(check_trial_element_vec(A, ctx, c, &it->second));
   else PetscCall(bind_own_element(A, ctx, c, &it->second));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -51,7 +51,7 @@ PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *tri
                                    ActionArrays *a)
 {
   PetscFunctionBegin;
-  PetscCall(MatFEMGPUFillOperatorArrays(ctx, *ctx->op.ir, ctx->op.maps, ctx->op.cells, &ctx->op.coefficient_maps, trial, coords,
+  PetscCall(MatFEMGPUFillOperatorArrays(ctx, *ctx->op.ir, ctx->op.maps(), ctx->op.cells, &ctx->op.coefficient_maps, trial, coords,
                                         host_coefficients, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -80,7 +80,7 @@ PetscErrorCode MatFEMGPUFillOperatorArrays(MatFEMGPUContext *ctx, const ActionIR
     const int *map = maps.all.data();
     if (own_map && cells.empty()) map = it->second.map.data();
     if (own_map && !cells.empty()) {  // the subset's rows of the coefficient's map
-      const size_t width = it->second.map.size() / static_cast<size_t>(std::max<PetscInt>(ctx->op.mesh_cells, 1));
+      const size_t width = it->second.map.size() / static_cast<size_t>(std::max<PetscInt>(ctx->op.mesh_maps().n_cells, 1));
       for (PetscInt c : cells)
         (*scratch)[i].insert((*scratch)[i].end(), it->second.map.begin() + static_cast<long>(static_cast<size_t>(c) * width),
                              it->second.map.begin() + static_cast<long>(static_cast<size_t>(c + 1) * width));
@@ -104,7 +104,7 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
     PetscInt n;
     PetscCall(VecGetSize(b.vec, &n));
     DM dm = b.dm ? b.dm : ctx->op.dm;  // a coefficient in its own element lives in its own DM
-    const PetscInt local_size = b.dm ? b.local_size : ctx->op.maps.local_size;
+    const PetscInt local_size = b.dm ? b.local_size : ctx->op.maps().local_size;
     if (!b.local) PetscCall(DMCreateLocalVector(dm, &b.local));
     if (n == local_size && b.vec != b.local) {
       PetscMPIInt size;
@@ -125,7 +125,7 @@ PetscErrorCode MatFEMGPURecordApply(MatFEMGPUContext *ctx, PetscLogDouble second
   PetscFunctionBegin;
   if (ctx->device.apply_count++ == 0) ctx->device.first_apply_seconds = seconds;
   ctx->device.apply_seconds += seconds;
-  PetscCall(PetscLogFlops(ctx->op.flops_per_cell * static_cast<PetscLogDouble>(ctx->op.maps.n_cells)));
+  PetscCall(PetscLogFlops(ctx->op.flops_per_cell * static_cast<PetscLogDouble>(ctx->op.maps().n_cells)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -145,7 +145,7 @@ static PetscErrorCode apply_on_local(Mat A, MatFEMGPUContext *ctx, Vec xl, Vec y
   PetscCall(MatFEMGPUFillArrays(ctx, xa, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, xl, yl, 0));
   PetscCall(PetscTime(&t0));  // the backend's call alone: MatView's time per apply
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->apply(arrays, static_cast<size_t>(ctx->op.maps.local_size), ya));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->apply(arrays, static_cast<size_t>(ctx->op.maps().local_size), ya));
   PetscCall(MatFEMGPUApplyFacets(A, ctx, xa, ca, ya, false));
   PetscCall(PetscTime(&t1));
   PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));

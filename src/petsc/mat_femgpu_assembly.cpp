@@ -59,8 +59,8 @@ PetscErrorCode pattern_of(MatFEMGPUContext *ctx, Pattern *p)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectGetId((PetscObject)ctx->op.dm, &p->dm));
-  p->n_cells = ctx->op.maps.n_cells;
-  p->width = ctx->op.maps.width;
+  p->n_cells = ctx->op.maps().n_cells;
+  p->width = ctx->op.maps().width;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,7 +132,7 @@ PetscErrorCode coo_indices(MatFEMGPUContext *ctx, std::vector<PetscInt> *rows, s
   PetscFunctionBegin;
   rows->clear();
   cols->clear();
-  PetscCall(append_coo_indices(ctx->op.dm, ctx->op.maps, rows, cols));
+  PetscCall(append_coo_indices(ctx->op.dm, ctx->op.maps(), rows, cols));
   for (const FacetPart &p : ctx->op.facets) PetscCall(append_coo_indices(ctx->op.dm, p.maps, rows, cols));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -240,7 +240,7 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
   MatInfo info;
   PetscFunctionBegin;
   PetscCall(MatGetType(M, &type));
-  const size_t w = static_cast<size_t>(ctx->op.maps.width), entries = static_cast<size_t>(ctx->op.maps.n_cells) * w * w;
+  const size_t w = static_cast<size_t>(ctx->op.maps().width), entries = static_cast<size_t>(ctx->op.maps().n_cells) * w * w;
   const std::string backend = ctx->device.backend->name();
   const char *where = r.device ? "device" : "host";
   if (reuse == MAT_REUSE_MATRIX) {
@@ -253,7 +253,7 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
                       "fem_gpu: MatConvert to %s: %" PetscInt_FMT " cell matrices of %zu x %zu, %zu COO entries (%" PetscCount_FMT
                       " not constrained), %.0f nonzeros on this rank; COO indices %g s, MatSetPreallocationCOO %g s, values %g s (%s backend, "
                       "values on the %s)\n",
-                      type, ctx->op.maps.n_cells, w, w, entries, r.kept, (double)info.nz_used, r.indices_s, r.preallocation_s, r.values_s,
+                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, (double)info.nz_used, r.indices_s, r.preallocation_s, r.values_s,
                       backend.c_str(), where));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

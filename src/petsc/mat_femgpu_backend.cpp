@@ -206,8 +206,8 @@ PetscErrorCode make_opencl(Mat A, MatFEMGPUContext *ctx)
   FEMGPU_CXX(comm, schedule = requested_schedule(ctx->options.schedule, *ctx->op.ir, ctx->op.tab->n_points()));
   ctx->device.backend.reset();
   if (ctx->options.schedule.strategy == "auto") {
-    if (ctx->op.maps.n_cells > 0) PetscCall(tune_opencl_schedule(A, ctx, &schedule, &tuned));
-    PetscCall(schedule_of_ranks_with_cells(comm, ctx->op.maps.n_cells, &schedule));
+    if (ctx->op.maps().n_cells > 0) PetscCall(tune_opencl_schedule(A, ctx, &schedule, &tuned));
+    PetscCall(schedule_of_ranks_with_cells(comm, ctx->op.maps().n_cells, &schedule));
   }
   if (tuned) ctx->device.backend = std::move(tuned);
   else FEMGPU_CXX(comm, ctx->device.backend = make_opencl_backend(*ctx->op.ir, *ctx->op.tab, schedule));
@@ -229,8 +229,8 @@ PetscErrorCode make_cuda(Mat A, MatFEMGPUContext *ctx)
   Schedule schedule = Schedule::single_cell_per_work_item();
   FEMGPU_CXX(comm, schedule = requested_schedule(ctx->options.schedule, *ctx->op.ir, ctx->op.tab->n_points()));
   if (ctx->options.schedule.strategy == "auto") {
-    if (ctx->op.maps.n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule, &tuned));
-    PetscCall(schedule_of_ranks_with_cells(comm, ctx->op.maps.n_cells, &schedule));
+    if (ctx->op.maps().n_cells > 0) PetscCall(tune_cuda_schedule(A, ctx, ordinal, &schedule, &tuned));
+    PetscCall(schedule_of_ranks_with_cells(comm, ctx->op.maps().n_cells, &schedule));
   }
   if (tuned) ctx->device.backend = std::move(tuned);
   else FEMGPU_CXX(comm, ctx->device.backend = make_cuda_backend(*ctx->op.ir, *ctx->op.tab, schedule, ordinal));

@@ -127,11 +127,11 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
     x_dev = (PetscBool)(x_dev && w_dev);
   }
   if (!x_dev || !y_dev) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!ctx->op.maps.global_free.empty()) {
+  if (!ctx->op.maps().global_free.empty()) {
     // One rank: the kernel reads x and adds into y through maps in the global numbering,
     // so neither DMGlobalToLocal nor DMLocalToGlobal runs.
     if (!add) PetscCall(VecSet(y, 0.0));
-    PetscCall(launch(A, ctx, backend, ctx->op.maps.global_free.data(), static_cast<size_t>(ctx->op.maps.global_size), x, y));
+    PetscCall(launch(A, ctx, backend, ctx->op.maps().global_free.data(), static_cast<size_t>(ctx->op.maps().global_size), x, y));
     *done = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -149,7 +149,7 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   PetscCall(DMGetLocalVector(ctx->op.dm, &yl));
   PetscCall(DMGlobalToLocal(ctx->op.dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  PetscCall(launch(A, ctx, backend, ctx->op.maps.free.data(), static_cast<size_t>(ctx->op.maps.local_size), xl, yl));
+  PetscCall(launch(A, ctx, backend, ctx->op.maps().free.data(), static_cast<size_t>(ctx->op.maps().local_size), xl, yl));
   if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMLocalToGlobal(ctx->op.dm, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));

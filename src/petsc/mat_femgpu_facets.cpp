@@ -18,14 +18,13 @@ namespace femgpu {
 namespace {
 
 // The cells of each local facet for one ds domain, its label value checked.
-PetscErrorCode domain_cells(Mat A, MatFEMGPUContext *ctx, const IntegralDomain &d, std::vector<std::vector<PetscInt>> *cells)
+PetscErrorCode domain_cells(MatFEMGPUContext *ctx, const IntegralDomain &d, std::vector<std::vector<PetscInt>> *cells)
 {
   std::string label;
   PetscFunctionBegin;
   PetscCall(boundary_label_name(ctx->op.dm, ctx->options.boundary_label, &label));
   if (d.subdomain) PetscCall(check_boundary_label_value(ctx->op.dm, label, *d.subdomain));
   PetscCall(boundary_facet_cells(ctx->op.dm, label, d.subdomain, cells));
-  (void)A;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -56,18 +55,19 @@ PetscErrorCode MatFEMGPUSetUpFacets(Mat A, MatFEMGPUContext *ctx, const LowerOpt
   PetscFunctionBegin;
   ctx->op.facets.clear();
   ctx->op.cells.clear();
-  ctx->op.mesh_cells = ctx->op.maps.n_cells;
+  ctx->op.dm_maps = ctx->op.shared_maps;
   for (const IntegralDomain &d : integral_domains(*ctx->op.form)) {
     if (d.type != IntegralDomain::Type::ExteriorFacet) continue;
     std::vector<std::vector<PetscInt>> cells;
-    PetscCall(domain_cells(A, ctx, d, &cells));
+    PetscCall(domain_cells(ctx, d, &cells));
     for (int f = 0; f < static_cast<int>(cells.size()); ++f) {
       const bool main = ctx->op.on_facets && d == ctx->op.ir->domain && f == ctx->op.ir->facet;
-      if (!main) PetscCall(add_part(A, ctx, lower, d, f, ctx->op.maps, cells[static_cast<size_t>(f)]));
+      if (!main) PetscCall(add_part(A, ctx, lower, d, f, ctx->op.maps(), cells[static_cast<size_t>(f)]));
       else ctx->op.cells = cells[static_cast<size_t>(f)];
     }
   }
-  if (ctx->op.on_facets) ctx->op.maps = subset_maps(ctx->op.maps, ctx->op.cells);
+  // The Mat's own operator on facets: its own maps, cut from the DM's shared ones.
+  if (ctx->op.on_facets) ctx->op.shared_maps = std::make_shared<const PlexMaps>(subset_maps(ctx->op.maps(), ctx->op.cells));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,8 +112,8 @@ PetscErrorCode MatFEMGPUCellMatrices(Mat A, MatFEMGPUContext *ctx, const PetscSc
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   ActionArrays arrays;
   PetscFunctionBegin;
-  const size_t w = static_cast<size_t>(ctx->op.maps.width);
-  values->assign(static_cast<size_t>(ctx->op.maps.n_cells) * w * w, 0.0);
+  const size_t w = static_cast<size_t>(ctx->op.maps().width);
+  values->assign(static_cast<size_t>(ctx->op.maps().n_cells) * w * w, 0.0);
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, coords, true, &arrays));
   if (!values->empty()) FEMGPU_CXX(comm, ctx->device.backend->cell_matrices(arrays, values->data()));
   for (FacetPart &p : ctx->op.facets) {

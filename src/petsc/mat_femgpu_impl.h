@@ -25,6 +25,8 @@
 
 namespace femgpu {
 
+struct EssentialPlan;  // essential_values.h
+
 struct CoefficientBinding {
   Vec vec = nullptr;         // as given by the user (referenced)
   Vec local = nullptr;       // ghosted copy read by the action
@@ -100,19 +102,31 @@ struct OperatorDescription {
   // A residual operator (the rank-1 form F of the file, snes_residual.cpp): its apply adds
   // F(w; v) with w bound to the linearization point; no trial function, no symmetry.
   bool residual = false;
+  // A residual operator's plan of the DM's essential boundary values (snes_residual.cpp).
+  std::shared_ptr<EssentialPlan> essential_values;
 
   // Derived at setup (first use after the DM and form are known).
   DM dm = nullptr;
   FormSignature signature;
   std::unique_ptr<ActionIR> ir;
   std::unique_ptr<Tabulation> tab;
-  PlexMaps maps;
+  std::shared_ptr<const PlexMaps> shared_maps;  // plex_shared_maps: shared with the DM's other fem_gpu Mats
+  const PlexMaps &maps() const  // empty before setup
+  {
+    static const PlexMaps none;
+    return shared_maps ? *shared_maps : none;
+  }
+  // The DM's maps of every cell, where the operator's own (maps()) are a subset of them
+  // (on_facets); closure-wide work (coefficient maps, p-multigrid transfers, essential
+  // values) reads these.
+  std::shared_ptr<const PlexMaps> dm_maps;
+  const PlexMaps &mesh_maps() const { return dm_maps ? *dm_maps : maps(); }
   // A form without dx integrals: `ir` is its first ds domain on facet 0, run on these
-  // cells (maps holds their rows); empty for the dx operator on every cell.
+  // cells (maps() holds their rows: cut from the DM's shared maps, this Mat's own);
+  // empty for the dx operator on every cell.
   bool on_facets = false;
   std::vector<PetscInt> cells;
   std::vector<std::vector<int>> coefficient_maps;  // scratch: own-element coefficient rows of `cells`
-  PetscInt mesh_cells = 0;         // every cell of this rank (coefficient maps have as many rows)
   std::vector<FacetPart> facets;   // the other ds domains and facets (mat_femgpu_facets.cpp)
   std::shared_ptr<const Form> form;  // as lowered, for the facet parts
   std::vector<double> constants;  // one per ir->constants

@@ -84,19 +84,19 @@ double apply_seconds(const MatFEMGPUContext &ctx, std::ostringstream &os)
 OperatorTraffic operator_traffic(const MatFEMGPUContext &ctx, long long coordinate_values, int value_bytes)
 {
   OperatorTraffic t;
-  t.dofs_in = t.dofs_out = static_cast<long long>(ctx.op.maps.local_size);
+  t.dofs_in = t.dofs_out = static_cast<long long>(ctx.op.maps().local_size);
   t.value_bytes = value_bytes;
   bool trial_map_read = false;
-  t.map_entries = static_cast<long long>(ctx.op.maps.free.size());
+  t.map_entries = static_cast<long long>(ctx.op.maps().free.size());
   for (const auto &kv : ctx.op.coefficients) {
     const bool own = !kv.second.map.empty();
     t.coefficient_dofs += own ? static_cast<long long>(kv.second.local_size) : t.dofs_in;
     if (own) t.map_entries += static_cast<long long>(kv.second.map.size());
     else trial_map_read = true;
   }
-  if (trial_map_read) t.map_entries += static_cast<long long>(ctx.op.maps.all.size());
+  if (trial_map_read) t.map_entries += static_cast<long long>(ctx.op.maps().all.size());
   t.coordinate_values = coordinate_values;
-  t.coordinate_map_entries = static_cast<long long>(ctx.op.maps.coordinates.size());
+  t.coordinate_map_entries = static_cast<long long>(ctx.op.maps().coordinates.size());
   return t;
 }
 
@@ -113,9 +113,9 @@ PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::s
     *text = "performance: no apply timed yet";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  const double flops = ctx->op.flops_per_cell * static_cast<double>(ctx->op.maps.n_cells);
+  const double flops = ctx->op.flops_per_cell * static_cast<double>(ctx->op.maps().n_cells);
   const double measured = flops / seconds / 1e9;
-  os << "; " << measured << " GFLOP/s, " << static_cast<double>(ctx->op.maps.local_size) / seconds / 1e9 << " GDoF/s\n";
+  os << "; " << measured << " GFLOP/s, " << static_cast<double>(ctx->op.maps().local_size) / seconds / 1e9 << " GDoF/s\n";
   PetscCall(ensure_device_params(A, ctx));
   if (!ctx->device.device_params_known) {
     os << "physical limit and roofline (Eq. 16): need a probed device (femgpu-probe: CUDA or OpenCL); none for the " << ctx->device.backend->name()
@@ -133,7 +133,7 @@ PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::s
      << " bytes at least, " << phys.flops << " flops; DRAM read bandwidth and FP64 peak from " << ctx->device.device_params_source
      << "); physical / measured time = " << phys.seconds / seconds << "\n";
   const KernelShape shape = KernelShape::from(*ctx->op.ir, ctx->op.tab->n_points(), word_bytes);
-  const Roofline roof = roofline(shape, ctx->op.flops_per_cell, ctx->op.maps.n_cells, traffic.dofs_in + traffic.coefficient_dofs, traffic.dofs_out,
+  const Roofline roof = roofline(shape, ctx->op.flops_per_cell, ctx->op.maps().n_cells, traffic.dofs_in + traffic.coefficient_dofs, traffic.dofs_out,
                                  n_coordinate_values, traffic.map_entries + traffic.coordinate_map_entries, ctx->device.device_params);
   os << "roofline (Eq. 16, the paper's model; it can be exceeded): " << roof.gflops << " GFLOP/s, " << bound_name(roof.bound)
      << " (device parameters from " << ctx->device.device_params_source << "); measured / roofline = " << measured / roof.gflops;

@@ -142,17 +142,17 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The closure maps of the DM, checked against the element's size.
+// The closure maps of the DM (built by the first fem_gpu Mat on it), checked against the element's size.
 PetscErrorCode build_maps(Mat A, MatFEMGPUContext *ctx)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(FEMGPU_Maps, A, 0, 0, 0));
-  PetscCall(plex_build_maps(ctx->op.dm, &ctx->op.maps));
+  PetscCall(plex_shared_maps(ctx->op.dm, &ctx->op.shared_maps));
   PetscCall(PetscLogEventEnd(FEMGPU_Maps, A, 0, 0, 0));
   const PetscInt expected = ctx->op.ir->n_test_basis * ctx->op.signature.element.components;
-  PetscCheck(ctx->op.maps.n_cells == 0 || ctx->op.maps.width == expected, comm, PETSC_ERR_PLIB,
-             "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->op.maps.width, expected);
+  PetscCheck(ctx->op.maps().n_cells == 0 || ctx->op.maps().width == expected, comm, PETSC_ERR_PLIB,
+             "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->op.maps().width, expected);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -199,7 +199,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   ctx->setup_seconds = t1 - t0;
-  PetscCall(PetscInfo(A, "fem_gpu set up in %g s: %" PetscInt_FMT " cells, Q = %d\n", ctx->setup_seconds, ctx->op.maps.n_cells, ctx->op.tab->n_points()));
+  PetscCall(PetscInfo(A, "fem_gpu set up in %g s: %" PetscInt_FMT " cells, Q = %d\n", ctx->setup_seconds, ctx->op.maps().n_cells, ctx->op.tab->n_points()));
   if (ctx->options.view_ir) PetscCall(MatView(A, PETSC_VIEWER_STDOUT_(comm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -235,7 +235,7 @@ static std::string describe(const MatFEMGPUContext *ctx)
     for (std::string line; std::getline(summary, line);) os << "  " << line << "\n";
   }
   os << MatFEMGPUDescribeFacets(ctx);
-  os << "  cells: " << ctx->op.maps.n_cells << " on this rank; backend: " << ctx->device.backend->name() << ", " << ctx->device.backend->schedule() << "\n";
+  os << "  cells: " << ctx->op.maps().n_cells << " on this rank; backend: " << ctx->device.backend->name() << ", " << ctx->device.backend->schedule() << "\n";
   const std::string occupancy = ctx->device.backend->occupancy();
   if (!occupancy.empty()) os << "  occupancy: " << occupancy << "\n";
   return os.str();

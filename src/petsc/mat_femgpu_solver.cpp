@@ -44,7 +44,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(VecGetArray(dl, &da));
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
   PetscCall(PetscLogEventBegin(FEMGPU_Diagonal, A, d, 0, 0));
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->diagonal(arrays, static_cast<size_t>(ctx->op.maps.local_size), da));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), ctx->device.backend->diagonal(arrays, static_cast<size_t>(ctx->op.maps().local_size), da));
   PetscCall(MatFEMGPUApplyFacets(A, ctx, nullptr, ca, da, true));
   PetscCall(PetscLogEventEnd(FEMGPU_Diagonal, A, d, 0, 0));
   PetscCall(VecRestoreArray(dl, &da));
@@ -185,7 +185,7 @@ PetscErrorCode local_asymmetry(MatFEMGPUContext *ctx, double *asymmetry)
   *asymmetry = 0.0;
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
-  PetscCall(operator_asymmetry(ctx, *ctx->op.ir, *ctx->op.tab, ctx->op.maps, ca, asymmetry));
+  PetscCall(operator_asymmetry(ctx, *ctx->op.ir, *ctx->op.tab, ctx->op.maps(), ca, asymmetry));
   for (const FacetPart &p : ctx->op.facets) PetscCall(operator_asymmetry(ctx, *p.ir, *p.tab, p.maps, ca, asymmetry));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -42,7 +42,7 @@ std::string cache_path(const MatFEMGPUContext *ctx, std::string *note)
 
 TuningKey key_for(const MatFEMGPUContext *ctx, const TuneTarget &target)
 {
-  TuningKey key = tuning_key(*ctx->op.ir, ctx->op.tab->n_points(), ctx->op.maps.n_cells);
+  TuningKey key = tuning_key(*ctx->op.ir, ctx->op.tab->n_points(), ctx->op.maps().n_cells);
   key.precision = MatFEMGPURequestedPrecision(ctx->options.schedule) == Precision::FP64 ? "fp64" : "fp32";
   key.backend = target.backend;
   key.device = target.device;
@@ -84,7 +84,7 @@ PetscErrorCode run_tuner(MatFEMGPUContext *ctx, MPI_Comm comm, const TuneTarget 
   PetscFunctionBegin;
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));
-  const size_t n = static_cast<size_t>(ctx->op.maps.local_size);
+  const size_t n = static_cast<size_t>(ctx->op.maps().local_size);
   std::vector<double> u(n), w(n);
   std::mt19937 rng(1);
   std::uniform_real_distribution<double> r(-1, 1);
@@ -168,7 +168,7 @@ PetscErrorCode announce_tuning(MPI_Comm comm, const MatFEMGPUContext *ctx, const
   PetscFunctionBegin;
   PetscCall(PetscPrintf(comm, "fem_gpu: tuning the %s kernel of %s (P%d%s on %ss, %" PetscInt_FMT " cells on rank 0) on %s device %s; %s\n",
                         ctx->op.residual ? "residual" : "operator", ctx->op.form_source.c_str(), e.degree, e.components > 1 ? " vector" : "",
-                        cell_name(ctx->op.signature.cell), ctx->op.maps.n_cells, target.backend.c_str(), target.device.c_str(),
+                        cell_name(ctx->op.signature.cell), ctx->op.maps().n_cells, target.backend.c_str(), target.device.c_str(),
                         path.empty() ? "the result is not cached (-mat_fem_gpu_tune_cache)" : ("later runs read the result from " + path).c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

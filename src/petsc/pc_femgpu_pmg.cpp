@@ -197,7 +197,7 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
 PetscErrorCode rigid_body_modes(DM dm, const MatFEMGPUContext *ctx, MatNullSpace *modes)
 {
   const PetscInt dim = ctx->op.ir->dim, n_modes = dim == 2 ? 3 : 6, C = ctx->op.signature.element.components;
-  const PlexMaps &m = ctx->op.maps;
+  const PlexMaps &m = ctx->op.mesh_maps();
   Vec coords, local, vecs[6];
   const PetscScalar *x;
   PetscFunctionBegin;

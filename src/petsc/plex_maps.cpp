@@ -222,4 +222,74 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+namespace {
+
+constexpr const char *kSharedMapsKey = "femgpu_plex_maps";
+
+// What shared maps were built from: the local section (and its state), the coordinates' state.
+struct SharedMaps {
+  std::shared_ptr<const PlexMaps> maps;
+  PetscSection section = nullptr;
+  PetscObjectState section_state = -1, coordinates_state = -1;
+};
+
+PetscErrorCode free_shared(void *p)
+{
+  delete static_cast<SharedMaps *>(p);
+  return PETSC_SUCCESS;
+}
+#if !PETSC_VERSION_LT(3, 23, 0)
+PetscErrorCode free_shared_at(void *p)  // PETSc >= 3.23 passes the pointer's address
+{
+  void **shared = static_cast<void **>(p);
+  PetscErrorCode e = free_shared(*shared);
+  *shared = nullptr;
+  return e;
+}
+#endif
+
+PetscErrorCode current_key(DM dm, SharedMaps *key)
+{
+  Vec coordinates;
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalSection(dm, &key->section));
+  PetscCall(PetscObjectStateGet((PetscObject)key->section, &key->section_state));
+  PetscCall(DMGetCoordinatesLocal(dm, &coordinates));
+  PetscCall(PetscObjectStateGet((PetscObject)coordinates, &key->coordinates_state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
+{
+  PetscContainer c = nullptr;
+  SharedMaps now;
+  PetscFunctionBegin;
+  PetscCall(current_key(dm, &now));
+  PetscCall(PetscObjectQuery((PetscObject)dm, kSharedMapsKey, (PetscObject *)&c));
+  if (c) {
+    SharedMaps *had;
+    PetscCall(PetscContainerGetPointer(c, (void **)&had));
+    if (had->section == now.section && had->section_state == now.section_state && had->coordinates_state == now.coordinates_state) {
+      *maps = had->maps;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  auto built = std::make_shared<PlexMaps>();
+  PetscCall(plex_build_maps(dm, built.get()));
+  now.maps = built;
+  *maps = built;
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)dm), &c));
+  PetscCall(PetscContainerSetPointer(c, new SharedMaps(now)));
+#if PETSC_VERSION_LT(3, 23, 0)
+  PetscCall(PetscContainerSetUserDestroy(c, free_shared));
+#else
+  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_shared_at)));
+#endif
+  PetscCall(PetscObjectCompose((PetscObject)dm, kSharedMapsKey, (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace femgpu

@@ -15,6 +15,7 @@
 
 #include "petsc/petsc_compat.h"
 
+#include <memory>
 #include <vector>
 
 #include "form/form.h"
@@ -41,5 +42,11 @@ struct PlexMaps {
 PetscErrorCode plex_form_signature(DM dm, FormSignature *signature);
 
 PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps);
+
+// The DM's maps, built once and shared by every fem_gpu Mat on it (the whole-problem
+// path's residual and Jacobian, a MatDuplicate): kept on the DM (PetscObjectCompose) with
+// the section and coordinates they were built from, built again when either changed.
+// The DM holds them until it is destroyed or they are rebuilt.
+PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps);
 
 }  // namespace femgpu

@@ -99,12 +99,12 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, std::unique_p
   PetscCall(MatFEMGPUGetContext(cols, &c));
   PetscCall(transfer_table(r->op.ir->dim, r->op.signature.element.degree, c->op.signature.element.degree, &d));
   d.shape.components = r->op.signature.element.components;
-  d.n_cells = static_cast<int>(r->op.maps.n_cells);
-  d.row_map = constrained ? r->op.maps.free : r->op.maps.all;
-  d.col_map = constrained ? c->op.maps.free : c->op.maps.all;
-  d.n_rows = static_cast<size_t>(r->op.maps.local_size);
-  d.n_cols = static_cast<size_t>(c->op.maps.local_size);
-  PetscCall(inverse_multiplicity(r->op.dm, r->op.maps, constrained, &d.row_weight));
+  d.n_cells = static_cast<int>(r->op.mesh_maps().n_cells);
+  d.row_map = constrained ? r->op.mesh_maps().free : r->op.mesh_maps().all;
+  d.col_map = constrained ? c->op.mesh_maps().free : c->op.mesh_maps().all;
+  d.n_rows = static_cast<size_t>(r->op.mesh_maps().local_size);
+  d.n_cols = static_cast<size_t>(c->op.mesh_maps().local_size);
+  PetscCall(inverse_multiplicity(r->op.dm, r->op.mesh_maps(), constrained, &d.row_weight));
   FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(r->device.backend->name(), std::move(d), r->device.cuda_ordinal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,11 +8,15 @@
 // cell into the local residual, through a fem_gpu Mat in residual mode (the rank-1 form,
 // the same -mat_fem_gpu_* backend and tuning options, its own tuning-cache key). PETSc
 // then sums the local residual into the global one, leaving out constrained DOFs, as it
-// does for its own. Does not: change a residual the program wrote itself.
+// does for its own. The DM's boundary-value hook (DMPlexSNESComputeBoundaryFEM, which SNES
+// calls before every residual and Jacobian) becomes femgpu's plan of the same values
+// (essential_values.h), where the plan supports the DM's boundaries.
+// Does not: change a residual or boundary function the program wrote itself.
 #include <petscdmplex.h>
 #include <petscsnes.h>
 
 #include "femgpu.h"
+#include "petsc/essential_values.h"
 #include "petsc/mat_femgpu_impl.h"
 
 namespace femgpu {
@@ -28,6 +32,34 @@ PetscErrorCode residual_local(DM, Vec x_local, Vec f_local, void *ctx)
   PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
   PetscCall(VecSet(f_local, 0.0));
   PetscCall(MatFEMGPUApplyLocal(residual, x_local, f_local));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// SNES's boundary hook: PETSc's values from femgpu's plan, built at the first call (after
+// the residual Mat's setup, whose closure maps it reads) and again when the coordinates
+// change; PETSc's own insertion where the plan does not support the DM's boundaries.
+PetscErrorCode boundary_local(DM dm, Vec x_local, void *ctx)
+{
+  Mat residual = static_cast<Mat>(ctx);
+  MatFEMGPUContext *mat;
+  Vec coordinates;
+  PetscObjectState state;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(residual, &mat));
+  // Setup binds w to the linearization point; the residual sets it again before its apply.
+  if (!mat->op.linearization) PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
+  PetscCall(MatFEMGPUSetUp(residual));
+  PetscCall(DMGetCoordinatesLocal(dm, &coordinates));
+  PetscCall(PetscObjectStateGet((PetscObject)coordinates, &state));
+  std::shared_ptr<EssentialPlan> &plan = mat->op.essential_values;
+  if (!plan || plan->coordinates_state != state) {
+    plan = std::make_shared<EssentialPlan>();
+    PetscCall(essential_plan_build(dm, mat->op.mesh_maps(), plan.get()));
+    if (!plan->unsupported.empty()) PetscCall(PetscInfo(dm, "fem_gpu: PETSc inserts the boundary values: %s\n", plan->unsupported.c_str()));
+    else PetscCall(PetscInfo(dm, "fem_gpu: boundary values from %zu nodes of %zu essential boundaries\n", plan->nodes.size(), plan->boundaries.size()));
+  }
+  if (!plan->unsupported.empty()) PetscCall(DMPlexSNESComputeBoundaryFEM(dm, x_local, nullptr));
+  else PetscCall(essential_plan_insert(*plan, PETSC_MIN_REAL, x_local));  // the time PETSc's hook passes
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,6 +113,9 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscCall(create_residual(dm, file, &residual));
   PetscCall(PetscObjectCompose((PetscObject)dm, kResidualKey, (PetscObject)residual));
   PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
+  PetscErrorCode (*boundary)(DM, Vec, void *) = nullptr;
+  PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, nullptr));
+  if (boundary == DMPlexSNESComputeBoundaryFEM) PetscCall(DMSNESSetBoundaryLocal(dm, boundary_local, residual));
   PetscCall(MatDestroy(&residual));  // the DM holds it
   PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -27,7 +27,7 @@ std::unique_ptr<BenchCase> lower_case(const std::string &op, int dim, int degree
   return c;
 }
 
-std::unique_ptr<BenchOperands> upload_operands(const BenchCase &c, int intervals)
+std::unique_ptr<BenchOperands> host_operands(const BenchCase &c, int intervals)
 {
   auto o = std::make_unique<BenchOperands>();
   o->mesh = lattice_mesh(c.dim, intervals, c.degree, is_vector(c.op) ? c.dim : 1);
@@ -44,7 +44,13 @@ std::unique_ptr<BenchOperands> upload_operands(const BenchCase &c, int intervals
   for (size_t i = 0; i < c.ir.coefficients.size(); ++i) a.coefficients.push_back({o->coefficient.data(), mesh.map.data()});
   a.test_map = mesh.map.data();
   for (const ConstantInfo &k : c.ir.constants) a.constants.push_back(k.default_value);
-  o->data = std::make_unique<DeviceActionData>(c.ir, c.tab, a, mesh.n_dofs(), Precision::FP64);
+  return o;
+}
+
+std::unique_ptr<BenchOperands> upload_operands(const BenchCase &c, int intervals)
+{
+  std::unique_ptr<BenchOperands> o = host_operands(c, intervals);
+  o->data = std::make_unique<DeviceActionData>(c.ir, c.tab, o->arrays, o->mesh.n_dofs(), Precision::FP64);
   return o;
 }
 

@@ -8,7 +8,8 @@
 // GDoF/s (output DOFs per second) and the paper's GDoF/s for the same case.
 // Each row also has its physical bound (model/physical_bound.h: minimal DRAM bytes at the
 // device's bandwidth or flops at its FP64 peak, whichever is longer) and the fraction of
-// it reached, femgpu's measure; the Eq. 16 roofline stays as the paper's model.
+// it reached, femgpu's measure; the Eq. 16 roofline stays as the paper's model; and the
+// baseline a user would run instead, cuSPARSE SpMV of the assembled operator (bench_spmv.h).
 // Tuning runs the default plan; -tune_plan replaces it or sets its parameters, with the
 // text -mat_fem_gpu_tune_plan takes (tune/tune_plan.h).
 // Writes a JSON array (-json FILE) and CSV rows (-csv FILE); prints a table and the
@@ -26,7 +27,9 @@
 #include <map>
 #include <sstream>
 
+#include "runtime/cuda_backend.h"
 #include "tools/bench_case.h"
+#include "tools/bench_spmv.h"
 #include "tools/bench_verify.h"
 #include "tools/femgpu_bench_options.h"
 #include "tools/femgpu_bench_rerank.h"
@@ -51,6 +54,8 @@ struct Row {
   double scpwi_ms = 0, agreement = 0;
   double physical_ms = 0, physical_fraction = 0;
   std::string physical_bound;  // "dram" or "fp64"
+  SpmvBaseline spmv;
+  std::string commit;
   bool budget_spent = false;  // the tuning budget left candidates untimed
   int verified_cells = 0;  // cells of the mesh the fastest kernel was checked on (bench_verify.h)
   double verify_error = NAN;
@@ -98,7 +103,7 @@ CudaTuneReport time_schedules(const ActionIR &ir, const Tabulation &tab, const D
 }
 
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
-             const DeviceParams &params, const std::string &forced, int verify_cells)
+             const DeviceParams &params, const std::string &forced, int verify_cells, double spmv_cap)
 {
   std::unique_ptr<BenchCase> bench = lower_case(op, dim, k);
   const ActionIR &ir = bench->ir;
@@ -147,6 +152,10 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
       throw std::runtime_error(os.str());
     }
   }
+  operands.reset();  // the SpMV baseline's matrix gets the device memory
+  std::unique_ptr<CudaKernel> kernel = std::move(report.best_kernel);
+  CudaBackend backend = kernel ? CudaBackend(ir, tab, std::move(kernel), 0) : CudaBackend(ir, tab, best.schedule, 0);
+  r.spmv = time_spmv(*bench, N, backend, spmv_cap);
   return r;
 }
 
@@ -162,7 +171,10 @@ std::string json_row(const Row &r)
      << ", \"vs_paper\": \"" << r.paper_verdict << "\", \"schedule\": \"" << r.schedule << "\", \"scpwi_time_ms\": " << r.scpwi_ms
      << ", \"registers\": " << r.registers << ", \"spill_bytes\": " << r.spills << ", \"shared_bytes\": " << r.shared << ", \"search_space\": " << r.space
      << ", \"timed_candidates\": " << r.candidates << ", \"budget_spent\": " << (r.budget_spent ? "true" : "false") << ", \"tune_seconds\": " << r.tune_s << ", \"verified_cells\": " << r.verified_cells
-     << ", \"verify_rel_err\": " << (std::isnan(r.verify_error) ? std::string("null") : std::to_string(r.verify_error)) << ", \"device\": \"" << r.device << "\"}";
+     << ", \"verify_rel_err\": " << (std::isnan(r.verify_error) ? std::string("null") : std::to_string(r.verify_error))
+     << ", \"spmv_gdofs\": " << (r.spmv.skipped.empty() ? std::to_string(r.spmv.gdofs) : std::string("null")) << ", \"spmv_dofs\": " << r.spmv.dofs
+     << ", \"spmv_nonzeros\": " << r.spmv.nonzeros << ", \"spmv_intervals\": " << r.spmv.intervals << ", \"spmv_assembly_seconds\": " << r.spmv.assembly_seconds
+     << ", \"device\": \"" << r.device << "\", \"commit\": \"" << r.commit << "\"}";
   return os.str();
 }
 
@@ -192,9 +204,9 @@ struct Tally {
 
 void print_header(const cuda::DeviceInfo &info)
 {
-  std::printf("device: %s (%s); physical limits: %s\n%-16s %3s %3s %5s %10s %9s %9s %6s %6s %8s %8s %6s  %s\n", info.name.c_str(), info.arch().c_str(),
+  std::printf("device: %s (%s); physical limits: %s\n%-16s %3s %3s %5s %10s %9s %9s %6s %6s %8s %8s %6s %8s %6s  %s\n", info.name.c_str(), info.arch().c_str(),
               PhysicalLimits{}.source.c_str(), "operator", "dim", "deg", "Q", "time_ms", "GFLOP/s", "roofline", "frac", "phys", "GDoF/s", "paper", "vs",
-              "schedule");
+              "SpMV", "tune_s", "schedule");
 }
 
 // Runs one case into the tally; a case that fails is counted and reported, not fatal.
@@ -202,7 +214,8 @@ void run_and_print(const BenchArgs &a, const std::string &op, int dim, int k, co
                    const std::map<std::string, double> &paper, Tally *t)
 {
   try {
-    Row r = run_case(op, dim, k, dim == 2 ? a.cases.n2 : a.cases.n3, a.settings, info, params, a.forced, a.verify_cells);
+    Row r = run_case(op, dim, k, dim == 2 ? a.cases.n2 : a.cases.n3, a.settings, info, params, a.forced, a.verify_cells, a.spmv_max_cell_entries);
+    r.commit = a.commit;
     auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
     if (it != paper.end()) {
       r.paper_gdofs = it->second;
@@ -210,8 +223,13 @@ void run_and_print(const BenchArgs &a, const std::string &op, int dim, int k, co
       t->at_paper += r.paper_verdict != "below";
     }
     t->at_half += r.fraction >= 0.5;
-    std::printf("%-16s %3d %3d %5d %10.4f %9.0f %9.0f %6.2f %6.2f %8.2f %8.2f %6s  %s\n", op.c_str(), dim, k, r.Q, r.ms, r.gflops, r.roofline,
-                r.fraction, r.physical_fraction, r.gdofs, r.paper_gdofs, r.paper_verdict.c_str(), r.schedule.c_str());
+    std::printf("%-16s %3d %3d %5d %10.4f %9.0f %9.0f %6.2f %6.2f %8.2f %8.2f %6s %8.2f %6.1f  %s\n", op.c_str(), dim, k, r.Q, r.ms, r.gflops, r.roofline,
+                r.fraction, r.physical_fraction, r.gdofs, r.paper_gdofs, r.paper_verdict.c_str(), r.spmv.skipped.empty() ? r.spmv.gdofs : NAN, r.tune_s,
+                r.schedule.c_str());
+    if (!r.spmv.skipped.empty()) std::printf("    SpMV baseline not measured: %s\n", r.spmv.skipped.c_str());
+    else if (r.spmv.intervals != (dim == 2 ? a.cases.n2 : a.cases.n3))
+      std::printf("    SpMV baseline on %d intervals per side (%lld DOFs, %lld nonzeros): the case's matrix is above -spmv_max_cell_entries\n",
+                  r.spmv.intervals, r.spmv.dofs, r.spmv.nonzeros);
     if (r.verified_cells > 0) std::printf("    verified on %d cells of the mesh: relative error %.3g\n", r.verified_cells, r.verify_error);
     std::fflush(stdout);
     t->rows.push_back(r);
@@ -233,12 +251,17 @@ void write_csv(const std::string &path, const std::vector<Row> &rows)
 {
   std::ofstream out(path);
   out << "operator,dim,degree,Q,time_ms,gflops,roofline_gflops,roofline_fraction,physical_ms,physical_bound,physical_fraction,gdofs,paper_gdofs,"
-         "vs_paper,schedule,registers,spill_bytes,shared_bytes,tune_seconds,verified_cells,verify_rel_err,device\n";
-  for (const Row &r : rows)
+         "vs_paper,spmv_gdofs,spmv_dofs,spmv_nonzeros,spmv_intervals,schedule,registers,spill_bytes,shared_bytes,tune_seconds,timed_candidates,"
+         "budget_spent,verified_cells,verify_rel_err,device,commit\n";
+  for (const Row &r : rows) {
+    const bool spmv = r.spmv.skipped.empty();
     out << r.op << "," << r.dim << "," << r.degree << "," << r.Q << "," << r.ms << "," << r.gflops << "," << r.roofline << "," << r.fraction << ","
         << r.physical_ms << "," << r.physical_bound << "," << r.physical_fraction << "," << r.gdofs << "," << r.paper_gdofs << "," << r.paper_verdict
-        << "," << r.schedule << "," << r.registers << "," << r.spills << "," << r.shared << "," << r.tune_s << "," << r.verified_cells << ","
-        << r.verify_error << "," << r.device << "\n";
+        << "," << (spmv ? std::to_string(r.spmv.gdofs) : "") << "," << (spmv ? std::to_string(r.spmv.dofs) : "") << ","
+        << (spmv ? std::to_string(r.spmv.nonzeros) : "") << "," << (spmv ? std::to_string(r.spmv.intervals) : "") << "," << r.schedule << ","
+        << r.registers << "," << r.spills << "," << r.shared << "," << r.tune_s << "," << r.candidates << "," << (r.budget_spent ? 1 : 0) << ","
+        << r.verified_cells << "," << r.verify_error << "," << r.device << "," << r.commit << "\n";
+  }
 }
 
 // The normal run: every case on device 0. Returns the exit code.
@@ -261,7 +284,10 @@ int run_cases(const BenchArgs &a)
   print_header(info);
   for (const std::string &op : a.cases.ops)
     for (int dim : a.cases.dims)
-      for (int k = a.cases.min_degree; k <= (dim == 2 ? a.cases.max_degree_2d : a.cases.max_degree_3d); ++k) run_and_print(a, op, dim, k, info, params, paper, &t);
+      for (int k = a.cases.min_degree; k <= (dim == 2 ? a.cases.max_degree_2d : a.cases.max_degree_3d); ++k) {
+        run_and_print(a, op, dim, k, info, params, paper, &t);
+        if (!a.csv.empty()) write_csv(a.csv, t.rows);  // after every case: a run cut short keeps its rows
+      }
   const size_t n = t.rows.size();
   std::printf("%d of %zu cases at >= 50%% of roofline\n%d of %zu cases at or above the paper's GDoF/s\n%d cases failed\n", t.at_half, n, t.at_paper, n,
               t.failed);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "petsc/petsc_compat.h"
@@ -96,6 +97,18 @@ template <class Items> PetscErrorCode read_output_options(Items PetscOptionsObje
                             "check the fastest kernel of each case on this many random cells of its mesh against the FP64 CPU reference; "
                             "a case whose kernel differs fails (0: off)",
                             "", verify, &verify, nullptr));
+  PetscReal spmv = a->spmv_max_cell_entries;
+  PetscCall(PetscOptionsReal("-spmv_max_cell_entries",
+                             "cuSPARSE SpMV baseline of each case: the assembled operator on the case's mesh, or the largest lattice mesh whose cell "
+                             "matrices hold at most this many entries (0: no baseline)",
+                             "", spmv, &spmv, nullptr));
+  PetscCheck(spmv >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-spmv_max_cell_entries %g: must be >= 0", (double)spmv);
+  a->spmv_max_cell_entries = spmv;
+  const char *env_commit = std::getenv("FEMGPU_COMMIT");
+  char commit[64] = "";
+  PetscCall(PetscStrncpy(commit, env_commit ? env_commit : "unknown", sizeof(commit)));
+  PetscCall(PetscOptionsString("-commit", "the commit the rows come from (default: $FEMGPU_COMMIT)", "", commit, commit, sizeof(commit), nullptr));
+  a->commit = commit;
   PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
   PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
   PetscCall(PetscOptionsString("-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "", forced, forced,

@@ -23,6 +23,9 @@ struct BenchArgs {
   std::string forced, study, json, csv, rerank_in, rerank_params;
   std::vector<double> rerank_ns{0, kModelBarrierSeconds * 1e9};
   int verify_cells = 1024;
+  // The SpMV baseline's cap on cell-matrix entries (bench_spmv.h); 0: no baseline.
+  double spmv_max_cell_entries = 4e8;
+  std::string commit;  // -commit, default $FEMGPU_COMMIT: the build the rows come from
 };
 
 PetscErrorCode read_bench_options(BenchArgs *a);

@@ -1,0 +1,100 @@
+// cuSPARSE SpMV of the assembled operator (bench_spmv.h): cell matrices from the case's
+// backend, summed into CSR on the host (lattice_csr.h), handed to PETSc as seqaij and
+// converted to seqaijcusparse.
+#include "tools/bench_spmv.h"
+
+#include <petscmat.h>
+#include <petsctime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "runtime/cuda_driver.h"
+#include "tools/lattice_csr.h"
+
+namespace femgpu {
+
+namespace {
+
+void check(PetscErrorCode e, const char *what)
+{
+  if (e) throw std::runtime_error(std::string("SpMV baseline: PETSc error in ") + what);
+}
+
+// The largest intervals per side <= `intervals` whose cell matrices hold <= cap entries.
+int spmv_intervals(const BenchCase &c, int intervals, double cap)
+{
+  const double w = static_cast<double>(cell_width(c.ir));
+  const double cells_per_cube = c.dim == 2 ? 2 : 6;
+  int n = intervals;
+  while (n > 1 && cells_per_cube * std::pow(n, c.dim) * w * w > cap) --n;
+  return n;
+}
+
+// Median milliseconds of one MatMult over 10 synchronised batches of 20.
+double time_mult(Mat A)
+{
+  Vec x, y;
+  PetscRandom rnd;
+  check(MatCreateVecs(A, &x, &y), "MatCreateVecs");
+  check(PetscRandomCreate(PETSC_COMM_SELF, &rnd), "PetscRandomCreate");
+  check(VecSetRandom(x, rnd), "VecSetRandom");
+  check(PetscRandomDestroy(&rnd), "PetscRandomDestroy");
+  for (int i = 0; i < 3; ++i) check(MatMult(A, x, y), "MatMult");
+  std::vector<double> ms;
+  for (int b = 0; b < 10; ++b) {
+    PetscLogDouble t0, t1;
+    cuda::synchronize();  // PETSc's streams live in the same primary context
+    check(PetscTime(&t0), "PetscTime");
+    for (int i = 0; i < 20; ++i) check(MatMult(A, x, y), "MatMult");
+    cuda::synchronize();
+    check(PetscTime(&t1), "PetscTime");
+    ms.push_back((t1 - t0) * 1e3 / 20);
+  }
+  check(VecDestroy(&x), "VecDestroy");
+  check(VecDestroy(&y), "VecDestroy");
+  std::sort(ms.begin(), ms.end());
+  return 0.5 * (ms[4] + ms[5]);
+}
+
+}  // namespace
+
+SpmvBaseline time_spmv(const BenchCase &c, int intervals, ActionBackend &backend, double max_cell_entries)
+{
+  SpmvBaseline s;
+#if !defined(PETSC_HAVE_CUDA)
+  s.skipped = "this PETSc has no CUDA (aijcusparse)";
+  return s;
+#endif
+  if (max_cell_entries <= 0) {
+    s.skipped = "off (-spmv_max_cell_entries 0)";
+    return s;
+  }
+  PetscLogDouble t0, t1;
+  check(PetscTime(&t0), "PetscTime");
+  s.intervals = spmv_intervals(c, intervals, max_cell_entries);
+  std::unique_ptr<BenchOperands> o = host_operands(c, s.intervals);
+  const size_t w = static_cast<size_t>(cell_width(c.ir));
+  std::vector<double> cell_matrices(static_cast<size_t>(o->mesh.n_cells) * w * w);
+  backend.cell_matrices(o->arrays, cell_matrices.data());
+  const Csr a = lattice_csr(o->mesh, cell_matrices);
+  cell_matrices = std::vector<double>();
+  const PetscInt n = static_cast<PetscInt>(o->mesh.n_dofs());
+  Mat host, device;
+  std::vector<PetscInt> rows(a.rows.begin(), a.rows.end()), columns(a.columns.begin(), a.columns.end());  // PetscInt may be 64-bit
+  std::vector<PetscScalar> values(a.values.begin(), a.values.end());
+  check(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, rows.data(), columns.data(), values.data(), &host), "MatCreateSeqAIJWithArrays");
+  check(MatConvert(host, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &device), "MatConvert to seqaijcusparse");
+  check(MatDestroy(&host), "MatDestroy");
+  check(PetscTime(&t1), "PetscTime");
+  s.assembly_seconds = t1 - t0;
+  s.dofs = n, s.nonzeros = a.rows.back();
+  s.ms = time_mult(device);
+  s.gdofs = static_cast<double>(n) / (s.ms * 1e-3) / 1e9;
+  check(MatDestroy(&device), "MatDestroy");
+  return s;
+}
+
+}  // namespace femgpu

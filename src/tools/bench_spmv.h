@@ -1,0 +1,33 @@
+// The baseline a PETSc user would run instead of femgpu: the same operator assembled into
+// a CSR matrix and applied by cuSPARSE SpMV (PETSc's MatMult on aijcusparse), timed in
+// femgpu-bench's process on its device, on the same kind of mesh and numbering.
+//
+// Takes: a bench case, the intervals per side of its mesh, a backend of the case (its
+// cell-matrix kernel gives the values, FP64) and a cap on the cell-matrix entries the host
+// may hold. The mesh is the case's own when its cell matrices fit the cap, else the
+// largest lattice mesh that does (SpMV's GDoF/s do not depend on the size once the
+// matrix is far larger than the L2 cache; the cap of 4e8 entries keeps matrices of about
+// 1-3 GB, the size the measured anchors used). The row says which mesh.
+// Returns: DOFs, nonzeros, the median time of one SpMV over 10 batches of 20 MatMults
+// between device synchronisations (host clock around each synchronised batch), GDoF/s
+// (output DOFs per second); or why it was not measured (a PETSc without CUDA, no cap).
+// Does not: count assembly in the time; it is reported apart (assembly_seconds).
+#pragma once
+
+#include <string>
+
+#include "runtime/action_backend.h"
+#include "tools/bench_case.h"
+
+namespace femgpu {
+
+struct SpmvBaseline {
+  std::string skipped;  // empty: measured
+  int intervals = 0;
+  long long dofs = 0, nonzeros = 0;
+  double ms = 0, gdofs = 0, assembly_seconds = 0;
+};
+
+SpmvBaseline time_spmv(const BenchCase &c, int intervals, ActionBackend &backend, double max_cell_entries);
+
+}  // namespace femgpu
