@@ -3,8 +3,8 @@
 //
 // Takes: the context after lowering and the closure maps of every cell.
 // Returns: ctx->op.facets (their IR, tables, cells, maps and backends), and for a form
-// without dx integrals the Mat's own operator (ds domain 1, facet 0) cut to its cells;
-// MatMult and MatGetDiagonal add the parts' contributions on the host path.
+// without dx integrals the Mat's own operator (its first ds domain on facet 0) cut to its
+// cells. MatMult and MatGetDiagonal add the parts' contributions on the host path;
 // MatConvert appends their cell matrices (MatFEMGPUCellMatrices, on the host).
 // Does not: tune them (they run the default SCPWI schedule, surface-sized work), or run
 // them on PETSc's device Vecs.
