@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Collect femgpu-bench runs into one table of the paper's 70 cases, and draw it.
 
-Takes: femgpu-bench text outputs (the printed table), in order; a later row for the same
-(operator, dim, degree) replaces an earlier one (a re-tuned run). Optionally the JSON
-files femgpu-bench wrote, for tune_seconds.
+Takes: femgpu-bench text outputs (the printed table) or the CSV files it writes (-csv; they
+carry every column: the SpMV baseline, tune_seconds, commit), in order; a later row for the
+same (operator, dim, degree) replaces an earlier one (a re-tuned run). Optionally the JSON
+files femgpu-bench wrote, for the tune_seconds of text runs.
 Writes: <prefix>.json (array of objects), <prefix>.csv, <prefix>_summary.txt and, when
 matplotlib is installed, a bar chart (<prefix>.png, .svg): measured GDoF/s per case with
 its physical limit marked (runs with the physical bound), else GFLOP/s against the paper's
@@ -47,6 +48,21 @@ def read_rows(paths):
     return rows
 
 
+def number(text):
+    try:
+        return float(text) if text not in ("", "nan") else None
+    except ValueError:
+        return text
+
+
+def read_csv_rows(path, rows):
+    for r in csv.DictReader(open(path)):
+        row = {k: number(v) if k not in ("operator", "physical_bound", "vs_paper", "schedule", "device", "commit") else v for k, v in r.items()}
+        row["dim"], row["degree"] = int(row["dim"]), int(row["degree"])
+        row["run"] = path.split("/")[-1]
+        rows[(row["operator"], row["dim"], row["degree"])] = row
+
+
 def add_tune_seconds(rows, json_paths):
     for path in json_paths:
         for r in json.load(open(path)):
@@ -71,6 +87,18 @@ def summary(table, args):
         median = phys[len(phys) // 2] if len(phys) % 2 else 0.5 * (phys[len(phys) // 2 - 1] + phys[len(phys) // 2])
         lines.append(f"physical_fraction (t_phys / t): median {median:.2f} over {len(phys)} cases, "
                      f"{sum(f >= 0.5 for f in phys)} at >= 0.5, {sum(f > 1 for f in phys)} above 1 (a bug)")
+    spmv = [r for r in table if r.get("spmv_gdofs")]
+    if spmv:
+        lines.append(f"femgpu >= cuSPARSE SpMV (same operator assembled, same process) in {sum(r['gdofs'] >= r['spmv_gdofs'] for r in spmv)} "
+                     f"of {len(spmv)} cases; below in: " + ", ".join(f"{r['operator']} {r['dim']}D P{r['degree']} ({r['gdofs'] / r['spmv_gdofs']:.2f}x)"
+                                                          for r in spmv if r["gdofs"] < r["spmv_gdofs"]))
+    high = [r for r in table if r["degree"] >= 3 and r.get("paper_gdofs")]
+    if high:
+        lines.append(f">= 2x the paper's GDoF/s in {sum(r['gdofs'] >= 2 * r['paper_gdofs'] for r in high)} of {len(high)} cases with P >= 3")
+    tuned = [r["tune_seconds"] for r in table if r.get("tune_seconds") is not None]
+    if tuned:
+        lines.append(f"first tuning (empty cache): <= 10 s in {sum(t <= 10 for t in tuned)} of {len(tuned)}, <= 10.5 s in "
+                     f"{sum(t <= 10.5 for t in tuned)}, longest {max(tuned):.1f} s")
     for dim in (2, 3):
         for op in OPS:
             cells = [r for r in table if r["operator"] == op and r["dim"] == dim]
@@ -98,6 +126,10 @@ def plot(table, prefix, args):
                    label="measured (green: at/above the paper's GDoF/s, red: below)")
             ax.scatter(list(x), [r["gdofs"] / r["physical_fraction"] for r in cells], marker="_", s=200, color="black",
                        label="physical limit (minimal DRAM traffic or FP64 peak)")
+            with_spmv = [(i, r) for i, r in zip(x, cells) if r.get("spmv_gdofs")]
+            if with_spmv:
+                ax.scatter([i for i, _ in with_spmv], [r["spmv_gdofs"] for _, r in with_spmv], marker="x", color="tab:purple",
+                           label="cuSPARSE SpMV of the assembled operator")
             ax.set_yscale("log")
             ax.set_ylabel("GDoF/s")
         else:
@@ -123,7 +155,9 @@ def main():
     p.add_argument("--commit", required=True)
     p.add_argument("--out", required=True)
     args = p.parse_args()
-    rows = read_rows(args.runs)
+    rows = read_rows([r for r in args.runs if not r.endswith(".csv")])
+    for path in (r for r in args.runs if r.endswith(".csv")):
+        read_csv_rows(path, rows)
     add_tune_seconds(rows, args.json)
     table = ordered(rows)
     for r in table:
