@@ -282,17 +282,17 @@ int run_cases(const BenchArgs &a)
   const std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");
   Tally t;
   print_header(info);
+  std::fflush(stdout);  // a run killed in its first case still shows what it was on
   for (const std::string &op : a.cases.ops)
     for (int dim : a.cases.dims)
       for (int k = a.cases.min_degree; k <= (dim == 2 ? a.cases.max_degree_2d : a.cases.max_degree_3d); ++k) {
         run_and_print(a, op, dim, k, info, params, paper, &t);
         if (!a.csv.empty()) write_csv(a.csv, t.rows);  // after every case: a run cut short keeps its rows
+        if (!a.json.empty()) write_json(a.json, t.rows);
       }
   const size_t n = t.rows.size();
   std::printf("%d of %zu cases at >= 50%% of roofline\n%d of %zu cases at or above the paper's GDoF/s\n%d cases failed\n", t.at_half, n, t.at_paper, n,
               t.failed);
-  if (!a.json.empty()) write_json(a.json, t.rows);
-  if (!a.csv.empty()) write_csv(a.csv, t.rows);
   return t.failed ? 1 : 0;
 }
 
