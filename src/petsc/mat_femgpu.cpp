@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "femgpu.h"
+#include "petsc/composed_object.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 
@@ -37,12 +38,10 @@ static PetscErrorCode free_context(void *ptr)
 
 PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx)
 {
-  PetscContainer c = nullptr;
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(PetscObjectQuery((PetscObject)A, kContextKey, (PetscObject *)&c));
-  PetscCheck(c, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Mat is not of type %s (call MatSetType(A, MATFEMGPU) first)", MATFEMGPU);
-  PetscCall(PetscContainerGetPointer(c, (void **)ctx));
+  PetscCall(query_owned((PetscObject)A, kContextKey, ctx));
+  PetscCheck(*ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Mat is not of type %s (call MatSetType(A, MATFEMGPU) first)", MATFEMGPU);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -246,36 +245,15 @@ static PetscErrorCode MatDestroy_FEMGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if !PETSC_VERSION_LT(3, 23, 0)
-// PETSc >= 3.23 passes the address of the context pointer.
-static PetscErrorCode free_context_at(void *p)
-{
-  void **ctx = static_cast<void **>(p);
-  PetscErrorCode e = free_context(*ctx);
-  *ctx = nullptr;
-  return e;
-}
-#endif
-
 static PetscErrorCode MatCreate_FEMGPU(Mat A)
 {
-  PetscContainer c;
   PetscFunctionBegin;
   PetscCall(MatCreate_Shell(A));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATFEMGPU));
   // Like MatCreateShell: defined by its operation, so usable without assembly.
   A->assembled = PETSC_TRUE;
   A->preallocated = PETSC_TRUE;
-  auto *ctx = new MatFEMGPUContext();
-  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)A), &c));
-  PetscCall(PetscContainerSetPointer(c, ctx));
-#if PETSC_VERSION_LT(3, 23, 0)
-  PetscCall(PetscContainerSetUserDestroy(c, free_context));
-#else
-  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_context_at)));
-#endif
-  PetscCall(PetscObjectCompose((PetscObject)A, kContextKey, (PetscObject)c));
-  PetscCall(PetscContainerDestroy(&c));
+  PetscCall((compose_owned<MatFEMGPUContext, free_context>((PetscObject)A, kContextKey, new MatFEMGPUContext())));
   PetscCall(MatShellSetOperation(A, MATOP_MULT, (void (*)(void))MatMult_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_VIEW, (void (*)(void))MatView_FEMGPU));

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "femgpu.h"
+#include "petsc/composed_object.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 
@@ -40,21 +41,6 @@ struct Pattern {
   PetscInt n_cells = 0, width = 0;
 };
 
-PetscErrorCode free_pattern(void *p)
-{
-  delete static_cast<Pattern *>(p);
-  return PETSC_SUCCESS;
-}
-#if !PETSC_VERSION_LT(3, 23, 0)
-PetscErrorCode free_pattern_at(void *p)  // PETSc >= 3.23 passes the pointer's address
-{
-  void **pattern = static_cast<void **>(p);
-  PetscErrorCode e = free_pattern(*pattern);
-  *pattern = nullptr;
-  return e;
-}
-#endif
-
 PetscErrorCode pattern_of(MatFEMGPUContext *ctx, Pattern *p)
 {
   PetscFunctionBegin;
@@ -66,17 +52,8 @@ PetscErrorCode pattern_of(MatFEMGPUContext *ctx, Pattern *p)
 
 PetscErrorCode compose_pattern(Mat M, const Pattern &p)
 {
-  PetscContainer c;
   PetscFunctionBegin;
-  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)M), &c));
-  PetscCall(PetscContainerSetPointer(c, new Pattern(p)));
-#if PETSC_VERSION_LT(3, 23, 0)
-  PetscCall(PetscContainerSetUserDestroy(c, free_pattern));
-#else
-  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_pattern_at)));
-#endif
-  PetscCall(PetscObjectCompose((PetscObject)M, kPatternKey, (PetscObject)c));
-  PetscCall(PetscContainerDestroy(&c));
+  PetscCall(compose_owned((PetscObject)M, kPatternKey, new Pattern(p)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -84,14 +61,12 @@ PetscErrorCode compose_pattern(Mat M, const Pattern &p)
 // and cell width (the same COO pattern).
 PetscErrorCode check_reusable(Mat A, MatFEMGPUContext *ctx, Mat B)
 {
-  PetscContainer c = nullptr;
   Pattern *had, now;
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
-  PetscCall(PetscObjectQuery((PetscObject)B, kPatternKey, (PetscObject *)&c));
-  PetscCheck(c, comm, PETSC_ERR_ARG_WRONG,
+  PetscCall(query_owned((PetscObject)B, kPatternKey, &had));
+  PetscCheck(had, comm, PETSC_ERR_ARG_WRONG,
              "MatConvert(MAT_REUSE_MATRIX) of a fem_gpu Mat: the target Mat was not made by MatConvert of a fem_gpu Mat (MAT_INITIAL_MATRIX)");
-  PetscCall(PetscContainerGetPointer(c, (void **)&had));
   PetscCall(pattern_of(ctx, &now));
   PetscCheck(had->dm == now.dm && had->n_cells == now.n_cells && had->width == now.width, comm, PETSC_ERR_ARG_INCOMP,
              "MatConvert(MAT_REUSE_MATRIX) of a fem_gpu Mat: the target was assembled from another DM or element (%" PetscInt_FMT

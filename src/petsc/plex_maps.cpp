@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "fem/tabulation.h"
+#include "petsc/composed_object.h"
 #include "petsc/plex_closure.h"
 #include "petsc/section_arrays.h"
 
@@ -233,21 +234,6 @@ struct SharedMaps {
   PetscObjectState section_state = -1, coordinates_state = -1;
 };
 
-PetscErrorCode free_shared(void *p)
-{
-  delete static_cast<SharedMaps *>(p);
-  return PETSC_SUCCESS;
-}
-#if !PETSC_VERSION_LT(3, 23, 0)
-PetscErrorCode free_shared_at(void *p)  // PETSc >= 3.23 passes the pointer's address
-{
-  void **shared = static_cast<void **>(p);
-  PetscErrorCode e = free_shared(*shared);
-  *shared = nullptr;
-  return e;
-}
-#endif
-
 PetscErrorCode current_key(DM dm, SharedMaps *key)
 {
   Vec coordinates;
@@ -263,32 +249,19 @@ PetscErrorCode current_key(DM dm, SharedMaps *key)
 
 PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
 {
-  PetscContainer c = nullptr;
-  SharedMaps now;
+  SharedMaps now, *had;
   PetscFunctionBegin;
   PetscCall(current_key(dm, &now));
-  PetscCall(PetscObjectQuery((PetscObject)dm, kSharedMapsKey, (PetscObject *)&c));
-  if (c) {
-    SharedMaps *had;
-    PetscCall(PetscContainerGetPointer(c, (void **)&had));
-    if (had->section == now.section && had->section_state == now.section_state && had->coordinates_state == now.coordinates_state) {
-      *maps = had->maps;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+  PetscCall(query_owned((PetscObject)dm, kSharedMapsKey, &had));
+  if (had && had->section == now.section && had->section_state == now.section_state && had->coordinates_state == now.coordinates_state) {
+    *maps = had->maps;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   auto built = std::make_shared<PlexMaps>();
   PetscCall(plex_build_maps(dm, built.get()));
   now.maps = built;
   *maps = built;
-  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)dm), &c));
-  PetscCall(PetscContainerSetPointer(c, new SharedMaps(now)));
-#if PETSC_VERSION_LT(3, 23, 0)
-  PetscCall(PetscContainerSetUserDestroy(c, free_shared));
-#else
-  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_shared_at)));
-#endif
-  PetscCall(PetscObjectCompose((PetscObject)dm, kSharedMapsKey, (PetscObject)c));
-  PetscCall(PetscContainerDestroy(&c));
+  PetscCall(compose_owned((PetscObject)dm, kSharedMapsKey, new SharedMaps(now)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "femgpu.h"
+#include "petsc/composed_object.h"
 #include "petsc/mat_femgpu_impl.h"
 
 namespace femgpu {
@@ -106,43 +107,18 @@ PetscErrorCode jacobian_local(DM dm, Vec x_local, Mat J, Mat P, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode free_wrapped(void *ptr)
-{
-  PetscFunctionBegin;
-  delete static_cast<WrappedJacobian *>(ptr);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-#if !PETSC_VERSION_LT(3, 23, 0)
-PetscErrorCode free_wrapped_at(void **ptr)
-{
-  PetscErrorCode e = free_wrapped(*ptr);
-  *ptr = nullptr;
-  return e;
-}
-#endif
-
 // Wraps `dm`'s local Jacobian once; the wrapper's state lives in a container on the DM.
 PetscErrorCode wrap_local_jacobian(DM dm)
 {
   LocalJacobian program = nullptr;
   void *program_ctx = nullptr;
-  PetscContainer c;
   PetscFunctionBegin;
   PetscCall(DMSNESGetJacobianLocal(dm, &program, &program_ctx));
   // Only PETSc's own FEM Jacobian, which assembles: a program's own callback may know
   // fem_gpu (bind its coefficients, bump states) and is left as it is.
   if (program != DMPlexSNESComputeJacobianFEM) PetscFunctionReturn(PETSC_SUCCESS);
   auto *wrapped = new WrappedJacobian{program, program_ctx};
-  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)dm), &c));
-  PetscCall(PetscContainerSetPointer(c, wrapped));
-#if PETSC_VERSION_LT(3, 23, 0)
-  PetscCall(PetscContainerSetUserDestroy(c, free_wrapped));
-#else
-  PetscCall(PetscContainerSetCtxDestroy(c, reinterpret_cast<PetscCtxDestroyFn *>(free_wrapped_at)));
-#endif
-  PetscCall(PetscObjectCompose((PetscObject)dm, kWrappedKey, (PetscObject)c));
-  PetscCall(PetscContainerDestroy(&c));
+  PetscCall(compose_owned((PetscObject)dm, kWrappedKey, wrapped));
   PetscCall(DMSNESSetJacobianLocal(dm, jacobian_local, wrapped));
   PetscCall(PetscInfo(dm, "fem_gpu: the DM's local Jacobian is the fem_gpu operator of its form, bound to SNES's iterate\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
