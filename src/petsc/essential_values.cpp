@@ -12,8 +12,17 @@ namespace femgpu {
 
 namespace {
 
-// The boundaries' functions, or why the plan cannot stand for PETSc's insertion.
-PetscErrorCode read_boundaries(DM dm, EssentialPlan *plan)
+// Where an essential boundary acts: its label's values and the components it constrains
+// (none listed: all). The arrays are the PetscDS's, valid while the plan is built.
+struct BoundaryPoints {
+  DMLabel label = nullptr;
+  PetscInt n_values = 0, n_components = 0;
+  const PetscInt *values = nullptr, *components = nullptr;
+};
+
+// The essential boundaries' functions and where they act, in the DS's order; or why the
+// plan cannot stand for PETSc's insertion.
+PetscErrorCode read_boundaries(DM dm, EssentialPlan *plan, std::vector<BoundaryPoints> *where)
 {
   PetscDS ds;
   PetscInt n, nds;
@@ -27,16 +36,18 @@ PetscErrorCode read_boundaries(DM dm, EssentialPlan *plan)
   PetscCall(PetscDSGetNumBoundary(ds, &n));
   for (PetscInt b = 0; b < n; ++b) {
     DMBoundaryConditionType type;
-    PetscInt field;
+    BoundaryPoints at;
     void (*function)(void) = nullptr, (*function_t)(void) = nullptr;
     void *context = nullptr;
-    PetscCall(PetscDSGetBoundary(ds, b, nullptr, &type, nullptr, nullptr, nullptr, nullptr, &field, nullptr, nullptr, &function, &function_t, &context));
+    PetscCall(PetscDSGetBoundary(ds, b, nullptr, &type, nullptr, &at.label, &at.n_values, &at.values, nullptr, &at.n_components, &at.components,
+                                 &function, &function_t, &context));
     if (type == DM_BC_NATURAL || type == DM_BC_NATURAL_FIELD) continue;  // nothing to insert
     if (type != DM_BC_ESSENTIAL) {
       plan->unsupported = "boundary " + std::to_string(b) + " is not DM_BC_ESSENTIAL with a function";
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     plan->boundaries.push_back({reinterpret_cast<EssentialFunction>(function), context});
+    where->push_back(at);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -44,32 +55,23 @@ PetscErrorCode read_boundaries(DM dm, EssentialPlan *plan)
 // owner[i]: the index in plan->boundaries of the last essential boundary constraining local
 // DOF i (-1: none). A boundary constrains the section's constrained DOFs of its components
 // on its label's points (the label is complete: it holds the closure of the boundary).
-PetscErrorCode constrained_owners(DM dm, const EssentialPlan &plan, std::vector<int> *owner)
+PetscErrorCode constrained_owners(DM dm, const EssentialPlan &plan, const std::vector<BoundaryPoints> &where, std::vector<int> *owner)
 {
-  PetscDS ds;
   PetscSection section;
   SectionArrays s;
-  PetscInt n, storage;
+  PetscInt storage;
   PetscFunctionBegin;
-  PetscCall(DMGetDS(dm, &ds));
   PetscCall(DMGetLocalSection(dm, &section));
   PetscCall(PetscSectionGetStorageSize(section, &storage));
   PetscCall(section_arrays(section, -1, &s));
   owner->assign(static_cast<size_t>(storage), -1);
-  PetscCall(PetscDSGetNumBoundary(ds, &n));
-  for (PetscInt b = 0, e = 0; b < n; ++b) {
-    DMBoundaryConditionType type;
-    DMLabel label;
-    PetscInt nv, ncomps;
-    const PetscInt *values, *comps;
-    PetscCall(PetscDSGetBoundary(ds, b, nullptr, &type, nullptr, &label, &nv, &values, nullptr, &ncomps, &comps, nullptr, nullptr, nullptr));
-    if (type != DM_BC_ESSENTIAL) continue;
-    const int mine = static_cast<int>(e++);
-    for (PetscInt v = 0; v < nv && label; ++v) {
+  for (size_t b = 0; b < where.size(); ++b) {
+    const BoundaryPoints &at = where[b];
+    for (PetscInt v = 0; v < at.n_values && at.label; ++v) {
       IS points;
       PetscInt np;
       const PetscInt *p;
-      PetscCall(DMLabelGetStratumIS(label, values[v], &points));
+      PetscCall(DMLabelGetStratumIS(at.label, at.values[v], &points));
       if (!points) continue;
       PetscCall(ISGetLocalSize(points, &np));
       PetscCall(ISGetIndices(points, &p));
@@ -77,9 +79,9 @@ PetscErrorCode constrained_owners(DM dm, const EssentialPlan &plan, std::vector<
         if (!s.contains(p[i])) continue;
         const PetscInt *cind = s.n_constrained(p[i]) ? s.constrained(p[i]) : nullptr;
         for (PetscInt c = 0; c < s.n_constrained(p[i]); ++c) {
-          bool in_comps = ncomps == 0;
-          for (PetscInt k = 0; k < ncomps; ++k) in_comps = in_comps || cind[c] % plan.components == comps[k];
-          if (in_comps) (*owner)[static_cast<size_t>(s.offset(p[i]) + cind[c])] = mine;
+          bool in_comps = at.n_components == 0;
+          for (PetscInt k = 0; k < at.n_components; ++k) in_comps = in_comps || cind[c] % plan.components == at.components[k];
+          if (in_comps) (*owner)[static_cast<size_t>(s.offset(p[i]) + cind[c])] = static_cast<int>(b);
         }
       }
       PetscCall(ISRestoreIndices(points, &p));
@@ -205,11 +207,12 @@ PetscErrorCode essential_plan_build(DM dm, const PlexMaps &maps, EssentialPlan *
   if (!plan->unsupported.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetField(dm, 0, nullptr, &obj));
   PetscCall(PetscFEGetNumComponents((PetscFE)obj, &plan->components));
-  PetscCall(read_boundaries(dm, plan));
+  std::vector<BoundaryPoints> where;
+  PetscCall(read_boundaries(dm, plan, &where));
   if (!plan->unsupported.empty() || plan->boundaries.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   std::vector<int> owner;
   std::vector<PetscReal> lambda;
-  PetscCall(constrained_owners(dm, *plan, &owner));
+  PetscCall(constrained_owners(dm, *plan, where, &owner));
   PetscCall(node_weights(dm, plan->components, maps.width / plan->components, &lambda));
   PetscCall(DMGetCoordinatesLocal(dm, &coordinates));
   PetscCall(PetscObjectStateGet((PetscObject)coordinates, &plan->coordinates_state));
