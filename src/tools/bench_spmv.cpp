@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/cuda_driver.h"
@@ -31,6 +32,18 @@ int spmv_intervals(const BenchCase &c, int intervals, double cap)
   int n = intervals;
   while (n > 1 && cells_per_cube * std::pow(n, c.dim) * w * w > cap) --n;
   return n;
+}
+
+// The CSR array as PETSc's type: itself where the types agree, else a converted copy
+// (64-bit PetscInt, complex PetscScalar).
+template <class To, class From> To *petsc_array(std::vector<From> &v, std::vector<To> *copy)
+{
+  if constexpr (std::is_same_v<To, From>) {
+    return v.data();
+  } else {
+    copy->assign(v.begin(), v.end());
+    return copy->data();
+  }
 }
 
 // Median milliseconds of one MatMult over 10 synchronised batches of 20.
@@ -61,17 +74,19 @@ double time_mult(Mat A)
 
 }  // namespace
 
+std::string spmv_unavailable(double max_cell_entries)
+{
+#if !defined(PETSC_HAVE_CUDA)
+  (void)max_cell_entries;
+  return "this PETSc has no CUDA (aijcusparse)";
+#else
+  return max_cell_entries > 0 ? "" : "off (-spmv_max_cell_entries 0)";
+#endif
+}
+
 SpmvBaseline time_spmv(const BenchCase &c, int intervals, ActionBackend &backend, double max_cell_entries)
 {
   SpmvBaseline s;
-#if !defined(PETSC_HAVE_CUDA)
-  s.skipped = "this PETSc has no CUDA (aijcusparse)";
-  return s;
-#endif
-  if (max_cell_entries <= 0) {
-    s.skipped = "off (-spmv_max_cell_entries 0)";
-    return s;
-  }
   PetscLogDouble t0, t1;
   check(PetscTime(&t0), "PetscTime");
   s.intervals = spmv_intervals(c, intervals, max_cell_entries);
@@ -79,13 +94,14 @@ SpmvBaseline time_spmv(const BenchCase &c, int intervals, ActionBackend &backend
   const size_t w = static_cast<size_t>(cell_width(c.ir));
   std::vector<double> cell_matrices(static_cast<size_t>(o->mesh.n_cells) * w * w);
   backend.cell_matrices(o->arrays, cell_matrices.data());
-  const Csr a = lattice_csr(o->mesh, cell_matrices);
+  Csr a = lattice_csr(o->mesh, cell_matrices);
   cell_matrices = std::vector<double>();
   const PetscInt n = static_cast<PetscInt>(o->mesh.n_dofs());
   Mat host, device;
-  std::vector<PetscInt> rows(a.rows.begin(), a.rows.end()), columns(a.columns.begin(), a.columns.end());  // PetscInt may be 64-bit
-  std::vector<PetscScalar> values(a.values.begin(), a.values.end());
-  check(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, rows.data(), columns.data(), values.data(), &host), "MatCreateSeqAIJWithArrays");
+  std::vector<PetscInt> rows, columns;
+  std::vector<PetscScalar> values;
+  check(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n, n, petsc_array(a.rows, &rows), petsc_array(a.columns, &columns), petsc_array(a.values, &values), &host),
+        "MatCreateSeqAIJWithArrays");
   check(MatConvert(host, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &device), "MatConvert to seqaijcusparse");
   check(MatDestroy(&host), "MatDestroy");
   check(PetscTime(&t1), "PetscTime");

@@ -10,7 +10,7 @@
 // 1-3 GB, the size the measured anchors used). The row says which mesh.
 // Returns: DOFs, nonzeros, the median time of one SpMV over 10 batches of 20 MatMults
 // between device synchronisations (host clock around each synchronised batch), GDoF/s
-// (output DOFs per second); or why it was not measured (a PETSc without CUDA, no cap).
+// (output DOFs per second). spmv_unavailable says first whether it can run at all.
 // Does not: count assembly in the time; it is reported apart (assembly_seconds).
 #pragma once
 
@@ -28,6 +28,8 @@ struct SpmvBaseline {
   double ms = 0, gdofs = 0, assembly_seconds = 0;
 };
 
+// Why the baseline cannot run here (a PETSc without CUDA, a cap of 0); empty when it can.
+std::string spmv_unavailable(double max_cell_entries);
 SpmvBaseline time_spmv(const BenchCase &c, int intervals, ActionBackend &backend, double max_cell_entries);
 
 }  // namespace femgpu

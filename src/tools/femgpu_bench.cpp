@@ -102,6 +102,17 @@ CudaTuneReport time_schedules(const ActionIR &ir, const Tabulation &tab, const D
   return report;
 }
 
+// The case's SpMV baseline (bench_spmv.h), its cell matrices from the winner's backend;
+// none where it cannot run (no backend is made then).
+SpmvBaseline spmv_baseline(const BenchCase &bench, int N, std::unique_ptr<CudaKernel> kernel, const Schedule &schedule, double cap)
+{
+  SpmvBaseline s;
+  s.skipped = spmv_unavailable(cap);
+  if (!s.skipped.empty()) return s;
+  CudaBackend backend = kernel ? CudaBackend(bench.ir, bench.tab, std::move(kernel), 0) : CudaBackend(bench.ir, bench.tab, schedule, 0);
+  return time_spmv(bench, N, backend, cap);
+}
+
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
              const DeviceParams &params, const std::string &forced, int verify_cells, double spmv_cap)
 {
@@ -153,9 +164,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
     }
   }
   operands.reset();  // the SpMV baseline's matrix gets the device memory
-  std::unique_ptr<CudaKernel> kernel = std::move(report.best_kernel);
-  CudaBackend backend = kernel ? CudaBackend(ir, tab, std::move(kernel), 0) : CudaBackend(ir, tab, best.schedule, 0);
-  r.spmv = time_spmv(*bench, N, backend, spmv_cap);
+  r.spmv = spmv_baseline(*bench, N, std::move(report.best_kernel), best.schedule, spmv_cap);
   return r;
 }
 
