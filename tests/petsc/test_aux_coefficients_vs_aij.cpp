@@ -24,6 +24,7 @@
 #include "femgpu.h"
 #include "left_boundary.h"
 #include "petsc/petsc_compat.h"
+#include "solve_both.h"
 
 static const char help[] = "Compares a fem_gpu Mat whose coefficients are auxiliary fields with PETSc's assembled Jacobian.\n"
                            "  -degrees 1,2,3 -single -solve -unnamed -aux_kappa_degree K -tolerance T -data_dir DIR\n";
@@ -35,29 +36,6 @@ struct Options {
   PetscInt degree = 1, kappa_degree = 1;
   PetscBool single = PETSC_FALSE, solve = PETSC_FALSE, unnamed = PETSC_FALSE;
 };
-
-// y = A^-1 b by the KSP of the options prefixed solve_; z = J^-1 b by LU.
-PetscErrorCode solve_both(Mat A, Mat J, Vec b, Vec y, Vec z)
-{
-  KSP ksp, lu;
-  PC pc;
-  PetscFunctionBegin;
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetTolerances(ksp, 1e-13, 1e-50, PETSC_DEFAULT, 500));
-  PetscCall(KSPSetOptionsPrefix(ksp, "solve_"));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSolve(ksp, b, y));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &lu));
-  PetscCall(KSPSetOperators(lu, J, J));
-  PetscCall(KSPSetType(lu, KSPPREONLY));
-  PetscCall(KSPGetPC(lu, &pc));
-  PetscCall(PCSetType(pc, PCLU));
-  PetscCall(KSPSolve(lu, b, z));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(KSPDestroy(&lu));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode zero(PetscInt, PetscReal, const PetscReal[], PetscInt Nc, PetscScalar *u, void *)
 {

@@ -15,6 +15,7 @@
 
 #include "femgpu.h"
 #include "petsc/petsc_compat.h"
+#include "solve_both.h"
 
 static const char help[] = "Compares fem_gpu MatMult, MatGetDiagonal and MatConvert of a Robin form with PETSc's assembled Jacobian.\n"
                            "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T -solve -solve_tolerance T -marker (mesh: FEMGPUCreateMeshFromOptions)\n";
@@ -130,27 +131,12 @@ PetscErrorCode convert_difference(Mat A, Mat J, PetscReal *error)
 // |A^-1 b - J^-1 b|_inf / |J^-1 b|_inf: A by the KSP of the options prefixed solve_, J by LU.
 PetscErrorCode solve_difference(Mat A, Mat J, Vec b, PetscReal *error)
 {
-  KSP ksp, lu;
-  PC pc;
   Vec y, z;
   PetscFunctionBegin;
   PetscCall(VecDuplicate(b, &y));
   PetscCall(VecDuplicate(b, &z));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetTolerances(ksp, 1e-13, 1e-50, PETSC_DEFAULT, 500));
-  PetscCall(KSPSetOptionsPrefix(ksp, "solve_"));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSolve(ksp, b, y));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &lu));
-  PetscCall(KSPSetOperators(lu, J, J));
-  PetscCall(KSPSetType(lu, KSPPREONLY));
-  PetscCall(KSPGetPC(lu, &pc));
-  PetscCall(PCSetType(pc, PCLU));
-  PetscCall(KSPSolve(lu, b, z));
+  PetscCall(solve_both(A, J, b, y, z));
   PetscCall(relative_difference(y, z, error));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(KSPDestroy(&lu));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&z));
   PetscFunctionReturn(PETSC_SUCCESS);
