@@ -164,6 +164,9 @@ struct Case {
 
 using Pointwise = void (*)(POINTWISE_ARGS, PetscScalar[]);
 
+// PETSc's boundary pointwise signature (PetscBdPointFunc, renamed PetscBdPointFn in 3.24).
+using BoundaryPointwise = decltype(&f0_neumann_given);
+
 // Each form file's pointwise residual, its field and the PetscDS constants (the form's
 // defaults unless an option gives the form the same value).
 struct Physics {
@@ -171,7 +174,7 @@ struct Physics {
   bool vector;
   std::vector<PetscScalar> constants;
   Pointwise f0, f1;
-  PetscBdPointFunc given_flux = nullptr, nonlinear_flux = nullptr;  // on "Face Sets" 2 and 3 (neumann_problem)
+  BoundaryPointwise given_flux = nullptr, nonlinear_flux = nullptr;  // on "Face Sets" 2 and 3 (neumann_problem)
 };
 
 const Physics kPhysics[] = {
