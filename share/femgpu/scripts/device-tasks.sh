@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One device call: runs the named tasks in order, each into $OUT/w/<task>, until the call's
+# time is spent, then packs $OUT/w into $OUT/results.tgz. Run from the repository root on
+# the GPU machine with the pack of pack-for-device.sh in .carry (and .carry/COMMIT holding
+# the commit the binaries were built from).
+#   whole            share/femgpu/bench/solvers/run_whole_solve.sh (ex1 2D/3D P2 whole solves)
+#   pmg:SET          share/femgpu/bench/solvers/run_pmg.sh SET
+#   petsc_checks     tests/gpu/run_petsc_checks.sh (PETSc comparisons on the CUDA backend)
+#   gpu_suite        tests/gpu/run_gpu_suite.sh (every schedule against the CPU reference)
+#   bench:OPS:DIMS:LO:HI2:HI3[:extra]  femgpu-bench cases -> csv/json/log
+# Environment: CALL_LIMIT (seconds for all tasks, default 570).
+# Usage: share/femgpu/scripts/device-tasks.sh TASK...
+set -u
+start=$SECONDS
+final=$OUT
+work=$final/w
+mkdir -p "$work"
+limit=${CALL_LIMIT:-570}
+source .carry/env.sh
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
+export FEMGPU_COMMIT=$(cat .carry/COMMIT)
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$work/device.txt"
+echo "commit $FEMGPU_COMMIT $(date -u +%FT%TZ)" >>"$work/device.txt"
+for task in "$@"; do
+  left=$((limit - (SECONDS - start)))
+  if ((left < 30)); then echo "skip $task (time)"; continue; fi
+  name=$(echo "$task" | tr ':,' '__')
+  t0=$SECONDS
+  case "$task" in
+    whole) timeout $left bash share/femgpu/bench/solvers/run_whole_solve.sh "$work/whole" examples/forms >"$work/whole.txt" 2>&1 ;;
+    pmg:*) timeout $left bash share/femgpu/bench/solvers/run_pmg.sh "$work/$name" "${task#pmg:}" >"$work/$name.txt" 2>&1 ;;
+    petsc_checks) timeout $left bash tests/gpu/run_petsc_checks.sh "$work/petsc_checks" >"$work/petsc_checks.txt" 2>&1 ;;
+    gpu_suite) timeout $left bash tests/gpu/run_gpu_suite.sh "$work/gpu_suite" >"$work/gpu_suite.txt" 2>&1 ;;
+    bench:*)
+      IFS=: read -r _ ops dims lo hi2 hi3 extra <<<"$task"
+      timeout $left femgpu-bench -ops "$ops" -dims "$dims" -min_degree "$lo" -max_degree_2d "$hi2" -max_degree_3d "$hi3" ${extra:-} \
+        -csv "$work/$name.csv" -json "$work/$name.json" >"$work/$name.log" 2>&1 ;;
+    *) echo "unknown task $task" ;;
+  esac
+  echo "$task: rc=$? $((SECONDS - t0)) s"
+done
+find "$work" -type d -name cache -prune -exec rm -rf {} +
+tar czf "$final/results.tgz" -C "$work" . && cp "$work/device.txt" "$final/" && rm -rf "$work"
+ls -la "$final"
