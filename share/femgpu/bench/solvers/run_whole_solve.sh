@@ -9,6 +9,10 @@
 #   fem_gpu_petscds  the same operator, the right-hand side from PETSc's PetscDS residual
 #                 on the CPU (DMPlexComputeResidual), for the residual's speed-up;
 #   aijcusparse   PETSc's DMPlex assembly into aijcusparse, PetscDS right-hand side.
+# fem_gpu_form_jacobi_eager repeats the warm fem_gpu_form run with -device_enable eager:
+# PETSc then initialises CUDA in PetscInitialize, before the mesh, instead of at the first
+# GPU Vec inside the residual stage; the difference is the CUDA initialisation.
+# WHOLE_CASES (default "2d 3d") picks the problems.
 # Usage: run_whole_solve.sh OUTPUT_DIR REPO_FORMS_DIR
 set -uo pipefail
 out="$1"
@@ -30,13 +34,15 @@ run() {  # name options...
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 echo "commit: ${FEMGPU_COMMIT:-unknown}, $(date -u +%Y-%m-%d)" | tee "$out/commit.txt"
-for case in "2d 1000,1000" "3d 63,63,63"; do
-  set -- $case
+declare -A faces_of=([2d]=1000,1000 [3d]=63,63,63)
+for case in ${WHOLE_CASES:-2d 3d}; do
+  set -- $case "${faces_of[$case]}"
   dim="${1%d}" faces="$2"
   p="-dm_plex_dim $dim -dm_plex_box_faces $faces -degree 2"
   form="-dm_fem_gpu_form_file $forms/poisson_sine_$1.ufl"
   run "ex1_$1_p2_fem_gpu_form_jacobi_cold" $p $form -dm_mat_type fem_gpu -pc_type jacobi
   run "ex1_$1_p2_fem_gpu_form_jacobi" $p $form -dm_mat_type fem_gpu -pc_type jacobi
+  run "ex1_$1_p2_fem_gpu_form_jacobi_eager" $p $form -dm_mat_type fem_gpu -pc_type jacobi -device_enable eager
   run "ex1_$1_p2_fem_gpu_form_pmg_cold" $p $form -dm_mat_type fem_gpu -pc_type fem_gpu_pmg
   run "ex1_$1_p2_fem_gpu_form_pmg" $p $form -dm_mat_type fem_gpu -pc_type fem_gpu_pmg
   run "ex1_$1_p2_fem_gpu_petscds_jacobi" $p -dm_mat_type fem_gpu -pc_type jacobi
