@@ -202,13 +202,18 @@ struct CudaRounds {
 
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.
   bool spent() const { return std::isfinite(fastest_ms) && clock.spent(); }
+  // A compile batch cannot be interrupted: the next one starts only if the last batch's
+  // compile and timing would still end within the budget (at high order one batch of
+  // unrolled kernels took 10-30 s and ran tuning that far past a 10 s budget).
+  double last_batch_seconds = 0;
+  bool next_batch_fits() const { return !std::isfinite(fastest_ms) || clock.fits(last_batch_seconds); }
 
   void time_batch(TuneReport *into, std::vector<TimedCandidate> batch, bool screen)
   {
     TuneReport round;
     round.candidates = std::move(batch);
     std::vector<std::unique_ptr<CudaKernel>> more(round.candidates.size());
-    if (spent()) {
+    if (spent() || !next_batch_fits()) {
       for (TimedCandidate &c : round.candidates) c.error = kBudgetSpent;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
@@ -228,6 +233,7 @@ struct CudaRounds {
     round.best = time_compiled_candidates(round.candidates, more, data, first, [this] { return spent(); }, &fastest_ms, kBudgetSpent);
     glance(round, more, data, timing, &fastest_ms);
     round.timing_seconds = seconds_since(t0);
+    if (compiled) last_batch_seconds = round.compile_seconds + round.timing_seconds;
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(into, std::move(round));
   }
