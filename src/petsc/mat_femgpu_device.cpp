@@ -1,8 +1,9 @@
 // The GPU-resident MatMult: when the Vecs live on the GPU (VECCUDA) and the backend is
-// CUDA with an FP64 schedule, the kernel reads and writes PETSc's device arrays
-// directly, so a MatMult copies nothing between host and device on one rank (the kernel
-// works in the global numbering), and only ghost values on several ranks (the kernel
-// works on ghosted local Vecs that live on the device).
+// CUDA with an FP64 schedule, the kernels read and write PETSc's device arrays
+// directly, so a MatMult copies nothing between host and device on one rank (the kernels
+// work in the global numbering), and only ghost values on several ranks (the kernels
+// work on ghosted local Vecs that live on the device). The kernels: the Mat's operator,
+// then each exterior facet part (mat_femgpu_facets.cpp), adding into the same output.
 #include <petscconf.h>
 
 #include "femgpu.h"
@@ -27,68 +28,91 @@ static PetscErrorCode on_device(Vec v, PetscBool *yes)
 #endif
 
 #if FEMGPU_DEVICE_VECS
-// Device pointers of the coefficient values (ghosted local Vecs); null where unbound.
+// Device pointers of the coefficient values (ghosted local Vecs) of one operator's IR;
+// null where unbound.
 struct HeldCoefficients {
   std::vector<unsigned long long> ptrs;
   std::vector<const PetscScalar *> held;
+  std::vector<Vec> vecs;
 };
 
-static PetscErrorCode get_coefficients(MatFEMGPUContext *ctx, HeldCoefficients *h)
+static PetscErrorCode get_coefficients(MatFEMGPUContext *ctx, const ActionIR &ir, HeldCoefficients *h)
 {
   PetscFunctionBegin;
-  h->ptrs.assign(ctx->op.ir->coefficients.size(), 0);
-  h->held.assign(ctx->op.ir->coefficients.size(), nullptr);
-  for (size_t i = 0; i < ctx->op.ir->coefficients.size(); ++i) {
-    auto it = ctx->op.coefficients.find(ctx->op.ir->coefficients[i].name);
+  h->ptrs.assign(ir.coefficients.size(), 0);
+  h->held.assign(ir.coefficients.size(), nullptr);
+  h->vecs.assign(ir.coefficients.size(), nullptr);
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) {
+    auto it = ctx->op.coefficients.find(ir.coefficients[i].name);
     if (it == ctx->op.coefficients.end()) continue;
-    PetscCall(VecCUDAGetArrayRead(it->second.local, &h->held[i]));
+    h->vecs[i] = it->second.local;
+    PetscCall(VecCUDAGetArrayRead(h->vecs[i], &h->held[i]));
     h->ptrs[i] = reinterpret_cast<unsigned long long>(h->held[i]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode restore_coefficients(MatFEMGPUContext *ctx, HeldCoefficients *h)
+static PetscErrorCode restore_coefficients(HeldCoefficients *h)
 {
   PetscFunctionBegin;
   for (size_t i = 0; i < h->held.size(); ++i)
-    if (h->held[i]) PetscCall(VecCUDARestoreArrayRead(ctx->op.coefficients.at(ctx->op.ir->coefficients[i].name).local, &h->held[i]));
+    if (h->held[i]) PetscCall(VecCUDARestoreArrayRead(h->vecs[i], &h->held[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// out (device) += A in (device), through `map` (global numbering on one rank, the local
-// section's numbering otherwise). PETSc may use its own stream: finish its work before
-// ours, and ours before it goes on.
-static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, ActionBackend *backend, const int *map, size_t n_out, Vec in, Vec out)
+// One kernel of the Mat: its operator or a facet part, with the maps and cells it runs on.
+struct DevicePart {
+  const ActionIR *ir;
+  const PlexMaps *maps;
+  const std::vector<PetscInt> *cells;
+  std::vector<std::vector<int>> *scratch;
+  ActionBackend *backend;
+};
+
+static std::vector<DevicePart> device_parts(MatFEMGPUContext *ctx)
+{
+  std::vector<DevicePart> parts{{ctx->op.ir.get(), &ctx->op.maps(), &ctx->op.cells, &ctx->op.coefficient_maps, ctx->device.backend.get()}};
+  for (FacetPart &p : ctx->op.facets)
+    if (p.backend) parts.push_back({p.ir.get(), &p.maps, &p.cells, &p.coefficient_maps, p.backend.get()});
+  return parts;
+}
+
+// out (device) += A in (device), every part through its maps in the global numbering
+// (one rank, `global`) or the local section's. PETSc may use its own stream: finish its
+// work before ours, and ours before it goes on.
+static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, bool global, size_t n_out, Vec in, Vec out)
 {
   Vec coords;
   const PetscScalar *ca, *din;
   PetscScalar *dout;
-  ActionArrays arrays;
-  HeldCoefficients coefficients;
   PetscFunctionBegin;
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));  // host copy: uploaded once, on the first call
-  PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, false, &arrays));
-  arrays.trial.map = map;
-  arrays.test_map = map;
-  PetscCall(get_coefficients(ctx, &coefficients));
   PetscCall(VecCUDAGetArrayRead(in, &din));
   PetscCall(VecCUDAGetArray(out, &dout));
   PetscLogDouble t0, t1;
   PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, in, out, 0));
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), cuda::synchronize());
-  PetscCall(PetscTime(&t0));  // the kernel alone (its launch waits for it): MatView's time per apply
-  FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
-    backend->apply_device(arrays, n_out, reinterpret_cast<unsigned long long>(din), coefficients.ptrs,
-                          reinterpret_cast<unsigned long long>(dout));
-    cuda::synchronize();
-  });
+  PetscCall(PetscTime(&t0));  // the kernels alone (each launch waits for its kernel): MatView's time per apply
+  for (const DevicePart &part : device_parts(ctx)) {
+    ActionArrays arrays;
+    HeldCoefficients coefficients;
+    PetscCall(MatFEMGPUFillOperatorArrays(ctx, *part.ir, *part.maps, *part.cells, part.scratch, nullptr, ca, false, &arrays));
+    arrays.trial.map = global ? part.maps->global_free.data() : part.maps->free.data();
+    arrays.test_map = arrays.trial.map;
+    PetscCall(get_coefficients(ctx, *part.ir, &coefficients));
+    FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
+      part.backend->apply_device(arrays, n_out, reinterpret_cast<unsigned long long>(din), coefficients.ptrs,
+                                 reinterpret_cast<unsigned long long>(dout));
+      cuda::synchronize();
+    });
+    PetscCall(restore_coefficients(&coefficients));
+  }
   PetscCall(PetscTime(&t1));
   PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
   PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, in, out, 0));
   PetscCall(VecCUDARestoreArray(out, &dout));
   PetscCall(VecCUDARestoreArrayRead(in, &din));
-  PetscCall(restore_coefficients(ctx, &coefficients));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -115,9 +139,9 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   PetscFunctionBegin;
   *done = PETSC_FALSE;
 #if FEMGPU_DEVICE_VECS
-  ActionBackend *backend = ctx->device.backend.get();
-  if (!backend->on_device() || ctx->options.schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
-  if (!ctx->op.facets.empty()) PetscFunctionReturn(PETSC_SUCCESS);  // ds parts run on the host path
+  if (ctx->options.schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
+  for (const DevicePart &part : device_parts(ctx))
+    if (!part.backend->on_device()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscBool x_dev, y_dev;
   PetscCall(on_device(x, &x_dev));
   PetscCall(on_device(y, &y_dev));
@@ -131,7 +155,7 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
     // One rank: the kernel reads x and adds into y through maps in the global numbering,
     // so neither DMGlobalToLocal nor DMLocalToGlobal runs.
     if (!add) PetscCall(VecSet(y, 0.0));
-    PetscCall(launch(A, ctx, backend, ctx->op.maps().global_free.data(), static_cast<size_t>(ctx->op.maps().global_size), x, y));
+    PetscCall(launch(A, ctx, true, static_cast<size_t>(ctx->op.maps().global_size), x, y));
     *done = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -149,7 +173,7 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   PetscCall(DMGetLocalVector(ctx->op.dm, &yl));
   PetscCall(DMGlobalToLocal(ctx->op.dm, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  PetscCall(launch(A, ctx, backend, ctx->op.maps().free.data(), static_cast<size_t>(ctx->op.maps().local_size), xl, yl));
+  PetscCall(launch(A, ctx, false, static_cast<size_t>(ctx->op.maps().local_size), xl, yl));
   if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMLocalToGlobal(ctx->op.dm, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));

@@ -4,10 +4,10 @@
 // Takes: the context after lowering and the closure maps of every cell.
 // Returns: ctx->op.facets (their IR, tables, cells, maps and backends), and for a form
 // without dx integrals the Mat's own operator (its first ds domain on facet 0) cut to its
-// cells. MatMult and MatGetDiagonal add the parts' contributions on the host path;
+// cells. MatMult and MatGetDiagonal add the parts' contributions on the host path, and
+// the GPU-resident MatMult (mat_femgpu_device.cpp) launches them after the operator;
 // MatConvert appends their cell matrices (MatFEMGPUCellMatrices, on the host).
-// Does not: tune them (they run the default SCPWI schedule, surface-sized work), or run
-// them on PETSc's device Vecs.
+// Does not: tune them (they run the default SCPWI schedule, surface-sized work).
 #include "fem/action_tables.h"
 #include "petsc/boundary_facets.h"
 #include "petsc/mat_femgpu_impl.h"
