@@ -5,7 +5,8 @@
 # the commit the binaries were built from).
 #   whole            share/femgpu/bench/solvers/run_whole_solve.sh (ex1 2D/3D P2 whole solves)
 #   pmg:SET          share/femgpu/bench/solvers/run_pmg.sh SET
-#   petsc_checks     tests/gpu/run_petsc_checks.sh (PETSc comparisons on the CUDA backend)
+#   petsc_checks[:REGEX]  tests/gpu/run_petsc_checks.sh (PETSc comparisons on the CUDA
+#                    backend; REGEX: only the checks whose names match)
 #   gpu_suite        tests/gpu/run_gpu_suite.sh (every schedule against the CPU reference)
 #   bench:OPS:DIMS:LO:HI2:HI3[:extra]  femgpu-bench cases -> csv/json/log
 # Environment: CALL_LIMIT (seconds for all tasks, default 570).
@@ -29,7 +30,8 @@ for task in "$@"; do
   case "$task" in
     whole) timeout $left bash share/femgpu/bench/solvers/run_whole_solve.sh "$work/whole" examples/forms >"$work/whole.txt" 2>&1 ;;
     pmg:*) timeout $left bash share/femgpu/bench/solvers/run_pmg.sh "$work/$name" "${task#pmg:}" >"$work/$name.txt" 2>&1 ;;
-    petsc_checks) timeout $left bash tests/gpu/run_petsc_checks.sh "$work/petsc_checks" >"$work/petsc_checks.txt" 2>&1 ;;
+    petsc_checks*) ONLY="${task#petsc_checks:}" && [ "$task" = petsc_checks ] && ONLY=.
+      ONLY="$ONLY" timeout $left bash tests/gpu/run_petsc_checks.sh "$work/$name" >"$work/$name.txt" 2>&1 ;;
     gpu_suite) timeout $left bash tests/gpu/run_gpu_suite.sh "$work/gpu_suite" >"$work/gpu_suite.txt" 2>&1 ;;
     bench:*)
       IFS=: read -r _ ops dims lo hi2 hi3 extra <<<"$task"
