@@ -5,6 +5,7 @@
 #include "petsc/coo_pattern.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace femgpu {
 
@@ -62,7 +63,7 @@ PetscErrorCode row_slots(const std::vector<CooBlock> &blocks, const std::vector<
 struct Scratch {
   std::vector<PetscInt> mark;
   std::vector<PetscCount> pos, next;
-  std::vector<PetscInt> columns;  // the current row's unique columns (local indices)
+  std::vector<std::pair<PetscInt, PetscInt>> columns;  // the current row's unique columns: (global, local)
   struct Kept {
     PetscInt column;  // local index
     PetscCount entry;
@@ -81,20 +82,20 @@ void add_row(const RowSlots &rs, const PetscInt *g, PetscInt r, Scratch *s, CooP
       const PetscInt c = sl.cell[j];
       if (c < 0 || g[c] < 0) continue;
       s->kept.push_back({c, sl.entry + j});
-      if (s->mark[c] != r) s->mark[c] = r, s->columns.push_back(c);
+      if (s->mark[c] != r) s->mark[c] = r, s->columns.push_back({g[c], c});
     }
   }
-  std::sort(s->columns.begin(), s->columns.end(), [&](PetscInt a, PetscInt b) { return g[a] < g[b]; });
+  std::sort(s->columns.begin(), s->columns.end());  // by global index (the local one only breaks ties)
   const PetscCount base = p->n_unique();
   for (size_t k = 0; k < s->columns.size(); ++k) {
-    s->pos[s->columns[k]] = base + static_cast<PetscCount>(k);
+    s->pos[s->columns[k].second] = base + static_cast<PetscCount>(k);
     p->rows.push_back(g[r]);
-    p->cols.push_back(g[s->columns[k]]);
+    p->cols.push_back(s->columns[k].first);
     p->jmap.push_back(0);
   }
   for (const Scratch::Kept &k : s->kept) ++p->jmap[s->pos[k.column] + 1];
   for (PetscCount u = base; u < p->n_unique(); ++u) p->jmap[u + 1] += p->jmap[u];
-  for (PetscInt c : s->columns) s->next[c] = p->jmap[s->pos[c]];
+  for (const auto &c : s->columns) s->next[c.second] = p->jmap[s->pos[c.second]];
   for (const Scratch::Kept &k : s->kept) p->perm[s->next[k.column]++] = k.entry;
 }
 
@@ -119,6 +120,11 @@ PetscErrorCode coo_pattern_build(const std::vector<CooBlock> &blocks, PetscInt n
     }
   *pattern = CooPattern();
   pattern->n_entries = offset.back();
+  // At most `kept` unique entries: reserved, not touched, so the arrays never move while
+  // they grow (the copies and page faults of doubling were most of the time here).
+  pattern->rows.reserve(static_cast<size_t>(kept));
+  pattern->cols.reserve(static_cast<size_t>(kept));
+  pattern->jmap.reserve(static_cast<size_t>(kept) + 1);
   pattern->jmap.assign(1, 0);
   pattern->perm.resize(static_cast<size_t>(kept));
   Scratch s;

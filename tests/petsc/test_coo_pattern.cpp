@@ -3,14 +3,19 @@
 // degree in -degrees and -components, random cell matrices are inserted twice,
 //   P: every cell entry (n_cells x width^2, constrained rows and columns -1), PETSc sums;
 //   U: coo_pattern_build's unique entries, the cell values summed by coo_pattern_sum;
-// and U must equal P to round-off (max |U - P| <= 1e-14 max |P|) with the same nonzero
+//   S: the entries sorted by (row, column) with their repeats, the values in perm's order
+//      (the alternative to U: PETSc sums the repeats);
+// and U and S must equal P to round-off (max |U - P| <= 1e-14 max |P|) with the same nonzero
 // count, twice (new random values through MatSetValuesCOO again: MAT_REUSE_MATRIX's path).
 // The pattern's own contract is checked too: (row, column) strictly increasing, every kept
 // cell entry in perm once, ascending within each unique entry. The cells are split into
 // three blocks (as the operator's cells and two facet parts are), so the block offsets
-// are exercised. Any number of ranks; exit code 1 on a failure.
+// are exercised. Prints rank 0's seconds of coo_pattern_build and of the three
+// MatSetPreallocationCOO (on a large -dm_plex_box_faces: what PETSc does with each).
+// Any number of ranks; exit code 1 on a failure.
 #include <petscdmplex.h>
 #include <petscfe.h>
+#include <petsctime.h>
 
 #include <algorithm>
 #include <numeric>
@@ -71,11 +76,13 @@ int check_contract(const CooPattern &p, const std::vector<PetscInt> &rows, const
   return failures;
 }
 
-// An AIJ Mat of the DM's global size with this COO pattern (copies: PETSc may reorder them).
-PetscErrorCode make_mat(DM dm, PetscCount n, std::vector<PetscInt> rows, std::vector<PetscInt> cols, Mat *M)
+// An AIJ Mat of the DM's global size with this COO pattern (copies: PETSc may reorder
+// them); *seconds: its MatSetPreallocationCOO.
+PetscErrorCode make_mat(DM dm, PetscCount n, std::vector<PetscInt> rows, std::vector<PetscInt> cols, Mat *M, PetscLogDouble *seconds)
 {
   Vec x;
   PetscInt local;
+  PetscLogDouble t0, t1;
   PetscFunctionBegin;
   PetscCall(DMGetGlobalVector(dm, &x));
   PetscCall(VecGetLocalSize(x, &local));
@@ -83,7 +90,10 @@ PetscErrorCode make_mat(DM dm, PetscCount n, std::vector<PetscInt> rows, std::ve
   PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), M));
   PetscCall(MatSetSizes(*M, local, local, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*M, MATAIJ));
+  PetscCall(PetscTime(&t0));
   PetscCall(MatSetPreallocationCOO(*M, n, rows.data(), cols.data()));
+  PetscCall(PetscTime(&t1));
+  *seconds = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -107,22 +117,42 @@ PetscErrorCode difference(Mat U, Mat P, PetscReal *relative, PetscBool *same_non
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Random values into both Mats (U through the pattern's sums); a failure if they differ.
-PetscErrorCode insert_and_compare(const CooPattern &p, PetscRandom rnd, Mat U, Mat P, int *failures)
+// The plain (P), sorted with repeats (S) and unique (U) Mats of one pattern.
+struct Mats {
+  Mat P, S, U;
+};
+
+// Random values into the three Mats (S: the cell values in perm's order; U: the pattern's
+// sums); a failure if S or U differs from P.
+PetscErrorCode insert_and_compare(const CooPattern &p, PetscRandom rnd, const Mats &m, int *failures)
 {
-  std::vector<PetscScalar> cells(static_cast<size_t>(p.n_entries)), unique(static_cast<size_t>(p.n_unique()) + 1);
-  PetscReal relative = PETSC_INFINITY;
-  PetscBool same = PETSC_FALSE;
+  std::vector<PetscScalar> cells(static_cast<size_t>(p.n_entries)), unique(static_cast<size_t>(p.n_unique()) + 1), sorted(p.perm.size() + 1);
+  PetscReal relative[2] = {PETSC_INFINITY, PETSC_INFINITY};
+  PetscBool same[2] = {PETSC_FALSE, PETSC_FALSE};
   PetscFunctionBegin;
   for (PetscScalar &v : cells) PetscCall(PetscRandomGetValue(rnd, &v));
   femgpu::coo_pattern_sum(p, cells.data(), unique.data());
+  for (size_t k = 0; k < p.perm.size(); ++k) sorted[k] = cells[p.perm[k]];
   cells.push_back(0);  // a valid pointer on a rank without cells
-  PetscCall(MatSetValuesCOO(P, cells.data(), INSERT_VALUES));
-  PetscCall(MatSetValuesCOO(U, unique.data(), INSERT_VALUES));
-  PetscCall(difference(U, P, &relative, &same));
-  *failures += relative > 1e-14 || !same;
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)U), "  max |U - P| / max |P| = %g, same nonzero count: %s\n", (double)relative, same ? "yes" : "NO"));
+  PetscCall(MatSetValuesCOO(m.P, cells.data(), INSERT_VALUES));
+  PetscCall(MatSetValuesCOO(m.S, sorted.data(), INSERT_VALUES));
+  PetscCall(MatSetValuesCOO(m.U, unique.data(), INSERT_VALUES));
+  PetscCall(difference(m.U, m.P, &relative[0], &same[0]));
+  PetscCall(difference(m.S, m.P, &relative[1], &same[1]));
+  for (int k = 0; k < 2; ++k) *failures += relative[k] > 1e-14 || !same[k];
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)m.P), "  max |U - P| / max |P| = %g, |S - P| %g; same nonzero count: %s %s\n", (double)relative[0],
+                        (double)relative[1], same[0] ? "yes" : "NO", same[1] ? "yes" : "NO"));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The pattern sorted by (row, column) with its repeats: idea (a) of issue #25, timed
+// against the unique pattern.
+void sorted_with_repeats(const CooPattern &p, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
+{
+  rows->resize(p.perm.size());
+  cols->resize(p.perm.size());
+  for (PetscCount u = 0; u < p.n_unique(); ++u)
+    for (PetscCount k = p.jmap[u]; k < p.jmap[u + 1]; ++k) (*rows)[k] = p.rows[u], (*cols)[k] = p.cols[u];
 }
 
 // The cells as three blocks (a third each), as the operator's cells and facet parts are.
@@ -135,30 +165,36 @@ std::vector<CooBlock> three_blocks(const femgpu::PlexMaps &maps)
 PetscErrorCode compare_patterns(DM dm, int *failures)
 {
   femgpu::PlexMaps maps;
-  std::vector<PetscInt> g, rows, cols;
+  std::vector<PetscInt> g, rows, cols, srows, scols;
   CooPattern p;
-  Mat U, P;
+  Mats m;
   PetscRandom rnd;
+  PetscLogDouble t0, t1, tp, ts, tu;
   PetscFunctionBegin;
   PetscCall(femgpu::plex_build_maps(dm, &maps));
   PetscCall(global_of_local(dm, maps.local_size, &g));
   plain_entries(maps, g, &rows, &cols);
+  PetscCall(PetscTime(&t0));
   PetscCall(femgpu::coo_pattern_build(three_blocks(maps), maps.local_size, g.data(), &p));
+  PetscCall(PetscTime(&t1));
   const int broken = check_contract(p, rows, cols);
   *failures += broken;
   PetscCall(PetscSynchronizedPrintf(PetscObjectComm((PetscObject)dm), "  rank: %zu cell entries, %zu unique; %d contract failures\n", rows.size(),
                                     static_cast<size_t>(p.n_unique()), broken));
   PetscCall(PetscSynchronizedFlush(PetscObjectComm((PetscObject)dm), PETSC_STDOUT));
-  PetscCall(make_mat(dm, static_cast<PetscCount>(rows.size()), rows, cols, &P));
-  PetscCall(make_mat(dm, p.n_unique(), p.rows, p.cols, &U));
+  sorted_with_repeats(p, &srows, &scols);
+  PetscCall(make_mat(dm, static_cast<PetscCount>(rows.size()), rows, cols, &m.P, &tp));
+  PetscCall(make_mat(dm, static_cast<PetscCount>(srows.size()), srows, scols, &m.S, &ts));
+  PetscCall(make_mat(dm, p.n_unique(), p.rows, p.cols, &m.U, &tu));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)dm), "  rank 0: coo_pattern_build %.4f s; MatSetPreallocationCOO plain %.4f s, sorted with repeats %.4f s, unique %.4f s\n",
+                        t1 - t0, tp, ts, tu));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
   PetscCall(PetscRandomSetSeed(rnd, 17));
   PetscCall(PetscRandomSeed(rnd));
-  for (int round = 0; round < 2; ++round) PetscCall(insert_and_compare(p, rnd, U, P, failures));
+  for (int round = 0; round < 2; ++round) PetscCall(insert_and_compare(p, rnd, m, failures));
   PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(MatDestroy(&U));
-  PetscCall(MatDestroy(&P));
+  for (Mat *M : {&m.P, &m.S, &m.U}) PetscCall(MatDestroy(M));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
