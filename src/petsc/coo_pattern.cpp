@@ -1,11 +1,16 @@
 // The unique, sorted COO pattern of the cell matrices (coo_pattern.h): the local indices
 // that occur as rows are grouped by a counting sort over the closure maps, taken in global
 // order, and each row's columns are made unique with a marker array (a sparse accumulator)
-// before the few unique ones are sorted. jmap/perm are filled row by row.
+// before the few unique ones are sorted. jmap/perm are filled row by row; each row's place
+// in perm is known beforehand (its cells' kept entries), so runs of rows go to threads.
 #include "petsc/coo_pattern.h"
 
 #include <algorithm>
 #include <utility>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace femgpu {
 
@@ -19,10 +24,11 @@ std::vector<PetscCount> entry_offsets(const std::vector<CooBlock> &blocks)
   return o;
 }
 
-// A "slot", one row of one cell matrix: its cell's local indices and its first entry.
+// A "slot", one row of one cell matrix: its cell's local indices, its first entry, and
+// how many of the cell's DOFs are kept (the row's kept entries).
 struct Slot {
   const int *cell;
-  PetscInt width;
+  PetscInt width, kept;
   PetscCount entry;
 };
 
@@ -49,30 +55,42 @@ PetscErrorCode row_slots(const std::vector<CooBlock> &blocks, const std::vector<
   std::vector<PetscCount> next(rs->start.begin(), rs->start.end() - 1);
   for (size_t b = 0; b < blocks.size(); ++b) {
     const PetscInt w = blocks[b].width;
-    for (PetscInt c = 0; c < blocks[b].n_cells; ++c)
-      for (PetscInt i = 0; i < w; ++i) {
-        const int r = blocks[b].local[c * w + i];
-        if (r >= 0 && g[r] >= 0) rs->slot[next[r]++] = {blocks[b].local + c * w, w, offset[b] + (static_cast<PetscCount>(c) * w + i) * w};
-      }
+    for (PetscInt c = 0; c < blocks[b].n_cells; ++c) {
+      const int *cell = blocks[b].local + c * w;
+      PetscInt kept = 0;
+      for (PetscInt j = 0; j < w; ++j) kept += cell[j] >= 0 && g[cell[j]] >= 0;
+      for (PetscInt i = 0; i < w; ++i)
+        if (cell[i] >= 0 && g[cell[i]] >= 0) rs->slot[next[cell[i]]++] = {cell, w, kept, offset[b] + (static_cast<PetscCount>(c) * w + i) * w};
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Per local index: the row last seen as having it as a column, its unique entry there,
-// and the next free place among that entry's cell entries in perm.
+// One thread's scratch, per local index: the row last seen as having it as a column, its
+// place among the row's unique columns, and the next free place of that entry in perm.
 struct Scratch {
   std::vector<PetscInt> mark;
   std::vector<PetscCount> pos, next;
   std::vector<std::pair<PetscInt, PetscInt>> columns;  // the current row's unique columns: (global, local)
+  std::vector<PetscCount> count;                        // their cell entries
   struct Kept {
     PetscInt column;  // local index
     PetscCount entry;
   };
   std::vector<Kept> kept;  // the current row's kept cell entries, in cell order
+
+  explicit Scratch(PetscInt n_local) : mark(static_cast<size_t>(n_local), -1), pos(static_cast<size_t>(n_local)), next(static_cast<size_t>(n_local)) {}
 };
 
-// Appends row r's unique entries, their jmap and perm, to the pattern.
-void add_row(const RowSlots &rs, const PetscInt *g, PetscInt r, Scratch *s, CooPattern *p)
+// The unique entries of a run of consecutive rows (one thread's), appended in order.
+struct Part {
+  std::vector<PetscInt> rows, cols;
+  std::vector<PetscCount> jmap;  // each unique entry's first place in perm
+};
+
+// Row r's unique entries appended to `part`, its cell entries written to perm from
+// `first` on (the kept entries of the rows before it).
+void add_row(const RowSlots &rs, const PetscInt *g, PetscInt r, PetscCount first, Scratch *s, Part *part, PetscCount *perm)
 {
   s->columns.clear();
   s->kept.clear();
@@ -86,18 +104,36 @@ void add_row(const RowSlots &rs, const PetscInt *g, PetscInt r, Scratch *s, CooP
     }
   }
   std::sort(s->columns.begin(), s->columns.end());  // by global index (the local one only breaks ties)
-  const PetscCount base = p->n_unique();
+  s->count.assign(s->columns.size(), 0);
+  for (size_t k = 0; k < s->columns.size(); ++k) s->pos[s->columns[k].second] = static_cast<PetscCount>(k);
+  for (const Scratch::Kept &k : s->kept) ++s->count[s->pos[k.column]];
   for (size_t k = 0; k < s->columns.size(); ++k) {
-    s->pos[s->columns[k].second] = base + static_cast<PetscCount>(k);
-    p->rows.push_back(g[r]);
-    p->cols.push_back(s->columns[k].first);
-    p->jmap.push_back(0);
+    part->rows.push_back(g[r]);
+    part->cols.push_back(s->columns[k].first);
+    part->jmap.push_back(first);
+    s->next[s->columns[k].second] = first;
+    first += s->count[k];
   }
-  for (const Scratch::Kept &k : s->kept) ++p->jmap[s->pos[k.column] + 1];
-  for (PetscCount u = base; u < p->n_unique(); ++u) p->jmap[u + 1] += p->jmap[u];
-  for (const auto &c : s->columns) s->next[c.second] = p->jmap[s->pos[c.second]];
-  for (const Scratch::Kept &k : s->kept) p->perm[s->next[k.column]++] = k.entry;
+  for (const Scratch::Kept &k : s->kept) perm[s->next[k.column]++] = k.entry;
 }
+
+// The parts one after the other: the pattern's rows, cols and jmap (its last entry `kept`).
+void join(const std::vector<Part> &parts, PetscCount kept, CooPattern *p)
+{
+  size_t n = 0;
+  for (const Part &part : parts) n += part.rows.size();
+  p->rows.reserve(n), p->cols.reserve(n), p->jmap.reserve(n + 1);
+  for (const Part &part : parts) {
+    p->rows.insert(p->rows.end(), part.rows.begin(), part.rows.end());
+    p->cols.insert(p->cols.end(), part.cols.begin(), part.cols.end());
+    p->jmap.insert(p->jmap.end(), part.jmap.begin(), part.jmap.end());
+  }
+  p->jmap.push_back(kept);
+}
+
+// Above this many rows, threads (OpenMP builds) take contiguous runs of rows; the result
+// does not depend on how many.
+constexpr size_t kThreadedRows = 20000;
 
 }  // namespace
 
@@ -111,27 +147,31 @@ PetscErrorCode coo_pattern_build(const std::vector<CooBlock> &blocks, PetscInt n
   for (PetscInt r = 0; r < n_local; ++r)
     if (rs.start[r + 1] > rs.start[r]) order.push_back(r);
   std::sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return global_of_local[a] < global_of_local[b]; });
-  PetscCount kept = 0;  // a cell with n kept DOFs keeps n^2 entries
-  for (const CooBlock &b : blocks)
-    for (PetscInt c = 0; c < b.n_cells; ++c) {
-      PetscCount n = 0;
-      for (PetscInt j = 0; j < b.width; ++j) n += b.local[c * b.width + j] >= 0 && global_of_local[b.local[c * b.width + j]] >= 0;
-      kept += n * n;
-    }
+  std::vector<PetscCount> first(order.size() + 1, 0);  // each row's first place in perm
+  for (size_t t = 0; t < order.size(); ++t) {
+    first[t + 1] = first[t];
+    for (PetscCount k = rs.start[order[t]]; k < rs.start[order[t] + 1]; ++k) first[t + 1] += rs.slot[k].kept;
+  }
   *pattern = CooPattern();
   pattern->n_entries = offset.back();
-  // At most `kept` unique entries: reserved, not touched, so the arrays never move while
-  // they grow (the copies and page faults of doubling were most of the time here).
-  pattern->rows.reserve(static_cast<size_t>(kept));
-  pattern->cols.reserve(static_cast<size_t>(kept));
-  pattern->jmap.reserve(static_cast<size_t>(kept) + 1);
-  pattern->jmap.assign(1, 0);
-  pattern->perm.resize(static_cast<size_t>(kept));
-  Scratch s;
-  s.mark.assign(static_cast<size_t>(n_local), -1);
-  s.pos.resize(static_cast<size_t>(n_local));
-  s.next.resize(static_cast<size_t>(n_local));
-  for (PetscInt r : order) add_row(rs, global_of_local, r, &s, pattern);
+  pattern->perm.resize(static_cast<size_t>(first.back()));
+  int threads = 1;
+#ifdef _OPENMP
+  if (order.size() > kThreadedRows) threads = omp_get_max_threads();
+#endif
+  std::vector<Part> parts(static_cast<size_t>(threads));
+  auto run = [&](int t, int nt) {  // thread t of nt: its run of rows
+    Scratch s(n_local);
+    const size_t begin = order.size() * t / nt, end = order.size() * (t + 1) / nt;
+    for (size_t i = begin; i < end; ++i) add_row(rs, global_of_local, order[i], first[i], &s, &parts[t], pattern->perm.data());
+  };
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+  run(omp_get_thread_num(), omp_get_num_threads());
+#else
+  run(0, 1);
+#endif
+  join(parts, first.back(), pattern);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -14,13 +14,13 @@ namespace {
 class CudaEntrySum : public DeviceEntrySum {
  public:
   CudaEntrySum(const std::int64_t *jmap, std::size_t n_unique, const std::int64_t *perm, int device)
-      : n_unique_(static_cast<long long>(n_unique)),
+      : info_(cuda::open_device(device)),  // first: the buffers below need its context current
+        n_unique_(static_cast<long long>(n_unique)),
         jmap_(sizeof(std::int64_t) * (n_unique + 1)),
-        perm_(sizeof(std::int64_t) * std::max<std::int64_t>(jmap[n_unique], 1)),
+        perm_(sizeof(std::int64_t) * static_cast<std::size_t>(std::max<std::int64_t>(jmap[n_unique], 1))),
         out_(sizeof(double) * std::max<std::size_t>(n_unique, 1))
   {
-    const cuda::DeviceInfo info = cuda::open_device(device);
-    module_ = std::make_unique<cuda::Module>(nvrtc_compile(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel, info.arch()).cubin,
+    module_ = std::make_unique<cuda::Module>(nvrtc_compile(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel, info_.arch()).cubin,
                                              kernel::kEntrySumKernel);
     jmap_.upload(jmap, sizeof(std::int64_t) * (n_unique + 1));
     if (jmap[n_unique] > 0) perm_.upload(perm, sizeof(std::int64_t) * static_cast<std::size_t>(jmap[n_unique]));
@@ -39,6 +39,7 @@ class CudaEntrySum : public DeviceEntrySum {
   }
 
  private:
+  cuda::DeviceInfo info_;
   long long n_unique_;
   cuda::Buffer jmap_, perm_, out_;
   std::unique_ptr<cuda::Module> module_;
