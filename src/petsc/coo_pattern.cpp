@@ -118,8 +118,13 @@ void add_row(const RowSlots &rs, const PetscInt *g, PetscInt r, PetscCount first
 }
 
 // The parts one after the other: the pattern's rows, cols and jmap (its last entry `kept`).
-void join(const std::vector<Part> &parts, PetscCount kept, CooPattern *p)
+void join(std::vector<Part> &parts, PetscCount kept, CooPattern *p)
 {
+  if (parts.size() == 1) {  // one thread: no copy
+    p->rows = std::move(parts[0].rows), p->cols = std::move(parts[0].cols), p->jmap = std::move(parts[0].jmap);
+    p->jmap.push_back(kept);
+    return;
+  }
   size_t n = 0;
   for (const Part &part : parts) n += part.rows.size();
   p->rows.reserve(n), p->cols.reserve(n), p->jmap.reserve(n + 1);
