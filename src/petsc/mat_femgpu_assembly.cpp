@@ -5,15 +5,17 @@
 // ignores, so the rows and columns of essential conditions are left out exactly as
 // DMPlex assembly leaves them out.
 //
-// MAT_INITIAL_MATRIX builds the pattern (one pass over the closure maps, no PETSc call
-// per cell) and hands it to MatSetPreallocationCOO, then inserts the values;
-// MAT_REUSE_MATRIX only computes the values again and calls MatSetValuesCOO (a new
-// linearization point, each Newton step: the p-multigrid coarse level). The output Mat
-// keeps the pattern (PETSc's COO maps), so the index arrays are not kept here: they are
-// 2 x n_cells x width^2 integers, the size of the values.
+// MAT_INITIAL_MATRIX builds the COO pattern from the closure maps (convert_pattern.h):
+// each (row, column) once, sorted by row and column, which PETSc's
+// MatSetPreallocationCOO takes without sorting every cell entry (issue #25), and the map
+// from the cell matrices' entries to those unique ones; MAT_REUSE_MATRIX only computes the
+// values again (a new linearization point, each Newton step: the p-multigrid coarse
+// level). Either way the cell values are summed into the unique entries (the pattern,
+// composed on the output Mat, knows which), then MatSetValuesCOO inserts them.
 // The values come from the backend's cell_matrices() (the CPU reference by default). With
 // the CUDA backend and an aijcusparse target they never leave the device: the kernel
-// writes them into device memory that MatSetValuesCOO reads (PETSC_MEMTYPE_CUDA).
+// writes them into device memory, a device kernel sums them (runtime/entry_sum.h), and
+// MatSetValuesCOO reads the sums there (PETSC_MEMTYPE_CUDA).
 // Coefficients are refreshed first (MatFEMGPURefreshCoefficients), as for MatMult.
 #include <petsc/private/matimpl.h>
 #include <petsctime.h>
@@ -23,6 +25,7 @@
 
 #include "femgpu.h"
 #include "petsc/composed_object.h"
+#include "petsc/convert_pattern.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 
@@ -34,81 +37,21 @@ namespace {
 
 constexpr const char *kPatternKey = "femgpu_convert_pattern";
 
-// What an assembled Mat's COO pattern was built from: MAT_REUSE_MATRIX checks it, since
-// MatSetValuesCOO on any other pattern would put the values in the wrong places.
-struct Pattern {
-  PetscObjectId dm = 0;
-  PetscInt n_cells = 0, width = 0;
-};
-
-PetscErrorCode pattern_of(MatFEMGPUContext *ctx, Pattern *p)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectGetId((PetscObject)ctx->op.dm, &p->dm));
-  p->n_cells = ctx->op.maps().n_cells;
-  p->width = ctx->op.maps().width;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode compose_pattern(Mat M, const Pattern &p)
-{
-  PetscFunctionBegin;
-  PetscCall(compose_owned((PetscObject)M, kPatternKey, new Pattern(p)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // MAT_REUSE_MATRIX: B must be a MatConvert result of a fem_gpu Mat on the same DM, cells
-// and cell width (the same COO pattern).
-PetscErrorCode check_reusable(Mat A, MatFEMGPUContext *ctx, Mat B)
+// and cell width (the same COO pattern); its pattern, with which the values are summed.
+PetscErrorCode reusable_pattern(Mat A, MatFEMGPUContext *ctx, Mat B, ConvertPattern **had)
 {
-  Pattern *had, now;
+  ConvertPattern now;
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
-  PetscCall(query_owned((PetscObject)B, kPatternKey, &had));
-  PetscCheck(had, comm, PETSC_ERR_ARG_WRONG,
+  PetscCall(query_owned((PetscObject)B, kPatternKey, had));
+  PetscCheck(*had, comm, PETSC_ERR_ARG_WRONG,
              "MatConvert(MAT_REUSE_MATRIX) of a fem_gpu Mat: the target Mat was not made by MatConvert of a fem_gpu Mat (MAT_INITIAL_MATRIX)");
-  PetscCall(pattern_of(ctx, &now));
-  PetscCheck(had->dm == now.dm && had->n_cells == now.n_cells && had->width == now.width, comm, PETSC_ERR_ARG_INCOMP,
+  PetscCall(convert_pattern_source(ctx, &now));
+  PetscCheck((*had)->dm == now.dm && (*had)->n_cells == now.n_cells && (*had)->width == now.width, comm, PETSC_ERR_ARG_INCOMP,
              "MatConvert(MAT_REUSE_MATRIX) of a fem_gpu Mat: the target was assembled from another DM or element (%" PetscInt_FMT
              " cells of %" PetscInt_FMT " DOFs; this Mat has %" PetscInt_FMT " of %" PetscInt_FMT ")",
-             had->n_cells, had->width, now.n_cells, now.width);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// The COO rows and columns of one operator's cells, appended: cell by cell, row-major
-// within the cell (cell_matrices()'s order). One ISLocalToGlobalMappingApply for all
-// closure entries, then plain loops.
-PetscErrorCode append_coo_indices(DM dm, const PlexMaps &maps, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
-{
-  ISLocalToGlobalMapping ltog;
-  const size_t width = static_cast<size_t>(maps.width), cells = static_cast<size_t>(maps.n_cells);
-  std::vector<PetscInt> global(cells * width);
-  PetscFunctionBegin;
-  for (size_t i = 0; i < global.size(); ++i) global[i] = maps.free[i] < 0 ? 0 : maps.free[i];
-  PetscCall(DMGetLocalToGlobalMapping(dm, &ltog));
-  if (!global.empty()) PetscCall(ISLocalToGlobalMappingApply(ltog, static_cast<PetscInt>(global.size()), global.data(), global.data()));
-  for (size_t i = 0; i < global.size(); ++i)
-    if (maps.free[i] < 0) global[i] = -1;  // constrained: left out
-  const size_t start = rows->size();
-  rows->resize(start + cells * width * width);
-  cols->resize(start + cells * width * width);
-  for (size_t c = 0; c < cells; ++c) {
-    const PetscInt *g = global.data() + c * width;
-    PetscInt *r = rows->data() + start + c * width * width, *k = cols->data() + start + c * width * width;
-    for (size_t i = 0; i < width; ++i)
-      for (size_t j = 0; j < width; ++j) r[i * width + j] = g[i], k[i * width + j] = g[j];
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// The Mat's operator's cells, then each exterior facet part's (mat_femgpu_facets.cpp).
-PetscErrorCode coo_indices(MatFEMGPUContext *ctx, std::vector<PetscInt> *rows, std::vector<PetscInt> *cols)
-{
-  PetscFunctionBegin;
-  rows->clear();
-  cols->clear();
-  PetscCall(append_coo_indices(ctx->op.dm, ctx->op.maps(), rows, cols));
-  for (const FacetPart &p : ctx->op.facets) PetscCall(append_coo_indices(ctx->op.dm, p.maps, rows, cols));
+             (*had)->n_cells, (*had)->width, now.n_cells, now.width);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -140,29 +83,32 @@ PetscErrorCode create_target(Mat A, MatType type, Mat *M)
 
 // What one conversion did, for its PetscInfo line.
 struct Record {
-  PetscCount kept = 0;  // COO entries of unconstrained rows and columns (MAT_INITIAL_MATRIX)
-  PetscLogDouble indices_s = 0, preallocation_s = 0, values_s = 0;
+  PetscCount kept = 0, unique = 0;  // COO entries of unconstrained rows and columns; distinct ones
+  PetscLogDouble pattern_s = 0, preallocation_s = 0, values_s = 0;
   bool device = false;  // the values went to M on the device
 };
 
-// MAT_INITIAL_MATRIX: the target with its COO pattern (values not yet set).
-PetscErrorCode create_with_pattern(Mat A, MatFEMGPUContext *ctx, MatType type, Mat *M, Record *record)
+// MAT_INITIAL_MATRIX: the target with its COO pattern (values not yet set), the pattern
+// composed on it for the values and for MAT_REUSE_MATRIX.
+PetscErrorCode create_with_pattern(Mat A, MatFEMGPUContext *ctx, MatType type, Mat *M, ConvertPattern **pattern, Record *record)
 {
-  std::vector<PetscInt> rows, cols;
-  Pattern p;
   PetscLogDouble t0, t1, t2;
   PetscFunctionBegin;
   PetscCall(create_target(A, type, M));
+  *pattern = new ConvertPattern();
+  PetscCall(compose_owned((PetscObject)*M, kPatternKey, *pattern));
+  CooPattern &coo = (*pattern)->coo;
   PetscCall(PetscTime(&t0));
-  PetscCall(coo_indices(ctx, &rows, &cols));
-  for (size_t i = 0; i < rows.size(); ++i) record->kept += rows[i] >= 0 && cols[i] >= 0;
+  PetscCall(convert_pattern_build(ctx, *pattern));
   PetscCall(PetscTime(&t1));
-  PetscCall(MatSetPreallocationCOO(*M, static_cast<PetscCount>(rows.size()), rows.data(), cols.data()));
+  PetscCall(MatSetPreallocationCOO(*M, coo.n_unique(), coo.rows.data(), coo.cols.data()));
   PetscCall(PetscTime(&t2));
-  record->indices_s = t1 - t0;
+  std::vector<PetscInt>().swap(coo.rows);  // PETSc keeps its own copy of the pattern
+  std::vector<PetscInt>().swap(coo.cols);
+  record->kept = static_cast<PetscCount>(coo.perm.size());
+  record->unique = coo.n_unique();
+  record->pattern_s = t1 - t0;
   record->preallocation_s = t2 - t1;
-  PetscCall(pattern_of(ctx, &p));
-  PetscCall(compose_pattern(*M, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -181,8 +127,9 @@ PetscErrorCode values_on_device(MatFEMGPUContext *ctx, Mat M, bool *yes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// M's values = the cell matrices, summed by MatSetValuesCOO; *device says where they were.
-PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, bool *device)
+// M's values = the cell matrices summed into the pattern's unique entries (on the device
+// for device values), then MatSetValuesCOO; *device says where they were.
+PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, ConvertPattern *pattern, bool *device)
 {
   Vec coords;
   const PetscScalar *ca;
@@ -194,15 +141,18 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, bool *device)
   PetscCall(VecGetArrayRead(coords, &ca));
   PetscCall(values_on_device(ctx, M, device));
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, ca, true, &arrays));
-  static const PetscScalar none = 0;  // a rank without cells: no entries, a valid host pointer
+  static const PetscScalar none = 0;  // a rank without entries: a valid host pointer
+  *device = *device && pattern->coo.n_unique() > 0;
   if (*device) {
-    unsigned long long values = 0;
-    FEMGPU_CXX(comm, values = ctx->device.backend->cell_matrices_device(arrays));
-    PetscCall(MatSetValuesCOO(M, values ? reinterpret_cast<const PetscScalar *>(values) : &none, INSERT_VALUES));
+    unsigned long long cells = 0, unique = 0;
+    FEMGPU_CXX(comm, cells = ctx->device.backend->cell_matrices_device(arrays));
+    PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, &unique));
+    PetscCall(MatSetValuesCOO(M, reinterpret_cast<const PetscScalar *>(unique), INSERT_VALUES));
   } else {
-    std::vector<PetscScalar> values;
-    PetscCall(MatFEMGPUCellMatrices(A, ctx, ca, &values));
-    PetscCall(MatSetValuesCOO(M, values.empty() ? &none : values.data(), INSERT_VALUES));
+    std::vector<PetscScalar> cells, unique;
+    PetscCall(MatFEMGPUCellMatrices(A, ctx, ca, &cells));
+    PetscCall(convert_pattern_sum_host(*pattern, cells, &unique));
+    PetscCall(MatSetValuesCOO(M, unique.empty() ? &none : unique.data(), INSERT_VALUES));
   }
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -226,9 +176,9 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
   PetscCall(MatGetInfo(M, MAT_LOCAL, &info));
   PetscCall(PetscInfo(A,
                       "fem_gpu: MatConvert to %s: %" PetscInt_FMT " cell matrices of %zu x %zu, %zu COO entries (%" PetscCount_FMT
-                      " not constrained), %.0f nonzeros on this rank; COO indices %g s, MatSetPreallocationCOO %g s, values %g s (%s backend, "
-                      "values on the %s)\n",
-                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, (double)info.nz_used, r.indices_s, r.preallocation_s, r.values_s,
+                      " not constrained) summed into %" PetscCount_FMT " unique ones, %.0f nonzeros on this rank; COO pattern %g s, "
+                      "MatSetPreallocationCOO %g s, values %g s (%s backend, values on the %s)\n",
+                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, r.unique, (double)info.nz_used, r.pattern_s, r.preallocation_s, r.values_s,
                       backend.c_str(), where));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -237,6 +187,7 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
   MatFEMGPUContext *ctx;
   Mat M = nullptr;
+  ConvertPattern *pattern = nullptr;
   Record record;
   PetscLogDouble t0, t1;
   PetscFunctionBegin;
@@ -246,11 +197,11 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(PetscLogEventBegin(FEMGPU_Assembly, A, 0, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(check_reusable(A, ctx, *B));
+    PetscCall(reusable_pattern(A, ctx, *B, &pattern));
     M = *B;
-  } else PetscCall(create_with_pattern(A, ctx, type, &M, &record));
+  } else PetscCall(create_with_pattern(A, ctx, type, &M, &pattern, &record));
   PetscCall(PetscTime(&t0));
-  PetscCall(insert_values(A, ctx, M, &record.device));
+  PetscCall(insert_values(A, ctx, M, pattern, &record.device));
   if (ctx->op.symmetric) PetscCall(MatSetOption(M, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(PetscTime(&t1));
   record.values_s = t1 - t0;

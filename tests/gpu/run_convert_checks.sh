@@ -6,10 +6,12 @@
 #      of the same Jacobian entry by entry to 1e-12 (test_convert_vs_aij, which also checks
 #      the layout, nonzeros, symmetry flag, MAT_REUSE_MATRIX after the data changed and
 #      MAT_INPLACE_MATRIX): Laplace 2D P1-P4 and 3D P1-P3, elasticity 3D P1-P3,
-#      hyperelasticity 2D P1-P4 and 3D P1-P2, 1 and 2 ranks;
+#      hyperelasticity 2D P1-P4 and 3D P1-P2, 1 and 2 ranks; the device COO entry sum
+#      alone (femgpu_unit_tests "[entry_sum]") and the unique COO pattern (test_coo_pattern);
 #   2. timings at about 4M DOFs (2D, P2 on a 1000x1000 box and P1 on 2000x2000, the
 #      p-multigrid's coarse level) and elasticity 3D P2 at 1.2M DOFs: PETSc's DMPlex assembly into aijcusparse against
-#      MatConvert (initial: the pattern on the host + values; reuse: values only), with
+#      MatConvert (initial: the unique COO pattern on the host + values summed on the
+#      device; reuse: values only), with
 #      -log_view (FEMGPUAssembly) and femgpu's PetscInfo line (pattern and value seconds,
 #      "values on the device").
 # Each run's output goes to OUTPUT_DIR/<name>.txt; the summary lines are printed.
@@ -48,6 +50,10 @@ run hyperelasticity_2d_p1_p4 "$convert" -form hyperelasticity $box2 -degrees 1,2
 run hyperelasticity_3d_p1_p2 "$convert" -form hyperelasticity $box3 -degrees 1,2 $gpu
 run mpi2_hyperelasticity_2d_p1_p4 mpiexec -n 2 "$convert" -form hyperelasticity $box2 -degrees 1,2,3,4 $gpu -petscpartitioner_type simple
 run mpi2_elasticity_3d_p1_p3 mpiexec -n 2 "$convert" -form elasticity $box3 -degrees 1,2,3 $gpu -petscpartitioner_type simple
+# The device sum of the cell entries into the unique COO entries, alone (bit for bit
+# against the host loop), and the unique pattern against the plain one with this PETSc.
+run entry_sum_unit "$bin/tests/femgpu_unit_tests" "[entry_sum]"
+run mpi2_coo_pattern_2d mpiexec -n 2 "$bin/tests/petsc/test_coo_pattern" -dm_plex_dim 2 -dm_plex_box_faces 90,90 -degrees 1,2 -components 0
 fi
 [ "$part" = checks ] && exit $status
 run time_laplace_2d_p2_4m "$convert" -form laplace -dm_plex_dim 2 -dm_plex_box_faces 1000,1000 -degrees 2 $gpu -log_view -info :mat
