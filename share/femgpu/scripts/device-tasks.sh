@@ -8,6 +8,7 @@
 #   petsc_checks[:REGEX]  tests/gpu/run_petsc_checks.sh (PETSc comparisons on the CUDA
 #                    backend; REGEX: only the checks whose names match)
 #   gpu_suite        tests/gpu/run_gpu_suite.sh (every schedule against the CPU reference)
+#   convert:PART     tests/gpu/run_convert_checks.sh PART (checks | timings | all)
 #   bench:OPS:DIMS:LO:HI2:HI3[:extra]  femgpu-bench cases -> csv/json/log
 # Environment: CALL_LIMIT (seconds for all tasks, default 570).
 # Usage: share/femgpu/scripts/device-tasks.sh TASK...
@@ -32,6 +33,7 @@ for task in "$@"; do
     pmg:*) timeout $left bash share/femgpu/bench/solvers/run_pmg.sh "$work/$name" "${task#pmg:}" >"$work/$name.txt" 2>&1 ;;
     petsc_checks*) ONLY="${task#petsc_checks:}" && [ "$task" = petsc_checks ] && ONLY=.
       ONLY="$ONLY" timeout $left bash tests/gpu/run_petsc_checks.sh "$work/$name" >"$work/$name.txt" 2>&1 ;;
+    convert:*) timeout $left bash tests/gpu/run_convert_checks.sh "$work/$name" "${task#convert:}" >"$work/$name.txt" 2>&1 ;;
     gpu_suite) timeout $left bash tests/gpu/run_gpu_suite.sh "$work/gpu_suite" >"$work/gpu_suite.txt" 2>&1 ;;
     bench:*)
       IFS=: read -r _ ops dims lo hi2 hi3 extra <<<"$task"
