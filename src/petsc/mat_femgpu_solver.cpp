@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "femgpu.h"
+#include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 #include "reference/reference_diagonal.h"
@@ -33,9 +34,15 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   const PetscScalar *ca;
   PetscScalar *da;
   ActionArrays arrays;
+  bool multi;
   PetscFunctionBegin;
-  PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the diagonal blocks'
+  if (multi) {
+    PetscCall(MatFEMGPUFieldsDiagonal(ctx, d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
   PetscCall(DMGetLocalVector(ctx->op.dm, &dl));
   PetscCall(VecSet(dl, 0.0));
