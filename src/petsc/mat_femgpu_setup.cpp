@@ -131,7 +131,9 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
     if (ctx->options.quadrature_degree >= 0) lo->quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
     if (ctx->op.given_form) {  // a block of a mixed form (mat_femgpu_fields.cpp): no text to parse
       if (ctx->op.residual) lo->rank = 1;
-      ctx->op.form = ctx->op.given_form;
+      Form block = *ctx->op.given_form;
+      block.signature = ctx->op.signature;  // its u and v on the DM's element (a p-multigrid level's degree)
+      ctx->op.form = std::make_shared<const Form>(block);
     } else {
       ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
       if (ctx->op.residual && !forms.F)

@@ -116,6 +116,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   if (a == b) PetscFunctionReturn(PETSC_SUCCESS);
   b->op.form_text = a->op.form_text;
   b->op.form_source = a->op.form_source;
+  b->op.given_form = a->op.given_form;
   b->op.constants_set = a->op.constants_set;
   b->options.backend_name = a->options.backend_name;
   b->options.quadrature_degree = a->options.quadrature_degree;
