@@ -50,6 +50,10 @@ PetscErrorCode MatFEMGPUFieldsApply(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
 PetscErrorCode MatFEMGPUFieldsDiagonal(MatFEMGPUContext *ctx, Vec d);
 PetscErrorCode MatFEMGPUFieldsView(MatFEMGPUContext *ctx, PetscViewer viewer);
 PetscErrorCode MatCreateSubMatrix_FEMGPU(Mat A, IS is_row, IS is_col, MatReuse reuse, Mat *B);
+// MatFEMGPUSetConstant / MatFEMGPUSetCoefficient on a Mat whose blocks exist: the same
+// on every block's fem_gpu Mat (a diagonal block, an off-diagonal block's residual).
+PetscErrorCode MatFEMGPUFieldsSetConstant(MatFEMGPUContext *ctx, const char name[], PetscReal value);
+PetscErrorCode MatFEMGPUFieldsSetCoefficient(MatFEMGPUContext *ctx, const char name[], Vec w);
 // Block (i, j) with its trial coefficient bound to w_j (a global Vec of field j's sub-DM).
 PetscErrorCode MatFEMGPUOffDiagonalBlock(Mat residual, DM test_dm, Vec w_j, Mat *block);
 

@@ -125,7 +125,47 @@ PetscErrorCode field_of(const FieldBlocks &f, IS is, PetscInt *field)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The fem_gpu Mat of a block: itself (diagonal) or its residual (off-diagonal).
+PetscErrorCode block_operator(Mat B, Mat *op)
+{
+  PetscBool fem_gpu;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATFEMGPU, &fem_gpu));
+  if (fem_gpu) {
+    *op = B;
+  } else {
+    OffDiagonal *o;
+    PetscCall(MatShellGetContext(B, &o));
+    *op = o->residual;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
+
+PetscErrorCode MatFEMGPUFieldsSetConstant(MatFEMGPUContext *ctx, const char name[], PetscReal value)
+{
+  PetscFunctionBegin;
+  for (Mat B : ctx->fields->blocks) {
+    Mat op;
+    if (!B) continue;
+    PetscCall(block_operator(B, &op));
+    PetscCall(MatFEMGPUSetConstant(op, name, value));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUFieldsSetCoefficient(MatFEMGPUContext *ctx, const char name[], Vec w)
+{
+  PetscFunctionBegin;
+  for (Mat B : ctx->fields->blocks) {
+    Mat op;
+    if (!B) continue;
+    PetscCall(block_operator(B, &op));
+    PetscCall(MatFEMGPUSetCoefficient(op, name, w));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode MatFEMGPUOffDiagonalBlock(Mat residual, DM test_dm, Vec w_j, Mat *block)
 {
