@@ -251,8 +251,11 @@ int main(int argc, char **argv)
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, P));
-  PetscCall(KSPSetDM(ksp, dm)); /* PCFIELDSPLIT takes the fields from the DM */
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  {
+    PC pc;
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetDM(pc, dm)); /* PCFIELDSPLIT takes the fields from the DM; the KSP keeps A and P */
+  }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(ExampleStagePush(EXAMPLE_STAGE_OPERATOR));
   PetscCall(KSPSetUp(ksp));

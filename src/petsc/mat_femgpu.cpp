@@ -172,7 +172,7 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
 {
   MatFEMGPUContext *ctx;
   Vec xl, yl;
-  bool multi;
+  bool multi = false;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the sum of the blocks

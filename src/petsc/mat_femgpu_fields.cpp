@@ -32,8 +32,8 @@ PetscErrorCode make_fields(DM dm, PetscInt n_fields, FieldBlocks *f, FormSignatu
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < n_fields; ++k) {
-    IS is;
-    DM sub;
+    IS is = nullptr;
+    DM sub = nullptr;
     FormSignature sig;
     PetscCall(DMCreateSubDM(dm, 1, &k, &is, &sub));
     f->dms.push_back(sub);
@@ -114,8 +114,8 @@ PetscErrorCode make_block(Mat A, MatFEMGPUContext *ctx, const FieldBlocks &f, co
              "fem_gpu: form %s: block (%" PetscInt_FMT ", %" PetscInt_FMT ") couples two fields with the same element (%s); off-diagonal blocks "
              "between fields of one element are not supported yet (Taylor-Hood P2^d x P1 and other pairs of distinct elements are)",
              ctx->op.form_source.c_str(), i, j, describe_element(ei, f.cell).c_str());
-  Mat residual;
-  Vec w;
+  Mat residual = nullptr;
+  Vec w = nullptr;
   PetscCall(make_block_operator(A, ctx, f, i, j, block, &residual));
   PetscCall(DMCreateGlobalVector(f.dms[static_cast<size_t>(j)], &w));
   std::string name;

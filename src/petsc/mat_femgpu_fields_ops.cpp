@@ -26,7 +26,7 @@ struct OffDiagonal {
 PetscErrorCode OffDiagonalMultAdd(Mat B, Vec x, Vec y, Vec z)
 {
   OffDiagonal *o;
-  Vec unused, zl;
+  Vec unused = nullptr, zl = nullptr;
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(B, &o));
   PetscCall(VecCopy(x, o->w));  // its state changes: the residual Mat reads it again
@@ -147,7 +147,7 @@ PetscErrorCode MatFEMGPUFieldsSetConstant(MatFEMGPUContext *ctx, const char name
 {
   PetscFunctionBegin;
   for (Mat B : ctx->fields->blocks) {
-    Mat op;
+    Mat op = nullptr;
     if (!B) continue;
     PetscCall(block_operator(B, &op));
     PetscCall(MatFEMGPUSetConstant(op, name, value));
@@ -159,7 +159,7 @@ PetscErrorCode MatFEMGPUFieldsSetCoefficient(MatFEMGPUContext *ctx, const char n
 {
   PetscFunctionBegin;
   for (Mat B : ctx->fields->blocks) {
-    Mat op;
+    Mat op = nullptr;
     if (!B) continue;
     PetscCall(block_operator(B, &op));
     PetscCall(MatFEMGPUSetCoefficient(op, name, w));
@@ -195,13 +195,13 @@ PetscErrorCode MatFEMGPUFieldsApply(Mat, MatFEMGPUContext *ctx, Vec x, Vec y, bo
   const FieldBlocks &f = *ctx->fields;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < f.n_fields(); ++i) {
-    Vec yi;
+    Vec yi = nullptr;
     PetscCall(VecGetSubVector(y, f.is[static_cast<size_t>(i)], &yi));
     if (!add) PetscCall(VecSet(yi, 0.0));
     for (PetscInt j = 0; j < f.n_fields(); ++j) {
       Mat B = f.block(i, j);
       if (!B) continue;
-      Vec xj;
+      Vec xj = nullptr;
       PetscCall(VecGetSubVector(x, f.is[static_cast<size_t>(j)], &xj));
       PetscCall(MatMultAdd(B, xj, yi, yi));
       PetscCall(VecRestoreSubVector(x, f.is[static_cast<size_t>(j)], &xj));
@@ -216,7 +216,7 @@ PetscErrorCode MatFEMGPUFieldsDiagonal(MatFEMGPUContext *ctx, Vec d)
   const FieldBlocks &f = *ctx->fields;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < f.n_fields(); ++i) {
-    Vec di;
+    Vec di = nullptr;
     PetscCall(VecGetSubVector(d, f.is[static_cast<size_t>(i)], &di));
     if (f.block(i, i)) PetscCall(MatGetDiagonal(f.block(i, i), di));
     else PetscCall(VecSet(di, 0.0));
@@ -248,8 +248,8 @@ PetscErrorCode MatCreateSubMatrix_FEMGPU(Mat A, IS is_row, IS is_col, MatReuse r
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   MatFEMGPUContext *ctx;
-  bool multi;
-  PetscInt i, j;
+  bool multi = false;
+  PetscInt i = -1, j = -1;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));

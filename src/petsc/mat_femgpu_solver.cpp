@@ -34,7 +34,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   const PetscScalar *ca;
   PetscScalar *da;
   ActionArrays arrays;
-  bool multi;
+  bool multi = false;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the diagonal blocks'
