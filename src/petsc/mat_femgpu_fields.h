@@ -11,8 +11,9 @@
 // A_ij x_j. Zero blocks are absent; MatCreateSubMatrix gives a MATSHELL of zeros for one.
 //
 // MatMult: y_i = sum_j A_ij x_j through VecGetSubVector; MatGetDiagonal: the diagonal
-// blocks' diagonals; MatCreateSubMatrix(A, IS_i, IS_j): block (i, j) (referenced).
-// Everything else the single-field Mat has (transpose, MatConvert, duplicate, p-multigrid
+// blocks' diagonals; MatCreateSubMatrix(A, IS_i, IS_j): block (i, j) (referenced);
+// MatDuplicate (the single-field one) gives a Mat of the same form that makes its own blocks.
+// Everything else the single-field Mat has (transpose, MatConvert, symmetry, p-multigrid
 // on the whole Mat, SNES residual and Jacobian) is refused by MatFEMGPUSetUp's check.
 // Options and constants of the Mat (its prefix) go to every block.
 // Does not: take an off-diagonal block whose two fields have the same element (its

@@ -173,7 +173,7 @@ PetscErrorCode check_single_field(DM dm)
   PetscCall(DMGetNumFields(dm, &n_fields));
   PetscCheck(n_fields <= 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
              "fem_gpu: this operation is not supported on a Mat over a DM with %" PetscInt_FMT
-             " fields (a multi-field fem_gpu Mat has MatMult, MatMultAdd, MatGetDiagonal, MatCreateSubMatrix for the fields and MatView: "
+             " fields (a multi-field fem_gpu Mat has MatMult, MatMultAdd, MatGetDiagonal, MatCreateSubMatrix for the fields, MatDuplicate and MatView: "
              "docs/petsc.md)",
              n_fields);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -2,10 +2,11 @@
 // the same operator as the AIJ matrix PETSc assembles from the PetscDS's pointwise
 // Jacobians: MatMult and MatGetDiagonal of the whole Mat, of its preconditioning form
 // (pressure mass in the (1, 1) block), and MatMult of every block MatCreateSubMatrix gives
-// for the fields' index sets (DMCreateFieldIS), on random vectors. Exit code 1 when
+// for the fields' index sets (DMCreateFieldIS), on random vectors; again after
+// MatFEMGPUSetConstant changed mu, and of a MatDuplicate. Exit code 1 when
 // |A x - J x|_inf / |J x|_inf exceeds -tolerance (absolute for a zero block).
 // -swapped: the form declares the fields in the other order; -single: a single-field
-// form (the bad-input tests).
+// form; -convert, -bad_is: operations a multi-field Mat refuses (the bad-input tests).
 #include <petscdmplex.h>
 #include <petscds.h>
 #include <petscsnes.h>
@@ -16,7 +17,7 @@
 #include "stokes_problem.h"
 
 static const char help[] = "Compares a multi-field (Stokes) fem_gpu Mat with PETSc's assembled Jacobian.\n"
-                           "  -mu M -tolerance T -swapped -single (mesh: FEMGPUCreateMeshFromOptions)\n";
+                           "  -mu M -tolerance T -swapped -single -convert -bad_is (mesh: FEMGPUCreateMeshFromOptions)\n";
 
 namespace {
 
@@ -96,6 +97,26 @@ PetscErrorCode compare_blocks(DM dm, Mat A, Mat J, PetscRandom rnd, PetscReal *w
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -convert: MatConvert, which a multi-field Mat does not have; -bad_is: MatCreateSubMatrix
+// of an index set that is no field's (the bad-input tests: both must fail with a message).
+PetscErrorCode refused_operations(Mat A)
+{
+  PetscBool convert = PETSC_FALSE, bad_is = PETSC_FALSE;
+  Mat B;
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-convert", &convert, nullptr));
+  PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-bad_is", &bad_is, nullptr));
+  if (convert) PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &B));
+  if (bad_is) {
+    IS is;
+    PetscInt start, end;
+    PetscCall(MatGetOwnershipRange(A, &start, &end));
+    PetscCall(ISCreateStride(PetscObjectComm((PetscObject)A), PetscMin(end - start, 3), start, 1, &is));
+    PetscCall(MatCreateSubMatrix(A, is, is, MAT_INITIAL_MATRIX, &B));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -126,6 +147,7 @@ int main(int argc, char **argv)
   const std::string form = single ? "mu = Constant(\"mu\", 1.0)\na = mu*inner(grad(u), grad(v))*dx\n" : stokes::stokes_form(dim, false, swapped);
   PetscCall(femgpu_mat(dm, form, "stokes(test)", mu, &A));
   PetscCall(femgpu_mat(dm, stokes::stokes_form(dim, true), "stokes_pc(test)", mu, &P));
+  PetscCall(refused_operations(A));
   PetscCall(PetscRandomCreate(comm, &rnd));
   PetscReal e[6];
   PetscCall(compare_mats(A, J, true, rnd, &e[0], &e[1]));
@@ -148,7 +170,14 @@ int main(int argc, char **argv)
   PetscCall(compare_mats(A, J, true, rnd, &e_changed[0], &e_changed[1]));
   PetscCall(PetscPrintf(comm, "after MatFEMGPUSetConstant(mu = %g): MatMult %.3e, MatGetDiagonal %.3e\n", (double)PetscRealPart(mu2),
                         (double)e_changed[0], (double)e_changed[1]));
-  bool ok = e_changed[0] <= tolerance && e_changed[1] <= tolerance;
+  // MatDuplicate: a fem_gpu Mat of the same form and DM, which makes its own blocks.
+  Mat D;
+  PetscReal e_duplicate[2];
+  PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &D));
+  PetscCall(compare_mats(D, J, true, rnd, &e_duplicate[0], &e_duplicate[1]));
+  PetscCall(PetscPrintf(comm, "MatDuplicate: MatMult %.3e, MatGetDiagonal %.3e\n", (double)e_duplicate[0], (double)e_duplicate[1]));
+  PetscCall(MatDestroy(&D));
+  bool ok = e_changed[0] <= tolerance && e_changed[1] <= tolerance && e_duplicate[0] <= tolerance && e_duplicate[1] <= tolerance;
   for (PetscReal v : e) ok = ok && v <= tolerance;
   PetscCall(PetscPrintf(comm, "%s\n", ok ? "stokes matches PETSc" : "MISMATCH"));
   PetscCall(PetscRandomDestroy(&rnd));
