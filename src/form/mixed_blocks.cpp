@@ -18,6 +18,13 @@ const DeclaredElement *mixed_declaration(const Form &form, Role role)
 
 int part_size(const Element &e) { return e.components; }
 
+// "<source>:<line>:<col>: " of the form's 'a = ...' for a file's form, "" otherwise.
+std::string located(const Form &form)
+{
+  if (form.source.empty() || form.line <= 0) return "";
+  return form.source + ":" + std::to_string(form.line) + ":" + std::to_string(form.col) + ": ";
+}
+
 // (0, .., f, .., 0) of the mixed value shape: f's components at field `field`'s offset.
 Expr embedded(const Expr &f, const std::vector<Element> &fields, int field)
 {
@@ -39,13 +46,14 @@ std::vector<Element> mixed_fields(const Form &form)
   const DeclaredElement *test = mixed_declaration(form, Role::Test), *trial = mixed_declaration(form, Role::Trial);
   if (!test && !trial) return {};
   if (!test || !trial || test->text != trial->text)
-    throw FormError("a mixed form needs its test and trial functions on the same mixed element; the test function is on " +
+    throw FormError(located(form) + "a mixed form needs its test and trial functions on the same mixed element; the test function is on " +
                     (test ? test->text : std::string("a single field")) + ", the trial function on " +
                     (trial ? trial->text : std::string("a single field")));
   std::vector<Element> fields;
   for (const DeclaredElement &p : test->parts) {
-    if (p.is_mixed()) throw FormError("a mixed element inside a mixed element (" + test->text + ") is not supported");
-    if (p.degree < 1) throw FormError("the mixed element " + test->text + " has a DG0 part: fields of a fem_gpu Mat are continuous Lagrange");
+    if (p.is_mixed()) throw FormError(located(form) + "a mixed element inside a mixed element (" + test->text + ") is not supported");
+    if (p.degree < 1)
+      throw FormError(located(form) + "the mixed element " + test->text + " has a DG0 part: fields of a fem_gpu Mat are continuous Lagrange");
     fields.push_back(p.element());
   }
   return fields;
@@ -65,7 +73,7 @@ Form mixed_block(const Form &form, int test_field, int trial_field)
 {
   const std::vector<Element> fields = mixed_fields(form);
   if (test_field < 0 || trial_field < 0 || test_field >= static_cast<int>(fields.size()) || trial_field >= static_cast<int>(fields.size()))
-    throw FormError("mixed_block: no block (" + std::to_string(test_field) + ", " + std::to_string(trial_field) + ") in a form with " +
+    throw FormError(located(form) + "mixed_block: no block (" + std::to_string(test_field) + ", " + std::to_string(trial_field) + ") in a form with " +
                     std::to_string(fields.size()) + " fields");
   const Element &ei = fields[static_cast<size_t>(test_field)], &ej = fields[static_cast<size_t>(trial_field)];
   Form block = form;

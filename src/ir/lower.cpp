@@ -323,12 +323,21 @@ ActionIR lower(const Form &form, const LowerOptions &options)
 bool is_zero_form(const Form &form)
 {
   for (const IntegralDomain &d : integral_domains(form)) {
-    Program p;
-    const bool facet = d.type == IntegralDomain::Type::ExteriorFacet;
-    Geometry geo = build_geometry(p, form.dim(), form.signature.coordinate_degree == 1, facet ? 0 : -1);
-    Scalarizer scalarize(p, geo);
-    const Integrand integrand = scalarize_integrals(restricted_to(form, d), p, scalarize);
-    if (!split_by_test_terms(p, integrand.sum).terms.empty()) return false;
+    const Form part = restricted_to(form, d);
+    try {
+      Program p;
+      const bool facet = d.type == IntegralDomain::Type::ExteriorFacet;
+      Geometry geo = build_geometry(p, form.dim(), form.signature.coordinate_degree == 1, facet ? 0 : -1);
+      Scalarizer scalarize(p, geo);
+      const Integrand integrand = scalarize_integrals(part, p, scalarize);
+      if (!split_by_test_terms(p, integrand.sum).terms.empty()) return false;
+    } catch (const IntegralError &e) {  // located at its integral, as lower_form does
+      const Integral &i = part.integrals[e.integral];
+      const std::string at = location_prefix(form, i.line, i.col);
+      throw FormError((at.empty() ? location_prefix(form, form.line, form.col) : at) + e.what());
+    } catch (const FormError &e) {
+      throw FormError(location_prefix(form, form.line, form.col) + e.what());
+    }
   }
   return true;
 }
