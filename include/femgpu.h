@@ -1,7 +1,9 @@
 /* femgpu: matrix-free finite-element operators from UFL forms, as a PETSc Mat type.
 
    A `fem_gpu` matrix applies the action of the bilinear form a(u, v) of a form file
-   (or the Jacobian of its residual F) on the single-field DMPlex it is attached to.
+   (or the Jacobian of its residual F) on the DMPlex it is attached to: one field, or
+   several with a bilinear form on their MixedElement (then MatMult, MatGetDiagonal and
+   MatCreateSubMatrix of the fields' blocks, for PCFIELDSPLIT: docs/petsc.md).
    Use it wherever PETSc creates a matrix from a DM:
 
        -dm_mat_type fem_gpu -mat_fem_gpu_form_file laplace.ufl

@@ -58,8 +58,8 @@ void check_declared_elements(const Form &form)
     const std::string where = located(form, e.line, e.col);
     if (d.role != Role::Coefficient && e.is_mixed())
       throw FormError(where + "the " + role_name(d.role) + " (made at " + at(d.line, d.col) + ") is on the mixed element " + e.text +
-                      ": multi-field operators are not supported yet (a fem_gpu Mat takes one Lagrange field, scalar or "
-                      "vector, with u and v on its element)");
+                      ": lowering takes one field; a form on a mixed element is lowered block by block (form/mixed_blocks.h), "
+                      "as a fem_gpu Mat over a DM with one field per part does (femgpu-form and single-field Mats refuse it)");
     if (d.role != Role::Coefficient) {
       std::string why = element_mismatch(e, form.signature);
       if (!why.empty())

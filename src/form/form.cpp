@@ -152,20 +152,23 @@ std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, 
 
 namespace {
 
-// The expression with every trial-function node replaced by `by`; nodes without one are
-// returned as they are (so the rebuilt DAG shares what it can with the old one).
-Expr replace_trial(const Expr &e, const Expr &by, std::unordered_map<const Node *, Expr> *memo)
+// The expression with every node of argument `number` (0: v, 1: u) replaced by `by`;
+// nodes without one are returned as they are (so the rebuilt DAG shares what it can).
+Expr replace_arg(const Expr &e, int number, const Expr &by, std::unordered_map<const Node *, Expr> *memo)
 {
   if (auto it = memo->find(e.get()); it != memo->end()) return it->second;
   Expr out = e;
-  if (e->op == Op::Argument && e->index == 1) {
-    if (by->shape != e->shape) throw FormError("replacing u: the replacement has shape " + shape_string(by->shape) + ", u has " + shape_string(e->shape));
+  if (e->op == Op::Argument && e->index == number) {
+    const char *name = number == 1 ? "u" : "v";
+    if (by->shape != e->shape)
+      throw FormError(std::string("replacing ") + name + ": the replacement has shape " + shape_string(by->shape) + ", " + name + " has " +
+                      shape_string(e->shape));
     out = by;
   } else if (!e->operands.empty()) {
     std::vector<Expr> operands;
     bool changed = false;
     for (const Expr &o : e->operands) {
-      operands.push_back(replace_trial(o, by, memo));
+      operands.push_back(replace_arg(o, number, by, memo));
       changed = changed || operands.back() != o;
     }
     if (changed) {
@@ -180,12 +183,14 @@ Expr replace_trial(const Expr &e, const Expr &by, std::unordered_map<const Node 
 
 }  // namespace
 
-std::vector<Integral> replace_trial_function(const std::vector<Integral> &a, const Expr &by)
+std::vector<Integral> replace_trial_function(const std::vector<Integral> &a, const Expr &by) { return replace_argument(a, 1, by); }
+
+std::vector<Integral> replace_argument(const std::vector<Integral> &a, int number, const Expr &by)
 {
   std::unordered_map<const Node *, Expr> memo;
   std::vector<Integral> out;
   for (Integral i : a) {
-    i.integrand = replace_trial(i.integrand, by, &memo);
+    i.integrand = replace_arg(i.integrand, number, by, &memo);
     out.push_back(i);
   }
   return out;

@@ -167,5 +167,7 @@ std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, 
 // becomes a(w, v), the action of a bilinear form on a coefficient. Shared subexpressions
 // stay shared; `variable` labels are kept, so diff() still finds its variable.
 std::vector<Integral> replace_trial_function(const std::vector<Integral> &a, const Expr &by);
+// The same for argument `number` (0: the test function v, 1: the trial function u).
+std::vector<Integral> replace_argument(const std::vector<Integral> &a, int number, const Expr &by);
 
 }  // namespace femgpu

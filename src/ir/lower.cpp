@@ -230,7 +230,6 @@ TestSplit split_by_test_terms(Program &p, int integrand)
     split.values.push_back(e);
     split.terms.push_back(t);
   }
-  if (split.terms.empty()) throw FormError("the form is identically zero");
   return split;
 }
 
@@ -290,6 +289,7 @@ ActionIR lower(const Form &form, const LowerOptions &options)
   const Integrand integrand = scalarize_integrals(form, p, scalarize);
   check_linearity(p, integrand, options.rank);
   const TestSplit split = split_by_test_terms(p, integrand.sum);
+  if (split.terms.empty()) throw FormError("the form is identically zero");
 
   ActionIR ir;
   set_quadrature_degree(ir, options, integrand.explicit_degree, estimated_degree(form, p, geo, split));
@@ -319,6 +319,28 @@ ActionIR lower(const Form &form, const LowerOptions &options)
 }
 
 }  // namespace
+
+bool is_zero_form(const Form &form)
+{
+  for (const IntegralDomain &d : integral_domains(form)) {
+    const Form part = restricted_to(form, d);
+    try {
+      Program p;
+      const bool facet = d.type == IntegralDomain::Type::ExteriorFacet;
+      Geometry geo = build_geometry(p, form.dim(), form.signature.coordinate_degree == 1, facet ? 0 : -1);
+      Scalarizer scalarize(p, geo);
+      const Integrand integrand = scalarize_integrals(part, p, scalarize);
+      if (!split_by_test_terms(p, integrand.sum).terms.empty()) return false;
+    } catch (const IntegralError &e) {  // located at its integral, as lower_form does
+      const Integral &i = part.integrals[e.integral];
+      const std::string at = location_prefix(form, i.line, i.col);
+      throw FormError((at.empty() ? location_prefix(form, form.line, form.col) : at) + e.what());
+    } catch (const FormError &e) {
+      throw FormError(location_prefix(form, form.line, form.col) + e.what());
+    }
+  }
+  return true;
+}
 
 ActionIR lower_form(const Form &full_form, const LowerOptions &options)
 {

@@ -28,4 +28,10 @@ struct LowerOptions {
 
 ActionIR lower_form(const Form &form, const LowerOptions &options = {});
 
+// Whether every integral of the form is identically zero once scalarized (its
+// derivative with respect to every test term is the constant 0): a zero block of a
+// mixed form (mixed_blocks.h), e.g. the (p, q) block of Stokes. Throws FormError as
+// lowering does for what cannot be scalarized.
+bool is_zero_form(const Form &form);
+
 }  // namespace femgpu

@@ -12,6 +12,7 @@
 
 #include "femgpu.h"
 #include "petsc/composed_object.h"
+#include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 
@@ -171,9 +172,15 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
 {
   MatFEMGPUContext *ctx;
   Vec xl, yl;
+  bool multi = false;
   PetscFunctionBegin;
-  PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the sum of the blocks
+  if (multi) {
+    PetscCall(MatFEMGPUFieldsApply(A, ctx, x, y, add));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
   PetscBool on_device;
   PetscCall(MatFEMGPUApplyDevice(A, ctx, x, y, add, &on_device));  // records its own apply
@@ -261,6 +268,7 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscCall(MatShellSetOperation(A, MATOP_SET_VALUES, (void (*)(void))MatSetValues_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_FROM_OPTIONS, (void (*)(void))MatSetFromOptions_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_CREATE_SUBMATRIX, (void (*)(void))MatCreateSubMatrix_FEMGPU));  // multi-field DMs
   PetscCall(MatFEMGPUSetSolverOperations(A));
   PetscCall(MatFEMGPUSetAssemblyOperations(A));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,6 +5,7 @@
 
 #include "femgpu.h"
 #include "form/form_file.h"
+#include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 
@@ -48,6 +49,7 @@ PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
   b.vec = w;
   b.state = -1;  // read it again at the next apply
   b.auxiliary = false;
+  if (ctx->fields) PetscCall(femgpu::MatFEMGPUFieldsSetCoefficient(ctx, name, w));  // its blocks bind their own
   if (ctx->set_up) {
     const std::vector<int> before = b.map;
     PetscCall(femgpu::MatFEMGPUBindCoefficients(A, ctx));  // checks it, and finds its map if in its own element
@@ -66,6 +68,7 @@ PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], PetscReal value)
              "MatFEMGPUSetConstant(): constant '%s' is %g; it must be a finite number", name, (double)value);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   ctx->op.constants_set[name] = value;
+  if (ctx->fields) PetscCall(femgpu::MatFEMGPUFieldsSetConstant(ctx, name, value));  // its blocks hold copies
   if (ctx->set_up) {
     bool found = false;
     for (size_t i = 0; i < ctx->op.ir->constants.size(); ++i)

@@ -26,6 +26,7 @@
 namespace femgpu {
 
 struct EssentialPlan;  // essential_values.h
+struct FieldBlocks;     // mat_femgpu_fields.h: a Mat over a DM with several fields
 
 struct CoefficientBinding {
   Vec vec = nullptr;         // as given by the user (referenced)
@@ -104,6 +105,9 @@ struct OperatorDescription {
   bool residual = false;
   // A residual operator's plan of the DM's essential boundary values (snes_residual.cpp).
   std::shared_ptr<EssentialPlan> essential_values;
+  // A block of a mixed form (mat_femgpu_fields.cpp): lowered as it is, instead of
+  // parsing form_text (which then only names it in messages).
+  std::shared_ptr<const Form> given_form;
 
   // Derived at setup (first use after the DM and form are known).
   DM dm = nullptr;
@@ -167,6 +171,9 @@ struct MatFEMGPUContext {
   bool set_up = false;
   PetscLogDouble setup_seconds = 0;
   bool jacobian_checked = false;  // -mat_fem_gpu_check_jacobian ran (snes_jacobian.cpp)
+  // Over a DM with several fields: the blocks of the mixed form (mat_femgpu_fields.h),
+  // made at the first use instead of the single-field setup; null otherwise.
+  std::shared_ptr<FieldBlocks> fields;
 };
 
 // A tuner's answer: every timed candidate, and the fastest one's backend made from the

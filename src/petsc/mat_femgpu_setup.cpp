@@ -7,6 +7,7 @@
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "petsc/log_stage.h"
+#include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
@@ -127,15 +128,22 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
   FEMGPU_CXX(comm, {
-    ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
     if (ctx->options.quadrature_degree >= 0) lo->quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
-    if (ctx->op.residual && !forms.F)
-      throw FormError(ctx->op.form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
-                                         "(F = a(w, v) - L(v))");
-    if (!ctx->op.residual && !forms.has_bilinear())
-      throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
-    if (ctx->op.residual) lo->rank = 1;
-    ctx->op.form = std::make_shared<const Form>(ctx->op.residual ? *forms.F : forms.a);
+    if (ctx->op.given_form) {  // a block of a mixed form (mat_femgpu_fields.cpp): no text to parse
+      if (ctx->op.residual) lo->rank = 1;
+      Form block = *ctx->op.given_form;
+      block.signature = ctx->op.signature;  // its u and v on the DM's element (a p-multigrid level's degree)
+      ctx->op.form = std::make_shared<const Form>(block);
+    } else {
+      ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
+      if (ctx->op.residual && !forms.F)
+        throw FormError(ctx->op.form_source + ": defines no residual F(w; v) and no right-hand side L(v); the DM's residual needs F, or a and L "
+                                           "(F = a(w, v) - L(v))");
+      if (!ctx->op.residual && !forms.has_bilinear())
+        throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
+      if (ctx->op.residual) lo->rank = 1;
+      ctx->op.form = std::make_shared<const Form>(ctx->op.residual ? *forms.F : forms.a);
+    }
     ctx->op.ir = std::make_unique<ActionIR>(lower_form(*ctx->op.form, main_operator(*ctx->op.form, *lo, &ctx->op.on_facets)));
     ctx->op.tab = std::make_unique<Tabulation>(tabulate_action(*ctx->op.ir, default_share_dir()));
   });
@@ -153,6 +161,21 @@ PetscErrorCode build_maps(Mat A, MatFEMGPUContext *ctx)
   const PetscInt expected = ctx->op.ir->n_test_basis * ctx->op.signature.element.components;
   PetscCheck(ctx->op.maps().n_cells == 0 || ctx->op.maps().width == expected, comm, PETSC_ERR_PLIB,
              "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->op.maps().width, expected);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The single-field setup below; a Mat over a DM with several fields is its blocks
+// (mat_femgpu_fields.h), and what reaches here on one is an operation they do not have.
+PetscErrorCode check_single_field(DM dm)
+{
+  PetscInt n_fields;
+  PetscFunctionBegin;
+  PetscCall(DMGetNumFields(dm, &n_fields));
+  PetscCheck(n_fields <= 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
+             "fem_gpu: this operation is not supported on a Mat over a DM with %" PetscInt_FMT
+             " fields (a multi-field fem_gpu Mat has MatMult, MatMultAdd, MatGetDiagonal, MatCreateSubMatrix for the fields, MatDuplicate and MatView: "
+             "docs/petsc.md)",
+             n_fields);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -174,6 +197,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(MatGetDM(A, &dm));
   if (dm) ctx->op.dm = dm;  // a residual Mat has its DM without the Mat holding it (snes_residual.cpp)
   PetscCheck(ctx->op.dm, comm, PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the Mat has no DM; create it with DMCreateMatrix() or call MatSetDM()");
+  PetscCall(check_single_field(ctx->op.dm));
   if (ctx->op.form_source.empty()) PetscCall(MatFEMGPUFormOfDMResidual(ctx->op.dm, &ctx->op.form_text, &ctx->op.form_source));
   // An empty text is a form that was given: the parser says the file is empty.
   PetscCheck(!ctx->op.form_source.empty(), comm, PETSC_ERR_ARG_WRONGSTATE,
@@ -251,6 +275,10 @@ PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer)
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(PetscViewerASCIIPrintf(viewer, "fem_gpu: matrix-free action of the form %s\n",
                                    ctx->op.form_source.empty() ? "(none set)" : ctx->op.form_source.c_str()));
+  if (ctx->fields) {  // a DM with several fields: its blocks
+    PetscCall(MatFEMGPUFieldsView(ctx, viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!ctx->set_up) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (happens at the first MatMult, once the DM and form are known)\n"));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "femgpu.h"
+#include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
 #include "reference/reference_diagonal.h"
@@ -33,9 +34,15 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   const PetscScalar *ca;
   PetscScalar *da;
   ActionArrays arrays;
+  bool multi = false;
   PetscFunctionBegin;
-  PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the diagonal blocks'
+  if (multi) {
+    PetscCall(MatFEMGPUFieldsDiagonal(ctx, d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
   PetscCall(DMGetLocalVector(ctx->op.dm, &dl));
   PetscCall(VecSet(dl, 0.0));
@@ -109,6 +116,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   if (a == b) PetscFunctionReturn(PETSC_SUCCESS);
   b->op.form_text = a->op.form_text;
   b->op.form_source = a->op.form_source;
+  b->op.given_form = a->op.given_form;
   b->op.constants_set = a->op.constants_set;
   b->options.backend_name = a->options.backend_name;
   b->options.quadrature_degree = a->options.quadrature_degree;

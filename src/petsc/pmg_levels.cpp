@@ -81,6 +81,7 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
   PetscCall(MatFEMGPUSetForm(*level, f->op.form_text.c_str(), f->op.form_source.c_str()));
   for (const auto &kv : f->op.constants_set) PetscCall(MatFEMGPUSetConstant(*level, kv.first.c_str(), kv.second));
   PetscCall(MatFEMGPUGetContext(*level, &l));
+  l->op.given_form = f->op.given_form;  // a block of a mixed form: lowered for the level's element
   l->options.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
   l->options.quadrature_degree = f->options.quadrature_degree;
   l->options.symmetric_declared = f->options.symmetric_declared;

@@ -121,7 +121,7 @@ TEST_CASE("mixed elements parse and are refused at lowering, naming what is miss
   CHECK(parsed.a.declarations[0].element.text ==
         "MixedElement(VectorElement(\"Lagrange\", triangle, 2), FiniteElement(\"Lagrange\", triangle, 1))");
   CHECK_THROWS_WITH(lower_form(parsed.a), Catch::StartsWith("stokes.ufl:3:9: the trial function (made at 5:10) is on the mixed element") &&
-                                              Catch::Contains("multi-field operators are not supported yet"));
+                                              Catch::Contains("a form on a mixed element is lowered block by block"));
   // split() of a coefficient on a mixed element, e.g. a Picard iterate for Navier-Stokes.
   const std::string split =
       "W = VectorElement('P', triangle, 2) * FiniteElement('P', triangle, 1)\nw = Coefficient(W)\nuw, pw = split(w)\n"
