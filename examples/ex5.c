@@ -10,6 +10,7 @@ blocks PCFIELDSPLIT takes with MatCreateSubMatrix. Prints the KSP iterations and
 solution's norms, so the two can be compared in one command.\n\
 Options:\n\
   -mu <mu>             viscosity (default 1)\n\
+  -ex5_forms_dir <dir> the folder of the Stokes form files (default: this source tree's examples/forms)\n\
   -dm_mat_type <type>  fem_gpu (default) or aij\n\
   -dm_plex_dim, -dm_plex_box_faces, -mat_fem_gpu_*, -ksp_*, -pc_fieldsplit_*, -fieldsplit_velocity_*,\n\
   -fieldsplit_pressure_*, -log_view\n\n";
@@ -31,6 +32,7 @@ Options:\n\
 
 typedef struct {
   PetscReal mu;
+  char      forms_dir[PETSC_MAX_PATH_LEN]; /* where stokes_{2d,3d}.ufl and stokes_pc_{2d,3d}.ufl are */
 } AppCtx;
 
 /* f0_u = -f: the body force pulls along the last axis, the more the larger x_0 (not a
@@ -165,8 +167,8 @@ static PetscErrorCode CreateOperators(DM dm, AppCtx *user, Mat *A, Mat *P)
   PetscCall(PetscObjectTypeCompare((PetscObject)*A, MATFEMGPU, &fem_gpu));
   if (fem_gpu) {
     PetscCall(DMGetDimension(dm, &dim));
-    PetscCall(PetscSNPrintf(a_file, sizeof(a_file), "%s/stokes_%" PetscInt_FMT "d.ufl", EXAMPLE_FORMS_DIR, dim));
-    PetscCall(PetscSNPrintf(p_file, sizeof(p_file), "%s/stokes_pc_%" PetscInt_FMT "d.ufl", EXAMPLE_FORMS_DIR, dim));
+    PetscCall(PetscSNPrintf(a_file, sizeof(a_file), "%s/stokes_%" PetscInt_FMT "d.ufl", user->forms_dir, dim));
+    PetscCall(PetscSNPrintf(p_file, sizeof(p_file), "%s/stokes_pc_%" PetscInt_FMT "d.ufl", user->forms_dir, dim));
     PetscCall(MatFEMGPUSetFormFile(*A, a_file));
     PetscCall(MatFEMGPUSetConstant(*A, "mu", user->mu));
     PetscCall(MatSetFromOptions(*A));
@@ -231,8 +233,10 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(MatFEMGPURegister());
   user.mu = 1.0;
+  PetscCall(PetscStrncpy(user.forms_dir, EXAMPLE_FORMS_DIR, sizeof(user.forms_dir)));
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "Stokes options", "");
   PetscCall(PetscOptionsReal("-mu", "viscosity", "ex5.c", user.mu, &user.mu, NULL));
+  PetscCall(PetscOptionsString("-ex5_forms_dir", "folder of the Stokes form files", "ex5.c", user.forms_dir, user.forms_dir, sizeof(user.forms_dir), NULL));
   PetscOptionsEnd();
   PetscCall(DefaultSolver());
   PetscCall(ExampleCreateMesh(PETSC_COMM_WORLD, 2, &dm));

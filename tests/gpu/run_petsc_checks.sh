@@ -7,6 +7,9 @@
 #   robin_vs_aij       exterior facet terms (alpha u v ds(i)) against PETSc's boundary Jacobian:
 #                      MatMult, MatGetDiagonal, MatConvert
 #   convert_vs_aij     the device cell-matrix assembly (MatConvert) against PETSc's AIJ Jacobian
+#   stokes_vs_aij      the multi-field (Taylor-Hood) Mat, its blocks and diagonal against
+#                      PETSc's AIJ from the PetscDS; ex5 (PCFIELDSPLIT Schur) with fem_gpu
+#                      and with aij: the same iterations (tests/examples/compare_iterations.py)
 #   femgpu-apply       exact boundary integrals (u = x0, v = x1 over ds: 1 on the unit square,
 #                      3/2 on the unit cube)
 # Each line of the summary: the check, its exit code and its last output line; a closing
@@ -20,7 +23,7 @@ mkdir -p "$out"
 data=tests/petsc/data
 forms=share/femgpu/forms
 bin="$(dirname "$(command -v femgpu-bench)")"
-export PATH="$bin/tests/petsc:$PATH"
+export PATH="$bin/tests/petsc:$bin/examples:$PATH"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi2="mpiexec -n 2 --oversubscribe"
 box2="-dm_plex_dim 2 -dm_plex_box_faces 3,3"
@@ -77,6 +80,12 @@ for vec in standard cuda; do
     check convert_${form}_2d_${vec} test_convert_vs_aij -form $form -forms_dir $forms $box2 -degrees 1,2,3,4 $B
   done
   check convert_elasticity_3d_${vec} test_convert_vs_aij -form elasticity -forms_dir $forms $box3 -degrees 1,2,3 $B
+  check stokes_2d_${vec} test_stokes_vs_aij $box2 $B
+  check stokes_3d_${vec} test_stokes_vs_aij $box3 $B
+  check mpi2_stokes_2d_${vec} $mpi2 test_stokes_vs_aij $box44 -petscpartitioner_type simple $B
+  check mpi2_stokes_3d_${vec} $mpi2 test_stokes_vs_aij $box3 -petscpartitioner_type simple $B
+  check stokes_ex5_2d_${vec} python3 tests/examples/compare_iterations.py -- ex5 -dm_plex_box_faces 6,6 -ex5_forms_dir examples/forms $B
+  check stokes_ex5_3d_${vec} python3 tests/examples/compare_iterations.py -- ex5 -dm_plex_dim 3 -dm_plex_box_faces 2,2,2 -ex5_forms_dir examples/forms $B
   check mpi2_convert_hyperelasticity_2d_${vec} $mpi2 test_convert_vs_aij -form hyperelasticity -forms_dir $forms $box2 -degrees 1,2,3,4 -petscpartitioner_type simple $B
 done
 B="-mat_fem_gpu_backend cuda -mat_fem_gpu_tune_budget 2"
