@@ -130,33 +130,12 @@ static PetscErrorCode ProcessOptions(MPI_Comm comm, AppCtx *user)
 /* Boundary faces on x = x_min get value 1, on x = x_max value 2, in label "ends". */
 static PetscErrorCode MarkEnds(DM dm, AppCtx *user)
 {
-  DMLabel  boundary, ends;
-  IS       faces;
   PetscReal lo[3], hi[3];
   PetscFunctionBeginUser;
   PetscCall(DMGetBoundingBox(dm, lo, hi));
   user->length = hi[0] - lo[0];
-  PetscCall(DMLabelCreate(PETSC_COMM_SELF, "boundary", &boundary));
-  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, boundary));
-  PetscCall(DMCreateLabel(dm, "ends"));
-  PetscCall(DMGetLabel(dm, "ends", &ends));
-  PetscCall(DMLabelGetStratumIS(boundary, 1, &faces));
-  if (faces) {
-    PetscInt        n;
-    const PetscInt *f;
-    PetscCall(ISGetLocalSize(faces, &n));
-    PetscCall(ISGetIndices(faces, &f));
-    for (PetscInt i = 0; i < n; ++i) {
-      PetscReal centroid[3];
-      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], NULL, centroid, NULL));
-      if (PetscAbsReal(centroid[0] - lo[0]) < 1e-10 * user->length) PetscCall(DMLabelSetValue(ends, f[i], 1));
-      if (PetscAbsReal(centroid[0] - hi[0]) < 1e-10 * user->length) PetscCall(DMLabelSetValue(ends, f[i], 2));
-    }
-    PetscCall(ISRestoreIndices(faces, &f));
-    PetscCall(ISDestroy(&faces));
-  }
-  PetscCall(DMLabelDestroy(&boundary));
-  PetscCall(DMPlexLabelComplete(dm, ends));
+  PetscCall(ExampleMarkBoxFaces(dm, "ends", 0, 1));
+  PetscCall(ExampleMarkBoxFaces(dm, "ends", 1, 2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

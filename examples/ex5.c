@@ -86,37 +86,6 @@ static PetscErrorCode zero_velocity(PetscInt dim, PetscReal time, const PetscRea
   return PETSC_SUCCESS;
 }
 
-/* The label "left": the boundary faces on x = x_min, closed under closure. */
-static PetscErrorCode MarkLeft(DM dm)
-{
-  DMLabel   boundary, left;
-  IS        faces;
-  PetscReal lo[3], hi[3];
-  PetscFunctionBeginUser;
-  PetscCall(DMGetBoundingBox(dm, lo, hi));
-  PetscCall(DMCreateLabel(dm, "boundary_faces"));
-  PetscCall(DMCreateLabel(dm, "left"));
-  PetscCall(DMGetLabel(dm, "boundary_faces", &boundary));
-  PetscCall(DMGetLabel(dm, "left", &left));
-  PetscCall(DMPlexMarkBoundaryFaces(dm, 1, boundary));
-  PetscCall(DMLabelGetStratumIS(boundary, 1, &faces));
-  if (faces) {
-    PetscInt        n;
-    const PetscInt *f;
-    PetscCall(ISGetLocalSize(faces, &n));
-    PetscCall(ISGetIndices(faces, &f));
-    for (PetscInt i = 0; i < n; ++i) {
-      PetscReal centroid[3];
-      PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], NULL, centroid, NULL));
-      if (PetscAbsReal(centroid[0] - lo[0]) < 1e-10 * (hi[0] - lo[0])) PetscCall(DMLabelSetValue(left, f[i], 1));
-    }
-    PetscCall(ISRestoreIndices(faces, &f));
-    PetscCall(ISDestroy(&faces));
-  }
-  PetscCall(DMPlexLabelComplete(dm, left));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
 {
   PetscFE     fe[2];
@@ -146,7 +115,7 @@ static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
   PetscCall(PetscDSSetJacobianPreconditioner(ds, 0, 0, NULL, NULL, NULL, g3_uu));
   PetscCall(PetscDSSetJacobianPreconditioner(ds, 1, 1, g0_pp, NULL, NULL, NULL));
   PetscCall(PetscDSSetConstants(ds, 1, &mu));
-  PetscCall(MarkLeft(dm));
+  PetscCall(ExampleMarkBoxFaces(dm, "left", 0, 1)); /* the face x = x_min */
   PetscCall(DMGetLabel(dm, "left", &label));
   PetscCall(DMAddBoundary(dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (void (*)(void))zero_velocity, NULL, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);

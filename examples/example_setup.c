@@ -15,11 +15,13 @@ static PetscErrorCode SetDefaultMatType(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Faces on the bounding box into the label "marker". DMPlexMarkBoundaryFaces alone would
-   also mark faces between ranks in some PETSc versions, so each face is checked. */
-static PetscErrorCode MarkBoundary(DM dm)
+/* The faces on the bounding box, all of its sides (side < 0) or one (side 2 d: x_d = min,
+   2 d + 1: x_d = max), into the label `name` with `value`, closed under closure.
+   DMPlexMarkBoundaryFaces alone would also mark faces between ranks in some PETSc
+   versions, so each face is checked. */
+PetscErrorCode ExampleMarkBoxFaces(DM dm, const char name[], PetscInt side, PetscInt value)
 {
-  DMLabel   candidates, marker;
+  DMLabel   candidates, marked;
   IS        faces;
   PetscReal lo[3], hi[3];
   PetscInt  dim;
@@ -28,8 +30,8 @@ static PetscErrorCode MarkBoundary(DM dm)
   PetscCall(DMGetBoundingBox(dm, lo, hi));
   PetscCall(DMLabelCreate(PETSC_COMM_SELF, "candidates", &candidates));
   PetscCall(DMPlexMarkBoundaryFaces(dm, 1, candidates));
-  PetscCall(DMCreateLabel(dm, "marker"));
-  PetscCall(DMGetLabel(dm, "marker", &marker));
+  PetscCall(DMCreateLabel(dm, name));
+  PetscCall(DMGetLabel(dm, name, &marked));
   PetscCall(DMLabelGetStratumIS(candidates, 1, &faces));
   if (faces) {
     PetscInt        n;
@@ -38,16 +40,20 @@ static PetscErrorCode MarkBoundary(DM dm)
     PetscCall(ISGetIndices(faces, &f));
     for (PetscInt i = 0; i < n; ++i) {
       PetscReal c[3];
-      PetscBool on_box = PETSC_FALSE;
+      PetscBool on_side = PETSC_FALSE;
       PetscCall(DMPlexComputeCellGeometryFVM(dm, f[i], NULL, c, NULL));
-      for (PetscInt d = 0; d < dim; ++d) on_box = (PetscBool)(on_box || PetscAbsReal(c[d] - lo[d]) < 1e-10 || PetscAbsReal(c[d] - hi[d]) < 1e-10);
-      if (on_box) PetscCall(DMLabelSetValue(marker, f[i], 1));
+      for (PetscInt d = 0; d < dim; ++d) {
+        const PetscReal tol = 1e-10 * (hi[d] - lo[d]);
+        if ((side < 0 || side == 2 * d) && PetscAbsReal(c[d] - lo[d]) < tol) on_side = PETSC_TRUE;
+        if ((side < 0 || side == 2 * d + 1) && PetscAbsReal(c[d] - hi[d]) < tol) on_side = PETSC_TRUE;
+      }
+      if (on_side) PetscCall(DMLabelSetValue(marked, f[i], value));
     }
     PetscCall(ISRestoreIndices(faces, &f));
     PetscCall(ISDestroy(&faces));
   }
   PetscCall(DMLabelDestroy(&candidates));
-  PetscCall(DMPlexLabelComplete(dm, marker));
+  PetscCall(DMPlexLabelComplete(dm, marked));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,7 +100,7 @@ PetscErrorCode ExampleCreateMesh(MPI_Comm comm, PetscInt default_dim, DM *dm)
   PetscCall(PetscSNPrintf(dim, sizeof(dim), "%" PetscInt_FMT, default_dim));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_dim", dim));
   PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
-  PetscCall(MarkBoundary(*dm));
+  PetscCall(ExampleMarkBoxFaces(*dm, "marker", -1, 1));
   PetscCall(SetDefaultMatType(*dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,6 +14,10 @@
    given), its bounding-box faces marked, and fem_gpu unless -dm_mat_type says otherwise. */
 PetscErrorCode ExampleCreateMesh(MPI_Comm comm, PetscInt default_dim, DM *dm);
 
+/* The bounding box's faces, all sides (side < 0) or one (2 d: x_d = min, 2 d + 1:
+   x_d = max), in the label `name` with `value`, closed under closure. */
+PetscErrorCode ExampleMarkBoxFaces(DM dm, const char name[], PetscInt side, PetscInt value);
+
 /* b = -F(0): the residual at u = 0 with the boundary values inserted. */
 PetscErrorCode ExampleComputeRHS(DM dm, Vec b);
 
