@@ -9,12 +9,6 @@ namespace femgpu {
 
 namespace {
 
-std::string located(const Form &form, int line, int col)
-{
-  if (form.source.empty() || line <= 0) return "";
-  return form.source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
-}
-
 std::string at(int line, int col) { return std::to_string(line) + ":" + std::to_string(col); }
 
 bool used(const Form &form, const FunctionDeclaration &d)
@@ -55,7 +49,7 @@ void check_declared_elements(const Form &form)
   for (const FunctionDeclaration &d : form.declarations) {
     if (!used(form, d)) continue;
     const DeclaredElement &e = d.element;
-    const std::string where = located(form, e.line, e.col);
+    const std::string where = location_prefix(form, e.line, e.col);
     if (d.role != Role::Coefficient && e.is_mixed())
       throw FormError(where + "the " + role_name(d.role) + " (made at " + at(d.line, d.col) + ") is on the mixed element " + e.text +
                       ": lowering takes one field; a form on a mixed element is lowered block by block (form/mixed_blocks.h), "

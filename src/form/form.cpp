@@ -110,6 +110,12 @@ std::string describe_domain(const IntegralDomain &d)
   return d.subdomain ? "ds(" + std::to_string(*d.subdomain) + ")" : "ds";
 }
 
+std::string location_prefix(const Form &form, int line, int col)
+{
+  if (form.source.empty() || line <= 0) return "";
+  return form.source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
+}
+
 std::vector<IntegralDomain> integral_domains(const Form &form)
 {
   std::vector<IntegralDomain> out;

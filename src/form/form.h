@@ -123,6 +123,10 @@ struct Form {
   int dim() const { return cell_dim(signature.cell); }
 };
 
+// "<source>:<line>:<col>: " for a form read from a file (errors located at line:col of
+// it), "" for one from the C++ API or without a line.
+std::string location_prefix(const Form &form, int line, int col);
+
 // The domains the form integrates over, each once, cells first.
 std::vector<IntegralDomain> integral_domains(const Form &form);
 // The form with only its integrals over `domain` (possibly none).

@@ -19,11 +19,7 @@ const DeclaredElement *mixed_declaration(const Form &form, Role role)
 int part_size(const Element &e) { return e.components; }
 
 // "<source>:<line>:<col>: " of the form's 'a = ...' for a file's form, "" otherwise.
-std::string located(const Form &form)
-{
-  if (form.source.empty() || form.line <= 0) return "";
-  return form.source + ":" + std::to_string(form.line) + ":" + std::to_string(form.col) + ": ";
-}
+std::string located(const Form &form) { return location_prefix(form, form.line, form.col); }
 
 // (0, .., f, .., 0) of the mixed value shape: f's components at field `field`'s offset.
 Expr embedded(const Expr &f, const std::vector<Element> &fields, int field)

@@ -26,13 +26,6 @@ struct IntegralError : FormError {
   size_t integral;
 };
 
-// "<source>:<line>:<col>: " for a form read from a file, "" for one from the C++ API.
-std::string location_prefix(const Form &form, int line, int col)
-{
-  if (form.source.empty() || line <= 0) return "";
-  return form.source + ":" + std::to_string(line) + ":" + std::to_string(col) + ": ";
-}
-
 void check_linear(Dependence d, const char *what, bool must_contain)
 {
   switch (d) {
