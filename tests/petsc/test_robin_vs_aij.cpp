@@ -16,6 +16,7 @@
 #include "femgpu.h"
 #include "petsc/petsc_compat.h"
 #include "solve_both.h"
+#include "vec_difference.h"
 
 static const char help[] = "Compares fem_gpu MatMult, MatGetDiagonal and MatConvert of a Robin form with PETSc's assembled Jacobian.\n"
                            "  -degrees 1,2,3 -values 1,2,3,4 -alpha A -tolerance T -solve -solve_tolerance T -marker (mesh: FEMGPUCreateMeshFromOptions)\n";
@@ -96,21 +97,6 @@ std::string robin_form(const std::vector<PetscInt> &values)
   std::string text = "alpha = Constant(\"alpha\", 1.0)\na = inner(grad(u), grad(v))*dx";
   for (PetscInt v : values) text += " + alpha*u*v*ds(" + std::to_string(v) + ")";
   return text + "\n";
-}
-
-// |a - b|_inf / |b|_inf.
-PetscErrorCode relative_difference(Vec a, Vec b, PetscReal *error)
-{
-  Vec d;
-  PetscReal nd, nb;
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(a, &d));
-  PetscCall(VecWAXPY(d, -1.0, b, a));
-  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
-  PetscCall(VecNorm(b, NORM_INFINITY, &nb));
-  *error = nd / nb;
-  PetscCall(VecDestroy(&d));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 // |C - J|_inf / |J|_inf for C = MatConvert(A, aij).
@@ -211,7 +197,7 @@ int main(int argc, char **argv)
   const std::vector<PetscInt> values(vals, vals + n_values);
   bool ok = n_degrees > 0 && n_values > 0;
   for (PetscInt i = 0; i < n_degrees; ++i) {
-    PetscReal e[5];
+    PetscReal e[5] = {0, 0, 0, 0, 0};
     PetscCall(compare(comm, degrees[i], values, alpha, solve, marker, e));
     PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT ": MatMult %.3e, MatGetDiagonal %.3e, MatConvert %.3e (the boundary term changes J x by %.3e)\n",
                           degrees[i], (double)e[0], (double)e[1], (double)e[3], (double)e[2]));

@@ -15,26 +15,12 @@
 
 #include "femgpu.h"
 #include "stokes_problem.h"
+#include "vec_difference.h"
 
 static const char help[] = "Compares a multi-field (Stokes) fem_gpu Mat with PETSc's assembled Jacobian.\n"
                            "  -mu M -tolerance T -swapped -single -convert -bad_is (mesh: FEMGPUCreateMeshFromOptions)\n";
 
 namespace {
-
-// |a - b|_inf / |b|_inf, or |a - b|_inf when b is 0.
-PetscErrorCode difference(Vec a, Vec b, PetscReal *error)
-{
-  Vec d;
-  PetscReal nd, nb;
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(a, &d));
-  PetscCall(VecWAXPY(d, -1.0, b, a));
-  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
-  PetscCall(VecNorm(b, NORM_INFINITY, &nb));
-  *error = nb > 0 ? nd / nb : nd;
-  PetscCall(VecDestroy(&d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 // MatMult and MatGetDiagonal (square only) of A against J on a random x.
 PetscErrorCode compare_mats(Mat A, Mat J, bool square, PetscRandom rnd, PetscReal *mult, PetscReal *diagonal)
@@ -46,12 +32,12 @@ PetscErrorCode compare_mats(Mat A, Mat J, bool square, PetscRandom rnd, PetscRea
   PetscCall(VecSetRandom(x, rnd));
   PetscCall(MatMult(A, x, y));
   PetscCall(MatMult(J, x, z));
-  PetscCall(difference(y, z, mult));
+  PetscCall(relative_difference(y, z, mult));
   *diagonal = 0;
   if (square) {
     PetscCall(MatGetDiagonal(A, y));
     PetscCall(MatGetDiagonal(J, z));
-    PetscCall(difference(y, z, diagonal));
+    PetscCall(relative_difference(y, z, diagonal));
   }
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
