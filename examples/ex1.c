@@ -8,6 +8,7 @@ and the L2 error (DMComputeL2Diff), so the two can be compared in one command.\n
 Options:\n\
   -degree <k>          Lagrange degree P_k (default 1)\n\
   -dm_mat_type <type>  fem_gpu (default) or aij\n\
+  -ex1_device_assembly an aij -dm_mat_type assembled by femgpu's MatConvert (GPU), not DMPlex\n\
   -dm_plex_dim, -dm_plex_box_faces, -dm_refine, -mat_fem_gpu_*, -ksp_*, -pc_*, -log_view\n\n";
 
 /* The operator: fem_gpu applies laplace.ufl, inner(grad(u), grad(v))*dx, matrix-free;
@@ -25,7 +26,8 @@ Options:\n\
 #include <petsctime.h>
 
 typedef struct {
-  PetscInt degree;
+  PetscInt  degree;
+  PetscBool device_assembly; /* an assembled -dm_mat_type from femgpu's MatConvert, not DMPlex */
 } AppCtx;
 
 static PetscErrorCode exact_solution(PetscInt dim, PetscReal time, const PetscReal x[], PetscInt Nc, PetscScalar *u, void *ctx)
@@ -56,9 +58,12 @@ static void g3_uu(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff
 static PetscErrorCode ProcessOptions(MPI_Comm comm, AppCtx *user)
 {
   PetscFunctionBeginUser;
-  user->degree = 1;
+  user->degree          = 1;
+  user->device_assembly = PETSC_FALSE;
   PetscOptionsBegin(comm, "", "Poisson options", "");
   PetscCall(PetscOptionsInt("-degree", "Lagrange degree", "ex1.c", user->degree, &user->degree, NULL));
+  PetscCall(PetscOptionsBool("-ex1_device_assembly", "Assemble an AIJ -dm_mat_type by MatConvert of the fem_gpu operator (on the GPU) instead of DMPlex", "ex1.c",
+                             user->device_assembly, &user->device_assembly, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -85,18 +90,31 @@ static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The operator of -dm_mat_type: fem_gpu from the form file, or AIJ assembled by PETSc. */
-static PetscErrorCode CreateOperator(DM dm, Mat *A)
+static PetscErrorCode SetForm(Mat A, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatFEMGPUSetFormFile(A, FEMGPU_FORMS_DIR "/laplace.ufl"));
+  PetscCall(MatSetFromOptions(A)); /* -mat_fem_gpu_form_file and the rest win */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The operator of -dm_mat_type: fem_gpu from the form file, or AIJ assembled by PETSc
+   (or, with -ex1_device_assembly, by femgpu's MatConvert of the fem_gpu one). */
+static PetscErrorCode CreateOperator(DM dm, const AppCtx *user, Mat *A)
 {
   PetscBool fem_gpu;
+  MatType   type;
   Vec       ul;
   PetscFunctionBeginUser;
+  PetscCall(DMGetMatType(dm, &type));
+  PetscCall(PetscStrcmp(type, MATFEMGPU, &fem_gpu));
+  if (!fem_gpu && user->device_assembly) {
+    PetscCall(ExampleAssembleOnDevice(dm, SetForm, NULL, A));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(ExampleCreateMatrix(dm, A));
-  PetscCall(PetscObjectTypeCompare((PetscObject)*A, MATFEMGPU, &fem_gpu));
-  if (fem_gpu) {
-    PetscCall(MatFEMGPUSetFormFile(*A, FEMGPU_FORMS_DIR "/laplace.ufl"));
-    PetscCall(MatSetFromOptions(*A)); /* -mat_fem_gpu_form_file and the rest win */
-  } else {
+  if (fem_gpu) PetscCall(SetForm(*A, NULL));
+  else {
     PetscCall(DMGetLocalVector(dm, &ul));
     PetscCall(VecSet(ul, 0.0));
     PetscCall(DMPlexSNESComputeJacobianFEM(dm, ul, *A, *A, NULL));
@@ -132,7 +150,7 @@ int main(int argc, char **argv)
   PetscCall(ExampleStagePop(EXAMPLE_STAGE_RESIDUAL));
   PetscCall(ExampleStagePush(EXAMPLE_STAGE_OPERATOR));
   PetscCall(PetscTime(&t0));
-  PetscCall(CreateOperator(dm, &A));
+  PetscCall(CreateOperator(dm, &user, &A));
   PetscCall(PetscTime(&t1));
   PetscCall(ExampleStagePop(EXAMPLE_STAGE_OPERATOR));
 

@@ -130,33 +130,14 @@ static PetscErrorCode SetupDiscretization(DM dm, AppCtx *user)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SetForm(Mat A, const AppCtx *user)
+static PetscErrorCode SetForm(Mat A, void *ctx)
 {
+  const AppCtx *user = (const AppCtx *)ctx;
   PetscFunctionBeginUser;
   PetscCall(MatFEMGPUSetFormFile(A, FEMGPU_FORMS_DIR "/elasticity.ufl"));
   PetscCall(MatFEMGPUSetConstant(A, "lmbda", user->lambda));
   PetscCall(MatFEMGPUSetConstant(A, "mu", user->mu));
   PetscCall(MatSetFromOptions(A)); /* -mat_fem_gpu_form_file and the rest win */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* -ex2_device_assembly: the assembled operator as femgpu's MatConvert of the fem_gpu one
-   (cell matrices on the GPU, inserted by COO), for GAMG on meshes where DMPlex's host
-   assembly of 3D elasticity takes many minutes. */
-static PetscErrorCode AssembleOnDevice(DM dm, const AppCtx *user, Mat *A)
-{
-  Mat     F;
-  MatType dm_type;
-  char    type[256];
-  PetscFunctionBeginUser;
-  PetscCall(DMGetMatType(dm, &dm_type));
-  PetscCall(PetscStrncpy(type, dm_type, sizeof(type))); /* DMSetMatType frees the DM's string */
-  PetscCall(DMSetMatType(dm, MATFEMGPU));
-  PetscCall(ExampleCreateMatrix(dm, &F));
-  PetscCall(DMSetMatType(dm, type));
-  PetscCall(SetForm(F, user));
-  PetscCall(MatConvert(F, type, MAT_INITIAL_MATRIX, A));
-  PetscCall(MatDestroy(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -170,9 +151,9 @@ static PetscErrorCode CreateOperator(DM dm, const AppCtx *user, Mat *A)
   PetscFunctionBeginUser;
   PetscCall(DMGetMatType(dm, &type));
   PetscCall(PetscStrcmp(type, MATFEMGPU, &fem_gpu));
-  if (!fem_gpu && user->device_assembly) PetscCall(AssembleOnDevice(dm, user, A));
+  if (!fem_gpu && user->device_assembly) PetscCall(ExampleAssembleOnDevice(dm, SetForm, (void *)user, A));
   else PetscCall(ExampleCreateMatrix(dm, A));
-  if (fem_gpu) PetscCall(SetForm(*A, user));
+  if (fem_gpu) PetscCall(SetForm(*A, (void *)user));
   else {
     if (!user->device_assembly) {
       PetscCall(DMGetLocalVector(dm, &ul));

@@ -2,9 +2,12 @@ static const char help[] = "Hyperelasticity (St. Venant-Kirchhoff) solved by New
 A block [0,2]x[0,1]x[0,1] (or [0,2]x[0,1] with -dm_plex_dim 2) is held at x = 0 and\n\
 stretched at x = 2 by -stretch times its length, under the body force B e_0.\n\
 The residual F(u; v) = (P(u), grad v) - (B e_0, v), P = F S, comes from the PetscDS\n\
-(pointwise f0, f1). The Jacobian is -dm_mat_type fem_gpu (default: the matrix-free\n\
-derivative of share/femgpu/forms/hyperelasticity.ufl, its linearization point w set to\n\
-the current iterate in the Jacobian callback) or aij (assembled from the pointwise g3).\n\
+(pointwise f0, f1), or from femgpu's kernel of the same form with\n\
+-dm_fem_gpu_form_file share/femgpu/forms/hyperelasticity.ufl (give it this program's\n\
+constants: -mat_fem_gpu_constant_lmbda 1 -mat_fem_gpu_constant_mu 1).\n\
+The Jacobian is -dm_mat_type fem_gpu (default: the matrix-free derivative of\n\
+share/femgpu/forms/hyperelasticity.ufl, its linearization point w set to the\n\
+current iterate in the Jacobian callback) or aij (assembled from the pointwise g3).\n\
 The preconditioner: -pc_type jacobi (default; the fem_gpu diagonal) or, with\n\
 -ex3_assembled_pmat, any PC on an assembled AIJ Pmat (e.g. -pc_type gamg).\n\
 Prints every Newton step's residual norm and KSP iterations.\n\

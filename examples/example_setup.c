@@ -131,6 +131,23 @@ PetscErrorCode ExampleCreateMatrix(DM dm, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ExampleAssembleOnDevice(DM dm, PetscErrorCode (*set_form)(Mat, void *), void *ctx, Mat *A)
+{
+  Mat     F;
+  MatType dm_type;
+  char    type[256];
+  PetscFunctionBeginUser;
+  PetscCall(DMGetMatType(dm, &dm_type));
+  PetscCall(PetscStrncpy(type, dm_type, sizeof(type))); /* DMSetMatType frees the DM's string */
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(ExampleCreateMatrix(dm, &F));
+  PetscCall(DMSetMatType(dm, type));
+  PetscCall(set_form(F, ctx));
+  PetscCall(MatConvert(F, type, MAT_INITIAL_MATRIX, A));
+  PetscCall(MatDestroy(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The examples' stages, each with an event of the same span: PetscLogEventGetPerfInfo
    (stage, event) gives an event's time in a stage on PETSc 3.18 and 3.26 alike, while
    PetscLogStageGetPerfInfo exists only since 3.20. The event's time includes femgpu's

@@ -26,6 +26,11 @@ PetscErrorCode ExampleComputeRHS(DM dm, Vec b);
    4M DOFs on one core), and a fem_gpu Mat stores no entries. */
 PetscErrorCode ExampleCreateMatrix(DM dm, Mat *A);
 
+/* The DM's -dm_mat_type (an assembled type) as femgpu's MatConvert of a fem_gpu Mat on
+   the same DM, set up by set_form (form file, constants): cell matrices on the GPU,
+   inserted by COO, instead of DMPlex's host assembly. The examples' -exN_device_assembly. */
+PetscErrorCode ExampleAssembleOnDevice(DM dm, PetscErrorCode (*set_form)(Mat, void *), void *ctx, Mat *A);
+
 /* One line of timings and one of GPU memory: the operator's creation (assembly for an
    assembled matrix; a fem_gpu Mat sets itself up on first use, inside the solve), the
    solve, the solve per Krylov iteration, and the memory in use on the GPU after the

@@ -4,7 +4,7 @@
 # the GPU machine with the pack of pack-for-device.sh in .carry (and .carry/COMMIT holding
 # the commit the binaries were built from).
 #   whole            share/femgpu/bench/solvers/run_whole_solve.sh (ex1 2D/3D P2 whole solves)
-#   pmg:SET          share/femgpu/bench/solvers/run_pmg.sh SET
+#   pmg:SET          share/femgpu/bench/solvers/run_pmg.sh SET (several GPUs: device-lanes.sh)
 #   petsc_checks[:REGEX]  tests/gpu/run_petsc_checks.sh (PETSc comparisons on the CUDA
 #                    backend; REGEX: only the checks whose names match)
 #   gpu_suite        tests/gpu/run_gpu_suite.sh (every schedule against the CPU reference)
@@ -21,6 +21,7 @@ limit=${CALL_LIMIT:-570}
 source .carry/env.sh
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
 export FEMGPU_COMMIT=$(cat .carry/COMMIT)
+export XDG_CACHE_HOME=$work/cache  # the call's own tuning cache (lanes of device-lanes.sh each theirs)
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$work/device.txt"
 echo "commit $FEMGPU_COMMIT $(date -u +%FT%TZ)" >>"$work/device.txt"
 for task in "$@"; do
