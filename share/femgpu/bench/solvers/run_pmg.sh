@@ -61,6 +61,7 @@ problem() {
   [ "$example" = ex2 ] && [ "$dim" = 3 ] && extra="$host_products"
   [ "$device_limit" != 0 ] && limit=$device_limit run "${name}_n${fine}_gamg_device" "$example" $p $gamg -${example}_device_assembly $extra
   [ "$dmplex_limit" != 0 ] && limit=$dmplex_limit run "${name}_n${fine}_gamg" "$example" $p $gamg
+  return 0
 }
 
 e="-lambda 2 -mu 0.5"
@@ -83,7 +84,7 @@ case "$set_name" in
     p="-dm_plex_dim 2 -dm_plex_box_faces 200,100 -degree 2 -snes_rtol 1e-8 -ksp_rtol 1e-6"
     # the whole problem from one form file: the residual on femgpu's kernel, ex3's constants
     whole="-dm_fem_gpu_form_file share/femgpu/forms/hyperelasticity.ufl -mat_fem_gpu_constant_lmbda 1 -mat_fem_gpu_constant_mu 1"
-    run ex3_2d_p2_pmg_cold ex3 $p -pc_type fem_gpu_pmg
+    run ex3_2d_p2_pmg_cold ex3 $p -pc_type fem_gpu_pmg $whole  # fills the cache: Jacobian levels and residual
     run ex3_2d_p2_pmg ex3 $p -pc_type fem_gpu_pmg
     run ex3_2d_p2_pmg_form_file ex3 $p -pc_type fem_gpu_pmg $whole
     limit=200 run ex3_2d_p2_jacobi ex3 $p -pc_type jacobi $whole
