@@ -44,6 +44,6 @@ for task in "$@"; do
   esac
   echo "$task: rc=$? $((SECONDS - t0)) s"
 done
-find "$work" -type d -name cache -prune -exec rm -rf {} +
+find "$work" -type d -name "cache*" -prune -exec rm -rf {} +
 tar czf "$final/results.tgz" -C "$work" . && cp "$work/device.txt" "$final/" && rm -rf "$work"
 ls -la "$final"

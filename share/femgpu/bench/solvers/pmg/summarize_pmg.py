@@ -7,8 +7,13 @@ operator + PCSetUp + KSPSolve (the right-hand side, computed on the CPU by Petsc
 every run alike, is left out and shown on its own: DMPlexResidualFE). For the p-multigrid,
 'levels' is FEMGPUPMGLevels (the level DMs, Mats and transfers, built once) and 'coarse'
 FEMGPUPMGCoarse (the P1 level's MatConvert). For SNES runs (ex3) 'SNESSolve' is the whole
-Newton solve, residuals on the CPU included.
-Usage: summarize_pmg.py LOG..."""
+Newton solve, residuals included. 'stage' is the example's Residual stage (the
+right-hand side, from its 'Stages:' line).
+With --table, one markdown row per problem instead (the logs of run_pmg.sh's sets): CG
+iterations on the three meshes and their growth, then 'to solution' of fem_gpu_pmg,
+Jacobi, GAMG on femgpu's device assembly and GAMG on DMPlex's, and the ratio of each GAMG
+to fem_gpu_pmg (ex3: the SNES solve).
+Usage: summarize_pmg.py [--table] LOG..."""
 import os
 import re
 import sys
@@ -19,7 +24,53 @@ def event(text, name):
     return sum(float(t) for t in re.findall(r"^%s\s+\d+\s+[\d.]+\s+([\d.eE+-]+)" % re.escape(name), text, re.M))
 
 
+def parse(path):
+    """The numbers of one log, or None when the run did not finish."""
+    text = open(path).read()
+    its = re.search(r"(\d+) linear iterations in all", text) or re.search(r"KSP iterations (\d+)", text)
+    if not its:
+        return None
+    t = re.search(r"^Time: operator ([\d.]+) s", text, re.M)
+    stage = re.search(r"^Stages: Residual ([\d.]+) s", text, re.M)
+    r = dict(its=int(its.group(1)), op=float(t.group(1)) if t else 0.0, pc=event(text, "PCSetUp"), ksp=event(text, "KSPSolve"),
+             snes=event(text, "SNESSolve"), stage=float(stage.group(1)) if stage else 0.0)
+    r["solution"] = r["snes"] if r["snes"] else r["op"] + r["pc"] + r["ksp"]
+    return r
+
+
+def table(paths):
+    """One row per problem: the logs named <problem>_n<N>_<run>.log (ex3: ex3_2d_p2_<run>)."""
+    runs = {}
+    for path in paths:
+        m = re.match(r"(.+?)(?:_n(\d+))?_(pmg_cold|pmg_form_file|pmg|jacobi|gamg_device|gamg)$", os.path.basename(path)[:-4])
+        if m:
+            runs.setdefault(m.group(1), {}).setdefault(m.group(3), {})[int(m.group(2) or 0)] = parse(path)
+    print("| problem | CG its (3 meshes) | growth | pmg s | Jacobi s (its) | GAMG device asm s (its) | GAMG DMPlex s (its) | DMPlex GAMG / pmg |")
+    print("|---|---|---|---|---|---|---|---|")
+    for problem, r in sorted(runs.items()):
+        pmg = r.get("pmg", {})
+        fine = max(pmg) if pmg else 0
+        its = [pmg[n]["its"] for n in sorted(pmg) if pmg[n]]
+        best = r.get("pmg_form_file", {}).get(fine) or pmg.get(fine)  # ex3: the whole problem from the form file
+
+        def cell(kind, n=fine, with_its=True):
+            x = r.get(kind, {}).get(n, "absent")
+            if x == "absent":
+                return "not run"
+            if x is None:
+                return "did not finish"
+            return "%.2f (%d)" % (x["solution"], x["its"]) if with_its else "%.2f" % x["solution"]
+        gamg = r.get("gamg", {}).get(fine)
+        ratio = "%.1fx" % (gamg["solution"] / best["solution"]) if gamg and best else "-"
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            problem, ", ".join(map(str, its)), "%.2f" % (max(its) / min(its)) if its else "-",
+            "%.2f" % best["solution"] if best else "-", cell("jacobi"), cell("gamg_device"), cell("gamg"), ratio))
+
+
 def main():
+    if sys.argv[1:2] == ["--table"]:
+        table(sys.argv[2:])
+        return
     print("%-28s %6s %9s %9s %9s %9s %9s %9s %9s %11s %9s %9s" % ("run", "its", "operator", "PCSetUp", "levels", "coarse", "femgpu", "tuning", "KSPSolve", "to solution", "residual", "SNESSolve"))
     for path in sys.argv[1:]:
         text = open(path).read()
