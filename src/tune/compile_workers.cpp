@@ -13,12 +13,21 @@ CompileWorkers::CompileWorkers(CompileQueue queue, int threads, const TuneClock 
   for (std::size_t t = 0; t < n; ++t) threads_.emplace_back([this] { work(); });
 }
 
-CompileWorkers::~CompileWorkers() { join(); }
+CompileWorkers::~CompileWorkers()
+{
+  {
+    // Left early (a timing threw): no new compile starts, those under way end.
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelled_ = true;
+  }
+  join();
+}
 
 void CompileWorkers::work()
 {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    if (cancelled_) return;
     // Decided under the lock: the queue is one, whichever worker asks.
     const std::size_t i = queue_.next(clock_.elapsed());
     for (std::size_t j = 0; j < states_.size(); ++j)

@@ -6,7 +6,7 @@
 // Takes: the queue, the worker count, the tuning clock and compile(i), which must not
 // throw (a failing candidate keeps its error itself).
 // Returns: per candidate, whether it was compiled or skipped.
-// Does not: know CUDA; the destructor waits for the compiles under way.
+// Does not: know CUDA. The destructor starts no new compile and waits for those under way.
 #pragma once
 
 #include <condition_variable>
@@ -42,6 +42,7 @@ class CompileWorkers {
   const TuneClock &clock_;
   std::function<void(std::size_t)> compile_;
   std::vector<State> states_;
+  bool cancelled_ = false;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<std::thread> threads_;

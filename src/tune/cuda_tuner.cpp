@@ -2,12 +2,14 @@
 #include "tune/cuda_tuner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <functional>
 #include <future>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 #include "kernel/build.h"
 #include "probe/probe_analysis.h"  // median
@@ -196,18 +198,27 @@ void glance(TuneReport &round, std::vector<std::unique_ptr<CudaKernel>> &more, c
 // yet measured on a GPU.
 constexpr double kTimingReserveSeconds = 0.5;
 
-// Each candidate's compile estimate (compile_estimate.h); one whose kernel cannot be
-// built is estimated at 0: its compile fails at once with the reason.
-std::vector<double> compile_estimates(const ActionIR &ir, const Tabulation &tab, const std::vector<TimedCandidate> &candidates)
+// Each candidate's compile estimate (compile_estimate.h), on `threads` threads: building
+// a kernel takes up to 30 ms (hyperelasticity), a first list holds 40-60 candidates, and
+// the compiles wait for the estimates. One whose kernel cannot be built is estimated at 0:
+// its compile fails at once with the reason.
+std::vector<double> compile_estimates(const ActionIR &ir, const Tabulation &tab, const std::vector<TimedCandidate> &candidates, int threads)
 {
-  std::vector<double> out;
-  for (const TimedCandidate &c : candidates) {
-    try {
-      out.push_back(compile_estimate_seconds(kernel::build_kernel(ir, tab, c.schedule)));
-    } catch (const std::exception &) {
-      out.push_back(0);
+  std::vector<double> out(candidates.size(), 0);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < candidates.size(); i = next++) {
+      try {
+        out[i] = compile_estimate_seconds(kernel::build_kernel(ir, tab, candidates[i].schedule));
+      } catch (const std::exception &) {
+        out[i] = 0;
+      }
     }
-  }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min<int>(threads, static_cast<int>(candidates.size())); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool) t.join();
   return out;
 }
 
@@ -311,7 +322,8 @@ struct CudaRounds {
     std::vector<std::string> errors(n);
     const bool first = !std::isfinite(fastest_ms);
     // Only a tuning that has timed nothing yet must start a compile whatever its estimate.
-    CompileQueue queue(compile_estimates(ir, tab, round.candidates), settings.budget_seconds, kTimingReserveSeconds, compile_ratio, first);
+    std::vector<double> estimates = compile_estimates(ir, tab, round.candidates, settings.compile_threads);
+    CompileQueue queue(std::move(estimates), settings.budget_seconds, kTimingReserveSeconds, compile_ratio, first);
     CompileWorkers workers(std::move(queue), settings.compile_threads, clock, [&](std::size_t i) {
       try {
         more[i] = compile(schedules[i]);

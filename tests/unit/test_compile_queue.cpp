@@ -174,3 +174,20 @@ TEST_CASE("compile workers start what the queue lets them and report the skipped
   unbounded.join();
   REQUIRE(all == 5);
 }
+
+TEST_CASE("compile workers left early start no new compile", "[tune][budget]")
+{
+  // As when a timing throws (the device is out of memory): the compiles under way end,
+  // the rest never start.
+  std::atomic<int> compiles{0};
+  const TuneClock none(0);
+  {
+    CompileWorkers workers(CompileQueue(std::vector<double>(20, 0.02), 0, 0.01), 1, none, [&](std::size_t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ++compiles;
+    });
+    REQUIRE(workers.wait(0));
+  }
+  REQUIRE(compiles >= 1);
+  REQUIRE(compiles <= 2);
+}
