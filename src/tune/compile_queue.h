@@ -25,9 +25,9 @@ namespace femgpu {
 // What this tuning's compiles took against their estimates; carried from round to round.
 struct CompileRatio {
   double measured_seconds = 0, estimated_seconds = 0;
-  // measured / estimated, 1 before any compile ended (the estimates are fitted to one
-  // thread of a slower CPU than the device's: conservative), kept within [1/8, 8] so
-  // that one odd compile does not open or close the whole budget.
+  // measured / estimated, 1 before any compile ended (the estimates are meant for a
+  // full batch of parallel compiles on the device, a little long: compile_estimate.cpp),
+  // kept within [1/8, 8] so that one odd compile does not open or close the whole budget.
   double scale() const;
 };
 
