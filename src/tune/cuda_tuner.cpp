@@ -2,14 +2,20 @@
 #include "tune/cuda_tuner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <functional>
 #include <future>
 #include <limits>
 #include <sstream>
+#include <thread>
 
+#include "kernel/build.h"
 #include "probe/probe_analysis.h"  // median
+#include "tune/compile_estimate.h"
+#include "tune/compile_queue.h"
+#include "tune/compile_workers.h"
 #include "tune/tune_plan.h"
 
 namespace femgpu {
@@ -21,27 +27,34 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Loads each register-bound twin in `round` and marks it not to be timed where its kernel
-// uses more local memory (spills) than its unbounded original in `timed` did; a load
-// that fails is that twin's error, except out of memory, which ends tuning as in timing.
+// Why a register-bound twin is not timed: its kernel (loaded here; a failing load throws)
+// uses more local memory (spills) than its unbounded original in `timed` did. Empty where
+// it is timed, or is no bound twin.
+std::string spills_more(const std::vector<TimedCandidate> &timed, const Schedule &twin, CudaKernel &kernel)
+{
+  const TimedCandidate *original = twin.groups_per_sm() > 0 ? unbounded_original(timed, twin) : nullptr;
+  if (!original) return {};
+  kernel.load();
+  const cuda::KernelResources &r = kernel.resources();
+  if (r.local_bytes <= original->local_bytes) return {};
+  return "not timed: bounded to " + std::to_string(r.registers) + " registers, it uses " + std::to_string(r.local_bytes) +
+         " B of local memory (its original " + std::to_string(original->local_bytes) + " B)";
+}
+
+// spills_more over a compiled round: a load that fails is that twin's error, except out
+// of memory, which ends tuning as in timing.
 void skip_spilling_bounds(const std::vector<TimedCandidate> &timed, std::vector<TimedCandidate> &round,
                           std::vector<std::unique_ptr<CudaKernel>> &kernels)
 {
   for (size_t i = 0; i < kernels.size(); ++i) {
-    TimedCandidate &twin = round[i];
-    const TimedCandidate *original = twin.schedule.groups_per_sm() > 0 ? unbounded_original(timed, twin.schedule) : nullptr;
-    if (!kernels[i] || !original) continue;
+    if (!kernels[i]) continue;
     try {
-      kernels[i]->load();
+      const std::string why = spills_more(timed, round[i].schedule, *kernels[i]);
+      if (!why.empty()) round[i].error = why;
     } catch (const std::exception &e) {
       if (dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr) throw;
-      twin.error = e.what();
-      continue;
+      round[i].error = e.what();
     }
-    const cuda::KernelResources &r = kernels[i]->resources();
-    if (r.local_bytes > original->local_bytes)
-      twin.error = "not timed: bounded to " + std::to_string(r.registers) + " registers, it uses " + std::to_string(r.local_bytes) +
-                   " B of local memory (its original " + std::to_string(original->local_bytes) + " B)";
   }
 }
 
@@ -129,12 +142,13 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
 
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
                              const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop,
-                             double *fastest_ms, const char *stop_reason)
+                             double *fastest_ms, const char *stop_reason, const std::function<void(std::size_t)> &ready)
 {
   TuneReport report;
   report.candidates.swap(candidates);
   const bool cutting = fastest_ms != nullptr && settings.cutoff > 0;
   auto time = [&](size_t i) {
+    if (ready) ready(i);
     if (!kernels[i]) throw std::runtime_error("not compiled");
     kernels[i]->load();
     const double cutoff_ms = cutting ? settings.cutoff * *fastest_ms : std::numeric_limits<double>::infinity();
@@ -178,11 +192,42 @@ void glance(TuneReport &round, std::vector<std::unique_ptr<CudaKernel>> &more, c
   round.budget_spent = true;
 }
 
+// What timing one compiled candidate of a budgeted round is expected to take, kept from
+// the budget when its compile is queued (compile_queue.h): a module load and either two
+// launches (cut) or the protocol's warm-ups and at least min_seconds = 0.2 s of runs. Not
+// yet measured on a GPU.
+constexpr double kTimingReserveSeconds = 0.5;
+
+// Each candidate's compile estimate (compile_estimate.h), on `threads` threads: building
+// a kernel takes up to 30 ms (hyperelasticity), a first list holds 40-60 candidates, and
+// the compiles wait for the estimates. One whose kernel cannot be built is estimated at 0:
+// its compile fails at once with the reason.
+std::vector<double> compile_estimates(const ActionIR &ir, const Tabulation &tab, const std::vector<TimedCandidate> &candidates, int threads)
+{
+  std::vector<double> out(candidates.size(), 0);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < candidates.size(); i = next++) {
+      try {
+        out[i] = compile_estimate_seconds(kernel::build_kernel(ir, tab, candidates[i].schedule));
+      } catch (const std::exception &) {
+        out[i] = 0;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::min<int>(threads, static_cast<int>(candidates.size())); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool) t.join();
+  return out;
+}
+
 // CUDA's timer of a plan's rounds (tune_plan.h's RoundTimer): compile a round in parallel
 // (NVRTC needs no device), skip the bound twins that spill more than their originals
 // where the round asks, time the rest. With a budget (TuneSettings::budget_seconds) a
-// round is compiled and timed a compile batch at a time, so that the budget also bounds
-// the compiles, and the cutoff is on (kBudgetCutoff) where the plan sets none.
+// round's compiles go through the compile queue (compile_queue.h: a candidate starts only
+// if its estimated compile and timing still fit), each kernel is timed in order as soon
+// as it is built, and the cutoff is on (kBudgetCutoff) where the plan sets none.
 struct CudaRounds {
   const ActionIR &ir;
   const Tabulation &tab;
@@ -192,6 +237,7 @@ struct CudaRounds {
   TuneSettings timing;
   TuneClock clock;
   double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for the cutoff
+  CompileRatio compile_ratio;                                    // of all rounds, for the queue
   std::vector<std::unique_ptr<CudaKernel>> kernels;              // in the report's order
 
   CudaRounds(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info, const TuneSettings &settings)
@@ -202,50 +248,120 @@ struct CudaRounds {
 
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.
   bool spent() const { return std::isfinite(fastest_ms) && clock.spent(); }
-  // A compile batch cannot be interrupted: the next one starts only if the last batch's
-  // compile and timing would still end within the budget (at high order one batch of
-  // unrolled kernels took 10-30 s and ran tuning that far past a 10 s budget).
-  double last_batch_seconds = 0;
-  bool next_batch_fits() const { return !std::isfinite(fastest_ms) || clock.fits(last_batch_seconds); }
 
-  void time_batch(TuneReport *into, std::vector<TimedCandidate> batch, bool screen)
+  std::unique_ptr<CudaKernel> compile(const Schedule &schedule) const
+  {
+    return std::make_unique<CudaKernel>(ir, tab, schedule, info.arch(), info.shared_per_group_optin, info.max_threads_per_group);
+  }
+
+  // Without a budget: the whole round compiled, then timed.
+  void time_all(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen)
   {
     TuneReport round;
-    round.candidates = std::move(batch);
-    std::vector<std::unique_ptr<CudaKernel>> more(round.candidates.size());
-    if (spent() || !next_batch_fits()) {
-      for (TimedCandidate &c : round.candidates) c.error = kBudgetSpent;
-    } else {
-      const auto t0 = std::chrono::steady_clock::now();
-      more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
-      round.compile_seconds = seconds_since(t0);
-      if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
+    round.candidates = std::move(candidates);
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::unique_ptr<CudaKernel>> more = compile_candidates(ir, tab, round.candidates, info, settings.compile_threads);
+    round.compile_seconds = seconds_since(t0);
+    if (screen) skip_spilling_bounds(into->candidates, round.candidates, more);
+    t0 = std::chrono::steady_clock::now();
+    round.best = time_compiled_candidates(round.candidates, more, data, timing, {}, &fastest_ms);
+    round.timing_seconds = seconds_since(t0);
+    for (auto &k : more) kernels.push_back(std::move(k));
+    append_round(into, std::move(round));
+  }
+
+  // The monitor's line of each candidate the budget left untimed, after the glance: why
+  // the queue skipped it (its estimate), or that the clock ran out before its turn.
+  void report_untimed(const TuneReport &round, const CompileQueue &queue) const
+  {
+    if (!timing.monitor) return;
+    for (std::size_t i = 0; i < round.candidates.size(); ++i) {
+      const TimedCandidate &c = round.candidates[i];
+      if (c.error != kBudgetSpent) continue;
+      if (queue.skipped(i))
+        timing.monitor(to_string(c.schedule) + ": " + kBudgetSpent + ", skipped by its compile estimate (" + queue.skip_reason(i) + ")");
+      else timing.monitor(describe(c));
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    // In a compiled batch, a candidate the budget stops here is glanced at below: the
-    // monitor gets its line from the glance, not a "not timed" one first.
-    const bool compiled = std::any_of(more.begin(), more.end(), [](const std::unique_ptr<CudaKernel> &k) { return k != nullptr; });
-    TuneSettings first = timing;
-    if (timing.monitor && compiled)
-      first.monitor = [&monitor = timing.monitor](const std::string &line) {
+  }
+
+  // A round that starts with the budget spent: every candidate untimed.
+  void leave_untimed(TuneReport *into, TuneReport round) const
+  {
+    for (TimedCandidate &c : round.candidates) {
+      c.error = kBudgetSpent;
+      c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
+      if (timing.monitor) timing.monitor(describe(c));
+    }
+    append_round(into, std::move(round));
+  }
+
+  // The timing settings whose monitor leaves out the untimed candidates' lines: they are
+  // written after the glance (report_untimed).
+  TuneSettings without_untimed_lines() const
+  {
+    TuneSettings quiet = timing;
+    if (timing.monitor)
+      quiet.monitor = [&monitor = timing.monitor](const std::string &line) {
         if (line.find(kBudgetSpent) == std::string::npos) monitor(line);
       };
-    round.best = time_compiled_candidates(round.candidates, more, data, first, [this] { return spent(); }, &fastest_ms, kBudgetSpent);
-    glance(round, more, data, timing, &fastest_ms);
-    round.timing_seconds = seconds_since(t0);
-    if (compiled) last_batch_seconds = round.compile_seconds + round.timing_seconds;
+    return quiet;
+  }
+
+  // With a budget: compiles queued (compile_queue.h) on compile_threads workers, each
+  // kernel timed in order once built, the compiles still under way going on meanwhile.
+  void time_queued(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen)
+  {
+    const auto t0 = std::chrono::steady_clock::now();
+    TuneReport round;
+    round.candidates = std::move(candidates);
+    if (spent()) return leave_untimed(into, std::move(round));  // nothing to estimate
+    const std::size_t n = round.candidates.size();
+    std::vector<Schedule> schedules;
+    for (const TimedCandidate &c : round.candidates) schedules.push_back(c.schedule);
+    std::vector<std::unique_ptr<CudaKernel>> more(n);
+    std::vector<std::string> errors(n);
+    const bool first = !std::isfinite(fastest_ms);
+    // Only a tuning that has timed nothing yet must start a compile whatever its estimate.
+    std::vector<double> estimates = compile_estimates(ir, tab, round.candidates, settings.compile_threads);
+    CompileQueue queue(std::move(estimates), settings.budget_seconds, kTimingReserveSeconds, compile_ratio, first);
+    CompileWorkers workers(std::move(queue), settings.compile_threads, clock, [&](std::size_t i) {
+      try {
+        more[i] = compile(schedules[i]);
+      } catch (const std::exception &e) {
+        errors[i] = e.what();
+      }
+    });
+    double waiting = 0;  // of the timer's time, spent waiting for compiles
+    auto ready = [&](std::size_t i) {
+      const auto w0 = std::chrono::steady_clock::now();
+      const bool built = workers.wait(i);
+      waiting += seconds_since(w0);
+      if (!built) throw std::runtime_error(kBudgetSpent);
+      if (!errors[i].empty()) throw std::runtime_error(errors[i]);
+      const std::string why = screen && more[i] ? spills_more(into->candidates, schedules[i], *more[i]) : std::string();
+      if (!why.empty()) throw std::runtime_error(why);
+    };
+    const TuneSettings quiet = without_untimed_lines();
+    const auto timer_start = std::chrono::steady_clock::now();
+    round.best = time_compiled_candidates(round.candidates, more, data, quiet, [this] { return spent(); }, &fastest_ms, kBudgetSpent, ready);
+    double timed_seconds = seconds_since(timer_start) - waiting;
+    workers.join();
+    compile_ratio = workers.queue().ratio();
+    const auto glance_start = std::chrono::steady_clock::now();
+    glance(round, more, data, quiet, &fastest_ms);
+    timed_seconds += seconds_since(glance_start);
+    report_untimed(round, workers.queue());
+    // Compiles and timing overlap: their sum is the round's wall time.
+    round.timing_seconds = std::max(0.0, timed_seconds);
+    round.compile_seconds = std::max(0.0, seconds_since(t0) - round.timing_seconds);
     for (auto &k : more) kernels.push_back(std::move(k));
     append_round(into, std::move(round));
   }
 
   void time_round(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen)
   {
-    const std::size_t batch = settings.budget_seconds > 0 ? static_cast<std::size_t>(std::max(1, settings.compile_threads)) : candidates.size();
-    for (std::size_t begin = 0; begin < candidates.size(); begin += batch) {
-      const auto first = candidates.begin() + static_cast<long>(begin);
-      const auto last = candidates.begin() + static_cast<long>(std::min(candidates.size(), begin + batch));
-      time_batch(into, std::vector<TimedCandidate>(std::make_move_iterator(first), std::make_move_iterator(last)), screen);
-    }
+    if (settings.budget_seconds > 0) time_queued(into, std::move(candidates), screen);
+    else time_all(into, std::move(candidates), screen);
   }
 };
 

@@ -44,10 +44,13 @@ std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, 
 // cuda::DeviceOutOfMemory. The tuner, -schedule and the studies' wall-time guard use it.
 // With `fastest_ms` (the fastest median of earlier rounds, infinity at first; updated),
 // settings.cutoff applies; without it every candidate gets the full protocol. Candidates
-// left by `stop` carry `stop_reason`.
+// left by `stop` carry `stop_reason`. With `ready`, ready(i) is called before kernels[i]
+// is looked at: the budgeted tuner waits there for i's compile (compile_workers.h), and a
+// throw leaves i untimed with the exception's text as its error.
 int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
                              const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop = {},
-                             double *fastest_ms = nullptr, const char *stop_reason = "not timed: stopped");
+                             double *fastest_ms = nullptr, const char *stop_reason = "not timed: stopped",
+                             const std::function<void(std::size_t)> &ready = {});
 
 CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
                          const DeviceParams &device, const TuneSettings &settings);

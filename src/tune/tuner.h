@@ -218,10 +218,6 @@ class TuneClock {
   explicit TuneClock(double budget_seconds) : budget_(budget_seconds), start_(std::chrono::steady_clock::now()) {}
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
   bool spent() const { return budget_ > 0 && elapsed() >= budget_; }
-  // Whether `seconds` more of work would still end within the budget (always, without one):
-  // a compile batch cannot be interrupted, so the CUDA tuner starts one only if the last
-  // batch's time fits in what is left.
-  bool fits(double seconds) const { return budget_ <= 0 || elapsed() + seconds <= budget_; }
 
  private:
   double budget_;

@@ -78,17 +78,6 @@ TEST_CASE("the tuning clock is spent only after its budget, and never without on
   REQUIRE(none.elapsed() >= 0.04);
 }
 
-TEST_CASE("work fits the tuning clock only if it would end within the budget", "[tune]")
-{
-  const TuneClock none(0), budget(0.5);
-  REQUIRE(none.fits(1e9));
-  REQUIRE(budget.fits(0.1));
-  REQUIRE_FALSE(budget.fits(0.6));
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  REQUIRE(budget.fits(0.1));
-  REQUIRE_FALSE(budget.fits(0.35));
-}
-
 TEST_CASE("the budget is part of the tuning cache key's settings text", "[tune]")
 {
   TuneSettings unbounded, budgeted;
