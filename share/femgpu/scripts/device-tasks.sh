@@ -38,7 +38,7 @@ for task in "$@"; do
     gpu_suite) timeout $left bash tests/gpu/run_gpu_suite.sh "$work/gpu_suite" >"$work/gpu_suite.txt" 2>&1 ;;
     bench:*)
       IFS=: read -r _ ops dims lo hi2 hi3 extra <<<"$task"
-      timeout $left femgpu-bench -ops "$ops" -dims "$dims" -min_degree "$lo" -max_degree_2d "$hi2" -max_degree_3d "$hi3" ${extra:-} \
+      timeout $left stdbuf -oL femgpu-bench -ops "$ops" -dims "$dims" -min_degree "$lo" -max_degree_2d "$hi2" -max_degree_3d "$hi3" ${extra:-} \
         -csv "$work/$name.csv" -json "$work/$name.json" >"$work/$name.log" 2>&1 ;;
     *) echo "unknown task $task" ;;
   esac
