@@ -259,6 +259,10 @@ PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local);
 PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *source);
 // -dm_fem_gpu_form_file: the DM's residual becomes femgpu's (called by the SNES checker).
 PetscErrorCode MatFEMGPUWrapDMResidual(DM dm);
+// A Jacobian of the same form file as its DM's femgpu residual must have the residual's
+// constants (an error names the first that differs); called at setup, once the residual
+// has been set up.
+PetscErrorCode MatFEMGPUCheckDMResidualConstants(Mat A, const MatFEMGPUContext *ctx);
 PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx);
 
 // The MatSetFromOptions hook; its options argument's type changed in PETSc 3.23 (a

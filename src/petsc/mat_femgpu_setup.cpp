@@ -208,6 +208,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(build_maps(A, ctx));
   PetscCall(MatFEMGPUSetUpFacets(A, ctx, lower));  // ds integrals: parts on boundary cells
   PetscCall(resolve_constants(A, ctx));
+  PetscCall(MatFEMGPUCheckDMResidualConstants(A, ctx));
   PetscCall(MatFEMGPUBindCoefficients(A, ctx));
   ctx->tuning.summary.clear();
   ctx->tuning.median_seconds = 0;
