@@ -7,8 +7,7 @@ operator + PCSetUp + KSPSolve (the right-hand side, computed on the CPU by Petsc
 every run alike, is left out and shown on its own: DMPlexResidualFE). For the p-multigrid,
 'levels' is FEMGPUPMGLevels (the level DMs, Mats and transfers, built once) and 'coarse'
 FEMGPUPMGCoarse (the P1 level's MatConvert). For SNES runs (ex3) 'SNESSolve' is the whole
-Newton solve, residuals included. 'stage' is the example's Residual stage (the
-right-hand side, from its 'Stages:' line).
+Newton solve, residuals included.
 With --table, one markdown row per problem instead (the logs of run_pmg.sh's sets): CG
 iterations on the three meshes and their growth, then 'to solution' of fem_gpu_pmg,
 Jacobi, GAMG on femgpu's device assembly and GAMG on DMPlex's, and the ratio of each GAMG
@@ -31,10 +30,12 @@ def parse(path):
     if not its:
         return None
     t = re.search(r"^Time: operator ([\d.]+) s", text, re.M)
-    stage = re.search(r"^Stages: Residual ([\d.]+) s", text, re.M)
-    r = dict(its=int(its.group(1)), op=float(t.group(1)) if t else 0.0, pc=event(text, "PCSetUp"), ksp=event(text, "KSPSolve"),
-             snes=event(text, "SNESSolve"), stage=float(stage.group(1)) if stage else 0.0)
-    r["solution"] = r["snes"] if r["snes"] else r["op"] + r["pc"] + r["ksp"]
+    r = dict(its=int(its.group(1)), op=float(t.group(1)) if t else 0.0)
+    for key, name in (("pc", "PCSetUp"), ("ksp", "KSPSolve"), ("snes", "SNESSolve"), ("femgpu", "FEMGPUSetUp"), ("tune", "FEMGPUTune"),
+                      ("residual", "DMPlexResidualFE"), ("levels", "FEMGPUPMGLevels"), ("coarse", "FEMGPUPMGCoarse")):
+        r[key] = event(text, name)
+    r["to_solution"] = r["op"] + r["pc"] + r["ksp"]
+    r["solution"] = r["snes"] if r["snes"] else r["to_solution"]
     return r
 
 
@@ -53,13 +54,13 @@ def table(paths):
         its = [pmg[n]["its"] for n in sorted(pmg) if pmg[n]]
         best = r.get("pmg_form_file", {}).get(fine) or pmg.get(fine)  # ex3: the whole problem from the form file
 
-        def cell(kind, n=fine, with_its=True):
-            x = r.get(kind, {}).get(n, "absent")
+        def cell(kind):
+            x = r.get(kind, {}).get(fine, "absent")
             if x == "absent":
                 return "not run"
             if x is None:
                 return "did not finish"
-            return "%.2f (%d)" % (x["solution"], x["its"]) if with_its else "%.2f" % x["solution"]
+            return "%.2f (%d)" % (x["solution"], x["its"])
         gamg = r.get("gamg", {}).get(fine)
         ratio = "%.1fx" % (gamg["solution"] / best["solution"]) if gamg and best else "-"
         print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
@@ -73,19 +74,13 @@ def main():
         return
     print("%-28s %6s %9s %9s %9s %9s %9s %9s %9s %11s %9s %9s" % ("run", "its", "operator", "PCSetUp", "levels", "coarse", "femgpu", "tuning", "KSPSolve", "to solution", "residual", "SNESSolve"))
     for path in sys.argv[1:]:
-        text = open(path).read()
-        its = re.search(r"(\d+) linear iterations in all", text) or re.search(r"KSP iterations (\d+)", text)
-        if not its:
-            print("%-28s %s" % (os.path.basename(path)[:-4], "did not finish"))
+        name, r = os.path.basename(path)[:-4], parse(path)
+        if not r:
+            print("%-28s %s" % (name, "did not finish"))
             continue
-        n = its.group(1)
-        t = re.search(r"^Time: operator ([\d.]+) s", text, re.M)
-        op, pc, ksp = float(t.group(1)) if t else 0.0, event(text, "PCSetUp"), event(text, "KSPSolve")
-        femgpu, tune = event(text, "FEMGPUSetUp"), event(text, "FEMGPUTune")
-        residual, snes = event(text, "DMPlexResidualFE"), event(text, "SNESSolve")
-        levels, coarse = event(text, "FEMGPUPMGLevels"), event(text, "FEMGPUPMGCoarse")
-        print("%-28s %6s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %11.3f %9.3f %9.3f" %
-              (os.path.basename(path)[:-4], n, op, pc, levels, coarse, femgpu, tune, ksp, op + pc + ksp, residual, snes))
+        print("%-28s %6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %11.3f %9.3f %9.3f" %
+              (name, r["its"], r["op"], r["pc"], r["levels"], r["coarse"], r["femgpu"], r["tune"], r["ksp"], r["to_solution"], r["residual"],
+               r["snes"]))
 
 
 if __name__ == "__main__":
