@@ -200,7 +200,7 @@ CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule
 }
 
 CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &arch,
-                       long long shared_limit, int threads_limit)
+                       long long shared_limit, int threads_limit, std::unique_ptr<kernel::Kernel> built)
     : ir_(ir), schedule_(schedule), threads_limit_(threads_limit)
 {
   // Shared memory is sized at launch (dynamic), so the device's opt-in limit applies.
@@ -209,7 +209,7 @@ CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule
     throw std::invalid_argument("schedule " + to_string(schedule) + " has " + std::to_string(threads_per_group(schedule)) +
                                 " threads per group; the device allows " + std::to_string(threads_limit));
   shared_bytes_ = shared_memory_bytes(schedule, ir);
-  kernel_ = std::make_unique<kernel::Kernel>(kernel::build_kernel(ir, tab, schedule));
+  kernel_ = built ? std::move(built) : std::make_unique<kernel::Kernel>(kernel::build_kernel(ir, tab, schedule));
   source_ = kernel::emit_cuda(*kernel_);
   cubin_ = nvrtc_compile(source_, "femgpu_action", arch).cubin;
 }

@@ -72,8 +72,10 @@ class CudaKernel {
  public:
   CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const cuda::DeviceInfo &device);
   // Compiles without a device (for parallel compilation); load() needs the context.
+  // `built`: the schedule's kernel AST where the caller built it already (the tuner's
+  // compile estimates), else it is built here.
   CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &arch,
-             long long shared_limit, int threads_limit);
+             long long shared_limit, int threads_limit, std::unique_ptr<kernel::Kernel> built = nullptr);
   void load();
   void launch(const DeviceActionData &data) const;
 

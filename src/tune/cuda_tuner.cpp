@@ -204,18 +204,23 @@ constexpr double kTimingReserveSeconds = 0.5;
 // of a 10 s budget; a glance is a module load and two launches. Not yet measured on a GPU.
 constexpr double kGlanceReserveSeconds = 0.3;
 
-// Each candidate's compile estimate (compile_estimate.h), on `threads` threads: building
-// a kernel takes up to 30 ms (hyperelasticity), a first list holds 40-60 candidates, and
-// the compiles wait for the estimates. One whose kernel cannot be built is estimated at 0:
-// its compile fails at once with the reason.
-std::vector<double> compile_estimates(const ActionIR &ir, const Tabulation &tab, const std::vector<TimedCandidate> &candidates, int threads)
+// Each candidate's kernel AST and compile estimate (compile_estimate.h), on `threads`
+// threads: building a kernel takes up to 30 ms (hyperelasticity), a first list holds 40-60
+// candidates, and the compiles wait for the estimates; each compile then takes its AST
+// from `built` instead of building it again. One whose kernel cannot be built is
+// estimated at 0 with no AST: its compile fails at once with the reason.
+std::vector<double> compile_estimates(const ActionIR &ir, const Tabulation &tab, const std::vector<TimedCandidate> &candidates, int threads,
+                                      std::vector<std::unique_ptr<kernel::Kernel>> *built)
 {
   std::vector<double> out(candidates.size(), 0);
+  built->clear();
+  built->resize(candidates.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < candidates.size(); i = next++) {
       try {
-        out[i] = compile_estimate_seconds(kernel::build_kernel(ir, tab, candidates[i].schedule));
+        (*built)[i] = std::make_unique<kernel::Kernel>(kernel::build_kernel(ir, tab, candidates[i].schedule));
+        out[i] = compile_estimate_seconds(*(*built)[i]);
       } catch (const std::exception &) {
         out[i] = 0;
       }
@@ -257,9 +262,9 @@ struct CudaRounds {
   // Timing in order ends kGlanceReserveSeconds before the budget (glance).
   bool timing_spent() const { return std::isfinite(fastest_ms) && clock.elapsed() + kGlanceReserveSeconds >= settings.budget_seconds; }
 
-  std::unique_ptr<CudaKernel> compile(const Schedule &schedule) const
+  std::unique_ptr<CudaKernel> compile(const Schedule &schedule, std::unique_ptr<kernel::Kernel> built = nullptr) const
   {
-    return std::make_unique<CudaKernel>(ir, tab, schedule, info.arch(), info.shared_per_group_optin, info.max_threads_per_group);
+    return std::make_unique<CudaKernel>(ir, tab, schedule, info.arch(), info.shared_per_group_optin, info.max_threads_per_group, std::move(built));
   }
 
   // Without a budget: the whole round compiled, then timed.
@@ -330,11 +335,12 @@ struct CudaRounds {
     std::vector<std::string> errors(n);
     const bool first = !std::isfinite(fastest_ms);
     // Only a tuning that has timed nothing yet must start a compile whatever its estimate.
-    std::vector<double> estimates = compile_estimates(ir, tab, round.candidates, settings.compile_threads);
+    std::vector<std::unique_ptr<kernel::Kernel>> built;  // each compile takes its own entry
+    std::vector<double> estimates = compile_estimates(ir, tab, round.candidates, settings.compile_threads, &built);
     CompileQueue queue(std::move(estimates), settings.budget_seconds, kTimingReserveSeconds, compile_ratio, first);
     CompileWorkers workers(std::move(queue), settings.compile_threads, clock, [&](std::size_t i) {
       try {
-        more[i] = compile(schedules[i]);
+        more[i] = compile(schedules[i], std::move(built[i]));
       } catch (const std::exception &e) {
         errors[i] = e.what();
       }
