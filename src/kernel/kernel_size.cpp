@@ -9,7 +9,6 @@ namespace {
 
 using Sizes = std::vector<std::pair<std::string, long long>>;
 
-
 double nodes(const Ex &e)
 {
   if (!e.node) return 0;
