@@ -131,6 +131,8 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
 
 Kernel build_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
+  if (schedule.strategy() == Strategy::Assembled)
+    throw std::invalid_argument("build_kernel: an assembled schedule has no action kernel (it runs kernel/sliced_spmv.h on summed cell matrices)");
   Kernel k = schedule.strategy() == Strategy::Tiled        ? build_tiled(ir, tab, schedule)
              : schedule.strategy() == Strategy::TensorCore ? build_mma(ir, tab, schedule)
              : schedule.lanes() == 1                       ? build_scpwi(ir, tab, schedule)

@@ -28,7 +28,10 @@ Precision precision_of(const ScheduleRequest &r) { return MatFEMGPURequestedPrec
 Schedule requested_schedule(const ScheduleRequest &r, const ActionIR &ir, int Q)
 {
   ScheduleText t;
-  t.strategy = r.strategy == "tiled" ? Strategy::Tiled : r.strategy == "mma" ? Strategy::TensorCore : Strategy::SingleCellPerWorkItem;
+  t.strategy = r.strategy == "tiled"       ? Strategy::Tiled
+               : r.strategy == "mma"       ? Strategy::TensorCore
+               : r.strategy == "assembled" ? Strategy::Assembled
+                                           : Strategy::SingleCellPerWorkItem;
   if (r.forced.strategy == t.strategy) t.words = r.forced.words;
   return completed_schedule(t, ir, Q, precision_of(r));
 }

@@ -6,6 +6,8 @@
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "kernel/kernel_abi.h"
+#include "kernel/sliced_spmv.h"
+#include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
 
 namespace femgpu {
@@ -74,7 +76,7 @@ std::size_t map_extent(const int *map, std::size_t n)
 
 DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &a, size_t n_out, Precision p,
                                    size_t out_entries)
-    : ir_(ir), precision_(p), n_out_(n_out), out_entries_(out_entries ? out_entries : n_out), n_cells_(a.n_cells)
+    : ir_(ir), host_arrays_(a), precision_(p), n_out_(n_out), out_entries_(out_entries ? out_entries : n_out), n_cells_(a.n_cells)
 {
   TableLayout layout = pack_tables(ir, tab);
   tables_ = reals(layout.data.data(), layout.data.size(), p);
@@ -126,6 +128,7 @@ void DeviceActionData::upload_coefficients(const ActionArrays &a)
 
 void DeviceActionData::upload_constants(const ActionArrays &a)
 {
+  host_arrays_.constants = a.constants;
   if (!a.constants.empty()) {
     std::vector<unsigned char> bytes = as_reals(a.constants.data(), a.constants.size(), precision_);
     constants_.upload(bytes.data(), bytes.size());
@@ -184,6 +187,10 @@ unsigned long long DeviceActionData::pointer(const KernelArg &arg) const
   }
 }
 
+unsigned long long DeviceActionData::trial_pointer() const { return pointer(KernelArg{ArgKind::Values, kTrialFunction, "g_u"}); }
+
+unsigned long long DeviceActionData::out_pointer() const { return pointer(KernelArg{ArgKind::Out, 0, "g_out"}); }
+
 size_t DeviceActionData::device_bytes() const
 {
   size_t total = tables_.size() + weights_.size() + constants_.size() + coordinates_.size() + coordinate_map_.size() +
@@ -201,10 +208,15 @@ CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule
 
 CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &arch,
                        long long shared_limit, int threads_limit, std::unique_ptr<kernel::Kernel> built)
-    : ir_(ir), schedule_(schedule), threads_limit_(threads_limit)
+    : ir_(ir), tab_(tab), arch_(arch), schedule_(schedule), threads_limit_(threads_limit)
 {
   // Shared memory is sized at launch (dynamic), so the device's opt-in limit applies.
   validate(schedule, ir, tab.n_points(), shared_limit);
+  if (schedule.strategy() == Strategy::Assembled) {
+    source_ = kernel::sliced_spmv_cuda_source();
+    cubin_ = nvrtc_compile(source_, kernel::kSlicedSpmvName, arch).cubin;
+    return;
+  }
   if (threads_per_group(schedule) > threads_limit)
     throw std::invalid_argument("schedule " + to_string(schedule) + " has " + std::to_string(threads_per_group(schedule)) +
                                 " threads per group; the device allows " + std::to_string(threads_limit));
@@ -217,7 +229,7 @@ CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule
 void CudaKernel::load()
 {
   if (module_) return;
-  module_ = std::make_unique<cuda::Module>(cubin_, kernel_->name);
+  module_ = std::make_unique<cuda::Module>(cubin_, kernel_ ? kernel_->name : std::string(kernel::kSlicedSpmvName));
   resources_ = module_->resources();
   if (resources_.max_threads < threads_per_group(schedule_))
     throw std::invalid_argument("schedule " + to_string(schedule_) + " has " + std::to_string(threads_per_group(schedule_)) +
@@ -225,9 +237,26 @@ void CudaKernel::load()
                                 " (" + std::to_string(resources_.registers) + " registers per thread)");
 }
 
+CudaKernel::~CudaKernel() = default;
+
+void CudaKernel::launch_assembled(const DeviceActionData &data) const
+{
+  const ActionArrays &a = data.host_arrays();
+  if (a.n_cells == 0) return;
+  if (!assembled_ || !assembled_->built_for(a, data.n_out())) {
+    assembled_.reset();  // its device memory first
+    assembled_ = std::make_unique<CudaAssembledMatrix>(ir_, tab_, a, data.n_out(), arch_);
+  } else if (!assembled_->holds_constants(a.constants)) {
+    assembled_->reassemble(a);
+  }
+  assembled_->multiply_add(*module_, data.trial_pointer(), data.out_pointer());
+}
+
 void CudaKernel::launch(const DeviceActionData &data) const
 {
   if (data.precision() != schedule_.precision()) throw std::invalid_argument("kernel and device data differ in precision");
+  if (!module_) throw std::logic_error("CudaKernel::launch before load()");
+  if (schedule_.strategy() == Strategy::Assembled) return launch_assembled(data);
   launch_kernel(*module_, *kernel_, kernel_arguments(ir_), data, static_cast<unsigned>(shared_bytes_));
 }
 

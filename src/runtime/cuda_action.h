@@ -54,9 +54,15 @@ class DeviceActionData {
   // Pointer for a kernel argument (kernel_abi.h order).
   unsigned long long pointer(const struct KernelArg &arg) const;
   std::size_t device_bytes() const;
+  // The host arrays it was built from (the caller's pointers; the constants as last
+  // uploaded): the assembled operator's pattern and cell matrices are made from them.
+  const ActionArrays &host_arrays() const { return host_arrays_; }
+  unsigned long long trial_pointer() const;  // the trial values (its own, or the caller's)
+  unsigned long long out_pointer() const;
 
  private:
   const ActionIR &ir_;
+  ActionArrays host_arrays_;
   Precision precision_;
   std::size_t n_out_;
   std::size_t out_entries_;  // of out_: n_out_ unless given
@@ -68,6 +74,13 @@ class DeviceActionData {
   unsigned long long external_out_ = 0;
 };
 
+class CudaAssembledMatrix;
+
+// One schedule's kernel. For Strategy::Assembled it is the sliced SpMV
+// (kernel/sliced_spmv.h), and its first launch on a DeviceActionData assembles that
+// data's matrix (cuda_assembled.h) from its host arrays; a later launch on the same maps
+// and coordinates reuses it (after the tuner, the winner's backend applies the matrix
+// timed in tuning), and new constants reassemble its values.
 class CudaKernel {
  public:
   CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const cuda::DeviceInfo &device);
@@ -83,9 +96,16 @@ class CudaKernel {
   const std::string &source() const { return source_; }
   const cuda::KernelResources &resources() const { return resources_; }
   long long shared_bytes() const { return shared_bytes_; }
+  // The assembled operator's matrix once launched (Strategy::Assembled), else null.
+  const CudaAssembledMatrix *assembled() const { return assembled_.get(); }
+  ~CudaKernel();
 
  private:
+  void launch_assembled(const DeviceActionData &data) const;
   const ActionIR &ir_;
+  const Tabulation &tab_;
+  std::string arch_;
+  mutable std::unique_ptr<CudaAssembledMatrix> assembled_;
   Schedule schedule_;
   std::unique_ptr<kernel::Kernel> kernel_;
   std::string source_;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kernel/kernel_abi.h"
+#include "runtime/cuda_assembled.h"
 #include "runtime/occupancy.h"
 
 namespace femgpu {
@@ -25,8 +26,12 @@ CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, std::unique_
 std::string CudaBackend::schedule() const
 {
   const cuda::KernelResources &r = kernel_->resources();
+  std::string matrix;  // the assembled operator's, once built (its first apply)
+  if (const CudaAssembledMatrix *m = kernel_->assembled())
+    matrix = ", sliced ELLPACK matrix: " + std::to_string(m->nonzeros()) + " nonzeros in " + std::to_string(m->stored()) + " stored entries, " +
+             std::to_string(m->device_bytes() >> 20) + " MiB with its summation map, assembled in " + std::to_string(m->setup_seconds()) + " s";
   return to_string(kernel_->schedule()) + " on " + info_.name + " (" + std::to_string(r.registers) + " registers/thread, " +
-         std::to_string(r.local_bytes) + " B local memory (spills), " + std::to_string(kernel_->shared_bytes()) + " B shared)";
+         std::to_string(r.local_bytes) + " B local memory (spills), " + std::to_string(kernel_->shared_bytes()) + " B shared" + matrix + ")";
 }
 
 std::unique_ptr<ActionBackend> make_cuda_backend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int ordinal)

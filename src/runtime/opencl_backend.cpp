@@ -2,6 +2,8 @@
 // (PoCL on machines without a GPU, any OpenCL GPU otherwise). diagonal() runs the
 // generated diagonal kernel (build_diagonal: FP64 whatever the schedule's precision),
 // built on its first call; every call uploads its arrays, as apply() does.
+#include <stdexcept>
+
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "runtime/action_backend.h"
@@ -11,11 +13,19 @@ namespace femgpu {
 
 namespace {
 
+void refuse_assembled(const Schedule &schedule)
+{
+  if (schedule.strategy() == Strategy::Assembled)
+    throw std::invalid_argument("the assembled operator runs on the CUDA backend only (its sums and SpMV are CUDA kernels); with OpenCL use "
+                                "auto, scpwi or tiled");
+}
+
 class OpenCLBackend : public ActionBackend {
  public:
   OpenCLBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
       : ActionBackend(ir, tab), ir_(ir), tab_(tab), schedule_(schedule)
   {
+    refuse_assembled(schedule);
     validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
     kernel_ = kernel::build_kernel(ir, tab, schedule);
     source_ = kernel::emit_opencl(kernel_);
@@ -66,6 +76,7 @@ class OpenCLBackend : public ActionBackend {
 
 void check_opencl_schedule(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
+  refuse_assembled(schedule);
   validate(schedule, ir, tab.n_points(), kMaxStaticSharedBytes);
   (void)kernel::emit_opencl(kernel::build_kernel(ir, tab, schedule));
 }

@@ -41,6 +41,14 @@ Schedule Schedule::tensor_core(const MmaSizes &sizes, Precision precision)
   return s;
 }
 
+Schedule Schedule::assembled()
+{
+  Schedule s;
+  s.strategy_ = Strategy::Assembled;
+  s.work_group_size_ = kAssembledThreadsPerGroup;
+  return s;
+}
+
 Schedule Schedule::with_precision(Precision precision) const
 {
   Schedule s = *this;
@@ -207,11 +215,27 @@ void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_sh
           "DOFs, evaluated values, pointwise results and per-cell values of N_c cells");
 }
 
+// Strategy::Assembled: a matrix that the mesh and the constants fix (schedule.h).
+void validate_assembled(const Schedule &s, const ActionIR &ir)
+{
+  if (s.precision() != Precision::FP64)
+    throw std::invalid_argument("invalid schedule: the assembled operator sums FP64 cell matrices; there is no fp32 variant");
+  if (s.dofs() != Dofs::Registers || s.cell_values() != CellValues::Registers || s.tables() != Tables::Global ||
+      s.loops() != Loops::Compiler || s.scatter() != Scatter::Atomic || s.lanes() != 1 || s.groups_per_sm() != 0)
+    throw std::invalid_argument("invalid schedule: the assembled operator has no action kernel, so none of dofs=, cells=, tables=, loops=, "
+                                "scatter=, lanes= or groups_per_sm= applies");
+  if (ir.rank != 2) throw std::invalid_argument("invalid schedule: assembled needs a bilinear form (a matrix); this form is a residual");
+  if (!ir.coefficients.empty())
+    throw std::invalid_argument("invalid schedule: assembled needs a form without coefficient functions (the form has " +
+                                std::to_string(ir.coefficients.size()) + "): its matrix would change with their values");
+}
+
 }  // namespace
 
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
+  if (s.strategy() == Strategy::Assembled) return validate_assembled(s, ir);
   if (s.tables() == Tables::Interleaved && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI "
                                 "reads its tables from global or constant memory");
@@ -259,12 +283,14 @@ int threads_per_group(const Schedule &s)
 {
   if (s.strategy() == Strategy::SingleCellPerWorkItem) return s.work_group_size() * s.lanes();
   if (s.strategy() == Strategy::TensorCore) return 32 * s.mma().warps;
+  if (s.strategy() == Strategy::Assembled) return kAssembledThreadsPerGroup;
   return s.tiles().cells_per_group * s.tiles().items_per_cell;
 }
 
 int cells_per_group(const Schedule &s)
 {
   if (s.strategy() == Strategy::TensorCore) return s.mma().cells_per_group;
+  if (s.strategy() == Strategy::Assembled) return 0;  // it works on rows, not cells
   return s.strategy() == Strategy::SingleCellPerWorkItem ? s.work_group_size() : s.tiles().cells_per_group;
 }
 

@@ -19,7 +19,13 @@ namespace femgpu {
 // build_mma.cpp). Not the paper's: its two strategies run every multiply-add of Eq. (12)
 // on the FP64 units, one instruction per product; one m8n8k4 instruction does 256 of
 // them. At high order those contractions are 80-95% of a vector form's FLOPs.
-enum class Strategy { SingleCellPerWorkItem, Tiled, TensorCore };
+// Assembled (CUDA, FP64, bilinear forms without coefficient functions): no action kernel;
+// the cell matrices are summed once into a sparse matrix on the device and each action is
+// an SpMV (kernel/sliced_spmv.h, fem/sliced_pattern.h). At P1 the matrix-free kernels are
+// bound by gathers and atomics, and an SpMV of the few nonzeros a row may be faster;
+// which is measured (the tuner's move `assembled`, tune_plan.h). Its matrix changes with
+// the mesh and the constants only, so forms with coefficients cannot take it.
+enum class Strategy { SingleCellPerWorkItem, Tiled, TensorCore, Assembled };
 enum class Precision { FP64, FP32 };
 // Where a work-item keeps the DOF values it reads in the evaluation loops (and, for
 // SCPWI, its output accumulators). Registers: the paper's private arrays; at high
@@ -140,6 +146,7 @@ class Schedule {
   static Schedule single_cell_per_work_item(int work_group_size = 32, Precision precision = Precision::FP64);
   static Schedule tiled(const TileSizes &tiles, Precision precision = Precision::FP64);
   static Schedule tensor_core(const MmaSizes &sizes, Precision precision = Precision::FP64);
+  static Schedule assembled();  // FP64; no other choice applies
 
   Schedule with_precision(Precision precision) const;
   Schedule with_dofs(Dofs dofs) const;
@@ -184,6 +191,8 @@ class Schedule {
 };
 
 constexpr int kMaxThreadsPerGroup = 1024;
+// Threads per group of the assembled operator's SpMV (one row each, kernel/sliced_spmv.h).
+constexpr int kAssembledThreadsPerGroup = 256;
 // Threads one SM holds at once (2048 on every CUDA GPU from sm_50 to sm_90): a
 // register bound asking for more resident threads than this cannot be met.
 constexpr int kMaxThreadsPerSM = 2048;

@@ -208,7 +208,7 @@ std::string word_values(const ScheduleWord &w)
 
 const char *strategy_name(Strategy s)
 {
-  return s == Strategy::SingleCellPerWorkItem ? "scpwi" : s == Strategy::Tiled ? "tiled" : "mma";
+  return s == Strategy::SingleCellPerWorkItem ? "scpwi" : s == Strategy::Tiled ? "tiled" : s == Strategy::TensorCore ? "mma" : "assembled";
 }
 
 const std::string *ScheduleText::find(const std::string &key) const
@@ -223,12 +223,12 @@ ScheduleText read_schedule_text(const std::string &text)
   std::istringstream is(text);
   std::string word;
   ScheduleText t;
-  if (!(is >> word)) refuse(text, "it is empty; it starts with scpwi, tiled or mma");
-  const Strategy all[] = {S::SingleCellPerWorkItem, S::Tiled, S::TensorCore};
+  if (!(is >> word)) refuse(text, "it is empty; it starts with scpwi, tiled, mma or assembled");
+  const Strategy all[] = {S::SingleCellPerWorkItem, S::Tiled, S::TensorCore, S::Assembled};
   bool known = false;
   for (Strategy s : all)
     if (word == strategy_name(s)) t.strategy = s, known = true;
-  if (!known) refuse(text, "it starts with scpwi, tiled or mma, not '" + word + "'");
+  if (!known) refuse(text, "it starts with scpwi, tiled, mma or assembled, not '" + word + "'");
   while (is >> word) {
     if (t.precision) refuse(text, "'" + word + "' after the precision, which comes last");
     if (word == "fp64" || word == "fp32") {
@@ -252,6 +252,7 @@ Schedule schedule_from_text(const ScheduleText &t, Precision precision)
 {
   Schedule s = t.strategy == S::Tiled        ? Schedule::tiled({})
                : t.strategy == S::TensorCore ? Schedule::tensor_core({})
+               : t.strategy == S::Assembled  ? Schedule::assembled()
                                              : Schedule::single_cell_per_work_item();
   s = s.with_precision(t.precision.value_or(precision));
   for (const auto &[key, value] : t.words) s = find_schedule_word(key)->apply(s, value);
@@ -260,7 +261,7 @@ Schedule schedule_from_text(const ScheduleText &t, Precision precision)
 
 std::string schedule_text_help()
 {
-  std::string s = "scpwi|tiled|mma";
+  std::string s = "scpwi|tiled|mma|assembled";
   for (const ScheduleWord &w : schedule_words()) s += std::string(" ") + w.key + "=" + word_values(w);
   return s + " fp64|fp32";
 }

@@ -69,7 +69,7 @@ ScheduleText read_schedule_text(const std::string &text);
 Schedule schedule_from_text(const ScheduleText &t, Precision precision);
 
 const char *strategy_name(Strategy s);
-// "scpwi|tiled|mma wg=1-1024 lanes=1-3 ... fp64|fp32": -mat_fem_gpu_schedule's -help.
+// "scpwi|tiled|mma|assembled wg=1-1024 lanes=1-3 ... fp64|fp32": -mat_fem_gpu_schedule's -help.
 std::string schedule_text_help();
 // The Markdown table of words ("| `wg=` | 1-1024 | scpwi | ... |"), as docs/petsc.md holds it.
 std::string schedule_words_docs_table();

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "fem/sliced_pattern.h"
 #include "kernel/build.h"
 #include "probe/probe_analysis.h"  // median
 #include "tune/compile_estimate.h"
@@ -56,6 +57,38 @@ void skip_spilling_bounds(const std::vector<TimedCandidate> &timed, std::vector<
       round[i].error = e.what();
     }
   }
+}
+
+// The cell-matrix entries assembling may hold: the cell matrices (FP64) and their
+// summation map (int64) take 8 bytes an entry each, 3.2 GB apiece here.
+constexpr double kAssembledMaxCellEntries = 4e8;
+
+// Why the assembled operator is not timed, or "" where it may win. Its SpMV reads each
+// nonzero (an 8-byte value and a 4-byte column) and x and y (24 bytes a row) at least
+// once, so at the device's bandwidth it takes at least that long; where that is not below
+// the fastest kernel so far it cannot win, and assembling it (the pattern on the host,
+// then the cell matrices) would only spend tuning time. The nonzeros are estimated from a
+// sample of rows (fem/sliced_pattern.h), in time linear in the map.
+std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data, const DeviceParams &device, double fastest_ms)
+{
+  const ActionArrays &a = data.host_arrays();
+  const int w = cell_width(ir);
+  const double cell_entries = static_cast<double>(a.n_cells) * w * w;
+  std::ostringstream why;
+  if (cell_entries > kAssembledMaxCellEntries) {
+    why << "not timed: its cell matrices hold " << cell_entries << " entries, above the " << kAssembledMaxCellEntries << " assembling may hold";
+    return why.str();
+  }
+  const int *trial_map = a.trial.map ? a.trial.map : a.test_map;
+  const double nonzeros = estimate_nonzeros(a.n_cells, w, a.test_map, trial_map, data.n_out());
+  const double bytes = 12 * nonzeros + 24 * static_cast<double>(data.n_out());
+  const double ms = bytes / device.beta_global * 1e3;
+  if (!(ms < fastest_ms)) {
+    why << "not timed: its SpMV reads at least " << bytes / 1e6 << " MB (about " << nonzeros << " nonzeros), " << ms << " ms at "
+        << device.beta_global / 1e12 << " TB/s, not below the fastest so far (" << fastest_ms << " ms)";
+    return why.str();
+  }
+  return "";
 }
 
 }  // namespace
@@ -244,6 +277,7 @@ struct CudaRounds {
   const Tabulation &tab;
   const DeviceActionData &data;
   const cuda::DeviceInfo &info;
+  const DeviceParams &device;
   const TuneSettings &settings;
   TuneSettings timing;
   TuneClock clock;
@@ -251,8 +285,9 @@ struct CudaRounds {
   CompileRatio compile_ratio;                                    // of all rounds, for the queue
   std::vector<std::unique_ptr<CudaKernel>> kernels;              // in the report's order
 
-  CudaRounds(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info, const TuneSettings &settings)
-      : ir(ir), tab(tab), data(data), info(info), settings(settings), timing(settings), clock(settings.budget_seconds)
+  CudaRounds(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info, const DeviceParams &device,
+             const TuneSettings &settings)
+      : ir(ir), tab(tab), data(data), info(info), device(device), settings(settings), timing(settings), clock(settings.budget_seconds)
   {
     if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
   }
@@ -372,8 +407,21 @@ struct CudaRounds {
     append_round(into, std::move(round));
   }
 
+  // The assembled operator is left untimed where it cannot win (assembled_prospect); a
+  // round of nothing else compiles nothing.
   void time_round(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen)
   {
+    bool any = false;
+    for (TimedCandidate &c : candidates) {
+      if (c.schedule.strategy() == Strategy::Assembled) c.error = assembled_prospect(ir, data, device, fastest_ms);
+      any = any || c.error.empty();
+    }
+    if (!any) {
+      TuneReport round;
+      round.candidates = std::move(candidates);
+      time_candidates(&round, [](std::size_t) -> TimedCandidate { throw std::logic_error("nothing to time"); }, timing);
+      return append_round(into, std::move(round));
+    }
     if (settings.budget_seconds > 0) time_queued(into, std::move(candidates), screen);
     else time_all(into, std::move(candidates), screen);
   }
@@ -394,7 +442,7 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   ctx.shared_limit = info.shared_per_group_optin;
   ctx.precision = data.precision();
   ctx.settings = &settings;
-  CudaRounds rounds(ir, tab, data, info, settings);
+  CudaRounds rounds(ir, tab, data, info, ctx.device, settings);
   const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen) {
     rounds.time_round(into, std::move(candidates), screen);
   };

@@ -18,6 +18,7 @@ struct MoveName {
 // One table for printing and parsing, so that any printed plan reads back.
 const MoveName kMoves[] = {{Move::First, "first"},
                            {Move::TensorCore, "tensor_core"},
+                           {Move::Assembled, "assembled"},
                            {Move::SharedDofs, "shared_dofs"},
                            {Move::WarpScatter, "warp_scatter"},
                            {Move::Interleaved, "interleaved"},
@@ -28,7 +29,7 @@ const MoveName kMoves[] = {{Move::First, "first"},
                            {Move::BoundBest, "bound_best"}};
 
 // Moves that take no count: they make their whole list.
-bool counted(Move m) { return m != Move::First && m != Move::BoundBest; }
+bool counted(Move m) { return m != Move::First && m != Move::BoundBest && m != Move::Assembled; }
 
 std::string trim(const std::string &s)
 {
@@ -108,6 +109,7 @@ TunePlan default_cuda_plan(const TuneSettings &s)
   TunePlan p;
   add_round(&p, {{Move::First, 0}});
   add_round(&p, {{Move::TensorCore, s.mma_candidates}});
+  if (s.assembled_candidate) add_round(&p, {{Move::Assembled, 0}});
   add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
                  {Move::Interleaved, s.interleaved_candidates}});
   add_round(&p, {{Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},

@@ -8,6 +8,10 @@
 //   tensor_core      the FP64 tensor-core schedules (CUDA, FP64 only)
 //   shared_dofs warp_scatter interleaved half_group register_bound cell_value_bound
 //                    twins of the n fastest candidates so far
+//   assembled        the assembled operator (schedule.h's Strategy::Assembled: cell
+//                    matrices summed into a sparse matrix, applied by an SpMV), where
+//                    the form allows it (FP64, no coefficients) and the CUDA tuner
+//                    judges from the matrix's size that it may beat the fastest so far
 //   local_search     n rounds of tile neighbours of the fastest tiled candidate
 //   bound_best       the bound twins of the fastest of all (after the local search)
 // A round holding a register bound (register_bound, cell_value_bound, bound_best) is
@@ -32,7 +36,7 @@
 
 namespace femgpu {
 
-enum class Move { First, TensorCore, SharedDofs, WarpScatter, Interleaved, HalfGroup, RegisterBound, CellValueBound, LocalSearch, BoundBest };
+enum class Move { First, TensorCore, Assembled, SharedDofs, WarpScatter, Interleaved, HalfGroup, RegisterBound, CellValueBound, LocalSearch, BoundBest };
 
 struct PlanMove {
   Move move = Move::First;

@@ -22,14 +22,15 @@ bool listed(const std::vector<TimedCandidate> &list, const Schedule &s)
 }
 
 // The twins (transform(candidate)) of the n fastest candidates that ran and satisfy
-// `eligible`, fastest first; twins already in `timed` are skipped.
+// `eligible`, fastest first; twins already in `timed` are skipped. The assembled operator
+// has no kernel variants: it is never twinned.
 std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
                                              const std::function<bool(const TimedCandidate &)> &eligible,
                                              const std::function<Schedule(const TimedCandidate &)> &transform)
 {
   std::vector<const TimedCandidate *> ran;
   for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && eligible(c)) ran.push_back(&c);
+    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.strategy() != Strategy::Assembled && eligible(c)) ran.push_back(&c);
   std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
   std::vector<TimedCandidate> twins;
   for (const TimedCandidate *c : ran) {
@@ -161,6 +162,19 @@ const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &time
 }
 
 const char *const kBudgetSpent = "not timed: tuning budget spent";
+
+std::vector<TimedCandidate> assembled_candidates(const ActionIR &ir, int Q, Precision precision)
+{
+  TimedCandidate c;
+  c.schedule = Schedule::assembled();
+  if (precision != Precision::FP64) return {};
+  try {
+    validate(c.schedule, ir, Q);
+  } catch (const std::invalid_argument &) {
+    return {};  // a residual, or a form with coefficients: its matrix is not fixed
+  }
+  return {c};
+}
 
 std::vector<TimedCandidate> anytime_order(std::vector<TimedCandidate> first)
 {

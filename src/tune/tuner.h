@@ -175,6 +175,13 @@ struct TuneSettings {
   // holds. They run the contractions as FP64 m8n8k4 products, 256 multiply-adds an
   // instruction, where every other candidate issues one per product. 0 turns this off.
   std::size_t mma_candidates = 6;
+  // CUDA, FP64, forms without coefficients: after the first list and the tensor cores,
+  // also time the assembled operator (schedule.h's Strategy::Assembled) where its SpMV,
+  // at the device's bandwidth, could beat the fastest so far (cuda_tuner.cpp judges that
+  // from the matrix's nonzeros, estimated from a sample of rows, before assembling it).
+  // At P1 the matrix-free kernels wait on gathers and the L2's atomics, and an SpMV of
+  // the few nonzeros a row (15 for scalar P1 in 3D) may be faster. false turns it off.
+  bool assembled_candidate = true;
   // The tuning plan (tune_plan.h's text: rounds of moves); empty: the backend's default
   // plan, whose counts are the *_candidates fields above.
   std::string plan;
@@ -258,6 +265,10 @@ extern const std::vector<MmaSizes> kMmaShapes;
 // The first n tensor-core schedules of kMmaShapes (FP64) whose shared memory is at most
 // shared_limit bytes.
 std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit);
+
+// The assembled schedule, alone, where the form and precision allow it (validate():
+// FP64, a bilinear form without coefficients), else none.
+std::vector<TimedCandidate> assembled_candidates(const ActionIR &ir, int Q, Precision precision);
 
 // The Dofs::Shared twins of the n fastest candidates that ran and spill (local_bytes
 // > 0), fastest first; those already in shared memory, and twins already in `timed`,

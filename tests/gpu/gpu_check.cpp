@@ -30,6 +30,7 @@
 #include "runtime/cuda_backend.h"
 #include "runtime/nvrtc_compile.h"
 #include "model/cost_model.h"
+#include "tune/tuner.h"
 
 using namespace femgpu;
 
@@ -141,6 +142,14 @@ std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_
     const Schedule s = Schedule::tensor_core(m);
     if (shared_memory_bytes(s, ir) <= shared_limit) out.push_back(s);
   }
+  return out;
+}
+
+// The assembled operator where the form allows it (FP64, no coefficients): its pattern,
+// device sum and SpMV against the reference like every kernel.
+std::vector<Schedule> with_assembled(const ActionIR &ir, int Q, std::vector<Schedule> out)
+{
+  if (!assembled_candidates(ir, Q, Precision::FP64).empty()) out.push_back(Schedule::assembled());
   return out;
 }
 
@@ -294,13 +303,13 @@ PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *faile
   std::vector<double> ref = prefill;
   if (!o.compile_only) reference_action(ir, tab, arrays, ref.data());
   const long long shared_limit = o.compile_only ? 227 * 1024 : cuda::open_device(0).shared_per_group_optin;
-  for (const Schedule &s : sample_schedules(ir, tab.n_points(), o, shared_limit)) {
+  for (const Schedule &s : with_assembled(ir, tab.n_points(), sample_schedules(ir, tab.n_points(), o, shared_limit))) {
     std::ostringstream row;
     row << c.op << " " << c.dim << "D P" << c.degree << " Q=" << tab.n_points() << " | " << to_string(s) << " | ";
     try {
       auto t0 = std::chrono::steady_clock::now();
       if (o.compile_only) {
-        nvrtc_compile(kernel::emit_cuda(kernel::build_kernel(ir, tab, s)), "check", "sm_90");
+        CudaKernel compiled(ir, tab, s, "sm_90", shared_limit, 1024);  // NVRTC only, as the tuner's compile threads
         row << "compiled in " << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s";
         ++*passed;
       } else {

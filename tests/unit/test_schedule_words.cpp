@@ -112,7 +112,7 @@ TEST_CASE("schedule words: a word that cannot be read is named, with its range",
       {"mma nwi=2", "nwi= is not a word of mma schedules", false},
       {"tiled nc=2 nc=4", "nc= is given twice", false},
       {"scpwi fp64 wg=32", "after the precision", false},
-      {"tiles nc=2", "it starts with scpwi, tiled or mma, not 'tiles'", false},
+      {"tiles nc=2", "it starts with scpwi, tiled, mma or assembled, not 'tiles'", false},
       {"", "it is empty", false},
   };
   for (const Bad &b : bad) {

@@ -24,7 +24,7 @@ TEST_CASE("tune plan: the default plans print and read back", "[tune_plan]")
   const TuneSettings s;
   const std::string cuda = to_string(default_cuda_plan(s));
   CHECK(cuda ==
-        "first; tensor_core n=6; shared_dofs n=2 + warp_scatter n=2 + interleaved n=2; half_group n=2 + register_bound n=2 + "
+        "first; tensor_core n=6; assembled; shared_dofs n=2 + warp_scatter n=2 + interleaved n=2; half_group n=2 + register_bound n=2 + "
         "cell_value_bound n=2; local_search n=2; bound_best");
   CHECK(to_string(parse_tune_plan(cuda)) == cuda);
   CHECK(to_string(default_opencl_plan(s)) == "first; local_search n=2");
@@ -32,6 +32,8 @@ TEST_CASE("tune plan: the default plans print and read back", "[tune_plan]")
   off.mma_candidates = off.warp_scatter_candidates = 0;
   CHECK(to_string(default_cuda_plan(off)).find("tensor_core") == std::string::npos);
   CHECK(to_string(default_cuda_plan(off)).find("warp_scatter") == std::string::npos);
+  off.assembled_candidate = false;
+  CHECK(to_string(default_cuda_plan(off)).find("assembled") == std::string::npos);
   CHECK(to_string(parse_tune_plan(" first ;local_search")) == "first; local_search n=1");
 }
 
@@ -49,8 +51,23 @@ TEST_CASE("tune plan: a plan that cannot run is refused, naming what", "[tune_pl
   CHECK(refused("first; shared_dofs n=-1", "n=-1"));
   CHECK(refused("first; shared_dofs n=2x", "n=2x"));
   CHECK(refused("first; bound_best n=2", "n=2"));
+  CHECK(refused("first; assembled n=1", "n=1"));
   CHECK(refused("shared_dofs n=2", "first"));
   CHECK(refused("first; shared_dofs n=2 +", "empty"));
+}
+
+TEST_CASE("tune plan: the assembled move offers the assembled operator only where its matrix is fixed", "[tune_plan][assembled]")
+{
+  auto offered = [](const char *form, int components, Precision p) {
+    FormSignature sig{CellType::Tetrahedron, Element{1, components}, 1};
+    const ActionIR ir = lower_form(parse_form_file(default_share_dir() + "/forms/" + form + ".ufl", sig).a);
+    const std::vector<TimedCandidate> c = assembled_candidates(ir, 4, p);
+    return c.size() == 1 && c[0].schedule.strategy() == Strategy::Assembled;
+  };
+  CHECK(offered("mass", 1, Precision::FP64));
+  CHECK(offered("elasticity", 3, Precision::FP64));
+  CHECK_FALSE(offered("hyperelasticity", 3, Precision::FP64));  // coefficients: its matrix follows the state
+  CHECK_FALSE(offered("mass", 1, Precision::FP32));
 }
 
 namespace {

@@ -1,0 +1,148 @@
+// The sliced ELLPACK layout of an assembled operator (sliced_pattern.h).
+#include "fem/sliced_pattern.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace femgpu {
+
+namespace {
+
+// For each row, the cell-local test positions (cell * width + i) whose map entry is that
+// row: rows[row_begin[r] .. row_begin[r+1]) (a transposed test map).
+struct RowIncidence {
+  std::vector<std::int64_t> row_begin, positions;
+};
+
+RowIncidence row_incidence(int n_cells, int width, const int *test_map, std::size_t n_rows)
+{
+  RowIncidence inc;
+  inc.row_begin.assign(n_rows + 1, 0);
+  const std::int64_t n = static_cast<std::int64_t>(n_cells) * width;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const int r = test_map[k];
+    if (r < 0) continue;
+    if (static_cast<std::size_t>(r) >= n_rows)
+      throw std::invalid_argument("assembled operator: the test map's entry " + std::to_string(r) + " (cell " + std::to_string(k / width) +
+                                  ") is outside the " + std::to_string(n_rows) + " rows");
+    ++inc.row_begin[static_cast<std::size_t>(r) + 1];
+  }
+  for (std::size_t r = 0; r < n_rows; ++r) inc.row_begin[r + 1] += inc.row_begin[r];
+  inc.positions.resize(static_cast<std::size_t>(inc.row_begin[n_rows]));
+  std::vector<std::int64_t> next(inc.row_begin.begin(), inc.row_begin.end() - 1);
+  for (std::int64_t k = 0; k < n; ++k)
+    if (test_map[k] >= 0) inc.positions[static_cast<std::size_t>(next[static_cast<std::size_t>(test_map[k])]++)] = k;
+  return inc;
+}
+
+// One row's (column, cell-matrix entry) pairs, sorted by column then entry.
+void row_pairs(const RowIncidence &inc, std::size_t r, int width, const int *trial_map, std::size_t n_columns,
+               std::vector<std::pair<int, std::int64_t>> *pairs)
+{
+  pairs->clear();
+  for (std::int64_t at = inc.row_begin[r]; at < inc.row_begin[r + 1]; ++at) {
+    const std::int64_t k = inc.positions[static_cast<std::size_t>(at)];  // cell * width + i
+    const std::int64_t cell = k / width, i = k % width;
+    const std::int64_t base = (cell * width + i) * width;  // cell * width^2 + i * width
+    for (int j = 0; j < width; ++j) {
+      const int c = trial_map[cell * width + j];
+      if (c < 0) continue;
+      if (static_cast<std::size_t>(c) >= n_columns)
+        throw std::invalid_argument("assembled operator: the trial map's entry " + std::to_string(c) + " (cell " + std::to_string(cell) +
+                                    ") is outside the " + std::to_string(n_columns) + " columns");
+      pairs->emplace_back(c, base + j);
+    }
+  }
+  std::sort(pairs->begin(), pairs->end());
+}
+
+// Where each distinct column of sorted pairs starts, and the end: size distinct + 1.
+void column_starts(const std::vector<std::pair<int, std::int64_t>> &pairs, std::vector<std::size_t> *starts)
+{
+  starts->clear();
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    if (k == 0 || pairs[k].first != pairs[k - 1].first) starts->push_back(k);
+  starts->push_back(pairs.size());
+}
+
+}  // namespace
+
+SlicedPattern sliced_pattern(int n_cells, int width, const int *test_map, const int *trial_map, std::size_t n_rows, std::size_t n_columns)
+{
+  constexpr int R = SlicedPattern::kSliceRows;
+  SlicedPattern p;
+  p.n_rows = n_rows;
+  const RowIncidence inc = row_incidence(n_cells, width, test_map, n_rows);
+  const std::size_t n_slices = (n_rows + R - 1) / R;
+  p.slice_start.assign(1, 0);
+  p.jmap.assign(1, 0);
+  std::vector<std::vector<std::pair<int, std::int64_t>>> pairs(R);
+  std::vector<std::vector<std::size_t>> starts(R);
+  for (std::size_t s = 0; s < n_slices; ++s) {
+    std::size_t slice_width = 0;
+    for (int lane = 0; lane < R; ++lane) {
+      const std::size_t r = s * R + static_cast<std::size_t>(lane);
+      pairs[lane].clear();
+      if (r < n_rows) row_pairs(inc, r, width, trial_map, n_columns, &pairs[lane]);
+      column_starts(pairs[lane], &starts[lane]);
+      slice_width = std::max(slice_width, starts[lane].size() - 1);
+      p.nonzeros += static_cast<long long>(starts[lane].size() - 1);
+    }
+    for (std::size_t j = 0; j < slice_width; ++j)
+      for (int lane = 0; lane < R; ++lane) {
+        const std::vector<std::size_t> &st = starts[lane];
+        if (j + 1 < st.size()) {
+          p.columns.push_back(pairs[lane][st[j]].first);
+          for (std::size_t k = st[j]; k < st[j + 1]; ++k) p.perm.push_back(pairs[lane][k].second);
+        } else {
+          p.columns.push_back(0);  // padding: reads x[0] times 0
+        }
+        p.jmap.push_back(static_cast<std::int64_t>(p.perm.size()));
+      }
+    p.slice_start.push_back(p.slice_start.back() + static_cast<long long>(slice_width) * R);
+  }
+  return p;
+}
+
+double estimate_nonzeros(int n_cells, int width, const int *test_map, const int *trial_map, std::size_t n_rows, int samples)
+{
+  if (n_rows == 0 || samples <= 0) return 0;
+  const RowIncidence inc = row_incidence(n_cells, width, test_map, n_rows);
+  const std::size_t n = std::min(n_rows, static_cast<std::size_t>(samples));
+  std::vector<std::pair<int, std::int64_t>> pairs;
+  std::vector<std::size_t> starts;
+  double distinct = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t r = k * n_rows / n;
+    row_pairs(inc, r, width, trial_map, static_cast<std::size_t>(-1) / 2, &pairs);
+    column_starts(pairs, &starts);
+    distinct += static_cast<double>(starts.size() - 1);
+  }
+  return distinct / static_cast<double>(n) * static_cast<double>(n_rows);
+}
+
+std::vector<double> sum_cell_matrices(const SlicedPattern &p, const double *cell_matrices)
+{
+  std::vector<double> values(p.stored(), 0.0);
+  for (std::size_t s = 0; s < p.stored(); ++s)
+    for (std::int64_t k = p.jmap[s]; k < p.jmap[s + 1]; ++k) values[s] += cell_matrices[p.perm[static_cast<std::size_t>(k)]];
+  return values;
+}
+
+void sliced_multiply_add(const SlicedPattern &p, const std::vector<double> &values, const double *x, double *y)
+{
+  constexpr int R = SlicedPattern::kSliceRows;
+  for (std::size_t s = 0; s + 1 < p.slice_start.size(); ++s)
+    for (int lane = 0; lane < R; ++lane) {
+      const std::size_t r = s * R + static_cast<std::size_t>(lane);
+      if (r >= p.n_rows) break;
+      double sum = 0;
+      for (long long k = p.slice_start[s] + lane; k < p.slice_start[s + 1]; k += R)
+        sum += values[static_cast<std::size_t>(k)] * x[p.columns[static_cast<std::size_t>(k)]];
+      y[r] += sum;
+    }
+}
+
+}  // namespace femgpu
