@@ -7,8 +7,10 @@
 // may hold. The mesh is the case's own when its cell matrices fit the cap, else the
 // largest lattice mesh that does (SpMV's GDoF/s do not depend on the size once the
 // matrix is far larger than the L2 cache; femgpu-bench's default cap of 1e8 entries keeps
-// matrices of 0.2-0.8 GB, 4-16x the 50 MB L2: femgpu_bench_options.cpp). The row says
-// which mesh.
+// capped matrices at 0.19-1.1 GB, 4-22x the 50 MB L2: femgpu_bench_options.h). The row
+// says which mesh. A case's own matrix can be smaller than the L2 (3D P1 on the paper's
+// mesh: 185k DOFs, about 2.7 million nonzeros, 33 MB), and SpMVs run back to back may then
+// read it from there, as femgpu's kernels may their own data.
 // Returns: DOFs, nonzeros and two times of one SpMV, each with its GDoF/s (output DOFs
 // per second):
 //   ms, gdofs: cuSPARSE's SpMV kernel on the Mat's device arrays, timed with CUDA events
@@ -16,7 +18,7 @@
 //     own time_ms;
 //   matmult_ms, matmult_gdofs: PETSc's MatMult, the median over 10 batches of 20 between
 //     device synchronisations (host clock around each batch), so with the host's launch
-//     cost of MatMult in it (at 185k DOFs most of its 17 us).
+//     cost of MatMult in it (3D P1 on the paper's mesh, 185k DOFs: 17 us a MatMult).
 // spmv_unavailable says first whether it can run at all.
 // Does not: count assembly in the time; it is reported apart (assembly_seconds).
 #pragma once
