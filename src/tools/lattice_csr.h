@@ -5,6 +5,7 @@
 // cell (ActionBackend::cell_matrices' order). Returns: row offsets (n_dofs + 1), sorted
 // column indices and the summed values. Rows are built independently (OpenMP where the
 // caller links it): a row's columns are the DOFs of the cells that hold it.
+// Throws: when the matrix has 2^31 nonzeros or more (its offsets are int).
 // Does not: drop explicit zeros, or know PETSc (the caller converts the index type).
 #pragma once
 

@@ -2,7 +2,8 @@
 """Collect femgpu-bench runs into one table of the paper's 70 cases, and draw it.
 
 Takes: femgpu-bench text outputs (the printed table) or the CSV files it writes (-csv; they
-carry every column: the SpMV baseline, tune_seconds, commit), in order; a later row for the
+carry every column: the SpMV baseline, tune_seconds, commit; a column this script does not
+know passes through to the outputs), in order; a later row for the
 same (operator, dim, degree) replaces an earlier one (a re-tuned run). Optionally the JSON
 files femgpu-bench wrote, for the tune_seconds of text runs.
 Writes: <prefix>.json (array of objects), <prefix>.csv, <prefix>_summary.txt and, when
@@ -24,6 +25,24 @@ ROW = re.compile(r"^(mass|laplace|helmholtz|elasticity|hyperelasticity)\s+(\d)\s
 ROW_PHYS = re.compile(r"^(mass|laplace|helmholtz|elasticity|hyperelasticity)\s+(\d)\s+(\d)\s+(\d+)\s+([\d.]+)\s+(\d+)\s+(\d+)"
                       r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|nan)\s+(\w+)\s+(.*)$")
 OPS = ["mass", "laplace", "helmholtz", "elasticity", "hyperelasticity"]
+NUMBER = re.compile(r"[\d.]+|nan")
+
+
+def split_tail(text):
+    """The printed columns after "vs": the schedule, behind the numbers that later runs print
+    first: none (before the SpMV baseline), "SpMV tune_s", or "SpMV MatMult tune_s" (since
+    the baseline's kernel time, spmv_gdofs, and PETSc's MatMult, spmv_matmult_gdofs)."""
+    tokens = text.split()
+    n = 0
+    while n < len(tokens) and NUMBER.fullmatch(tokens[n]):
+        n += 1
+    if n not in (2, 3):
+        return {"schedule": text.strip()}
+    value = [None if t == "nan" else float(t) for t in tokens[:n]]
+    tail = {"schedule": " ".join(tokens[n:]), "spmv_gdofs": value[0], "tune_seconds": value[-1]}
+    if n == 3:
+        tail["spmv_matmult_gdofs"] = value[1]
+    return tail
 
 
 def read_rows(paths):
@@ -44,7 +63,8 @@ def read_rows(paths):
                 "gflops": float(g[5]), "roofline_gflops": float(g[6]), "roofline_fraction": float(g[7]),
                 "physical_fraction": None if g[8] is None else float(g[8]),
                 "gdofs": float(g[9]), "paper_gdofs": None if g[10] == "nan" else float(g[10]),
-                "vs_paper": g[11], "schedule": g[12].strip(), "tune_seconds": None, "run": path.split("/")[-1]}
+                "vs_paper": g[11], "tune_seconds": None, "run": path.split("/")[-1]}
+            rows[(op, dim, deg)].update(split_tail(g[12]))
     return rows
 
 
@@ -92,6 +112,10 @@ def summary(table, args):
         lines.append(f"femgpu >= cuSPARSE SpMV (same operator assembled, same process) in {sum(r['gdofs'] >= r['spmv_gdofs'] for r in spmv)} "
                      f"of {len(spmv)} cases; below in: " + ", ".join(f"{r['operator']} {r['dim']}D P{r['degree']} ({r['gdofs'] / r['spmv_gdofs']:.2f}x)"
                                                           for r in spmv if r["gdofs"] < r["spmv_gdofs"]))
+    both = sorted(r["spmv_gdofs"] / r["spmv_matmult_gdofs"] for r in spmv if r.get("spmv_matmult_gdofs"))
+    if both:
+        lines.append(f"cuSPARSE SpMV kernel (CUDA events) / PETSc MatMult (host clock) GDoF/s: median {both[len(both) // 2]:.2f}, "
+                     f"{both[0]:.2f}-{both[-1]:.2f} over {len(both)} cases")
     high = [r for r in table if r["degree"] >= 3 and r.get("paper_gdofs")]
     if high:
         lines.append(f">= 2x the paper's GDoF/s in {sum(r['gdofs'] >= 2 * r['paper_gdofs'] for r in high)} of {len(high)} cases with P >= 3")

@@ -9,7 +9,9 @@
 #                    backend; REGEX: only the checks whose names match)
 #   gpu_suite        tests/gpu/run_gpu_suite.sh (every schedule against the CPU reference)
 #   convert:PART     tests/gpu/run_convert_checks.sh PART (checks | timings | all)
-#   bench:OPS:DIMS:LO:HI2:HI3[:extra]  femgpu-bench cases -> csv/json/log
+#   bench:OPS:DIMS:LO:HI2:HI3[:extra]  femgpu-bench cases -> csv/json/log; extra: more
+#                    femgpu-bench options, words separated by spaces or commas (commas for
+#                    device-lanes.sh, which splits a lane at spaces): "-n3,40" is "-n3 40"
 # Environment: CALL_LIMIT (seconds for all tasks, default 570).
 # Usage: share/femgpu/scripts/device-tasks.sh TASK...
 set -u
@@ -38,7 +40,9 @@ for task in "$@"; do
     gpu_suite) timeout $left bash tests/gpu/run_gpu_suite.sh "$work/gpu_suite" >"$work/gpu_suite.txt" 2>&1 ;;
     bench:*)
       IFS=: read -r _ ops dims lo hi2 hi3 extra <<<"$task"
-      timeout $left stdbuf -oL femgpu-bench -ops "$ops" -dims "$dims" -min_degree "$lo" -max_degree_2d "$hi2" -max_degree_3d "$hi3" ${extra:-} \
+      extra=${extra:-} && extra=${extra//,/ }
+      # shellcheck disable=SC2086  # extra is a list of words
+      timeout $left stdbuf -oL femgpu-bench -ops "$ops" -dims "$dims" -min_degree "$lo" -max_degree_2d "$hi2" -max_degree_3d "$hi3" $extra \
         -csv "$work/$name.csv" -json "$work/$name.json" >"$work/$name.log" 2>&1 ;;
     *) echo "unknown task $task" ;;
   esac
