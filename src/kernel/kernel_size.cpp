@@ -39,13 +39,25 @@ std::optional<long long> constant(const Ex &e, const Sizes &sizes)
 
 double block_size(const Block &block, const Sizes &sizes);
 
+bool holds_loop(const Block &block)
+{
+  for (const Stmt &s : block)
+    if (s.kind == Stmt::For || holds_loop(s.body)) return true;
+  return false;
+}
+
+// Whether nvcc compiles the loop unrolled: where it is marked, and where it holds no other
+// loop, as nvcc does on its own with constant trip counts (kernel_size.h says what that
+// cost when it was left out).
+bool compiled_unrolled(const Stmt &s) { return s.unroll || !holds_loop(s.body); }
+
 double statement_size(const Stmt &s, const Sizes &sizes)
 {
   double own = 1 + nodes(s.size) + nodes(s.alias) + nodes(s.target) + nodes(s.value) + nodes(s.cond) + nodes(s.lo) + nodes(s.hi);
   for (const Ex &e : s.operands) own += nodes(e);
   const double body = block_size(s.body, sizes);
   double trips = 1;
-  if (s.kind == Stmt::For && s.unroll) {
+  if (s.kind == Stmt::For && compiled_unrolled(s)) {
     const auto lo = constant(s.lo, sizes), hi = constant(s.hi, sizes);
     if (lo && hi && *hi > *lo) trips = static_cast<double>(*hi - *lo);
   }

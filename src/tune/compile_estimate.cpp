@@ -18,9 +18,11 @@ double compile_estimate_seconds(const kernel::Kernel &k)
   // from Laplace 3D P6's (146 k, 12.4 s), so such P4 kernels are estimated about 4x too
   // long and skipped under a 10 s budget; shared-DOF tiled kernels with N_c near 200 at P6
   // (260-350 k nodes, 1-2.6 s: the compiler seems to leave their loops rolled) far too
-  // long; SCPWI whose loops the compiler unrolls on its own far too short (hyperelasticity
-  // 3D P5: 1.3 s idle for 2.5 k nodes). On the H200 (7b8a845) tuning with it stayed
-  // within 10.5 s of a 10 s budget in 56 of 61 cases (share/femgpu/bench/h200_70_cases_7b8a845/).
+  // long. SCPWI kernels, whose innermost loops nvcc unrolls unmarked, were estimated far too
+  // short (hyperelasticity 3D P5: 0.32 s for 1.3 s idle) until the size counted those loops
+  // (kernel_size.h): now 3.6 s (nvrtc_compile_estimates_2026-11-27.txt). On the H200
+  // (7b8a845) tuning with the earlier size stayed within 10.5 s of a 10 s budget in 56 of
+  // 61 cases (share/femgpu/bench/h200_70_cases_7b8a845/).
   constexpr double kFixedSeconds = 0.3, kSecondsPer10kSquared = 0.25;
   const double size = kernel::unrolled_size(k) / 1e4;
   return kFixedSeconds + kSecondsPer10kSquared * size * size;

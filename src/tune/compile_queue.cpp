@@ -37,8 +37,8 @@ std::size_t CompileQueue::next(double now)
 
 void CompileQueue::finished(std::size_t i, double seconds)
 {
-  // Quick compiles are mostly NVRTC's fixed cost and loops nvcc unrolls on its own
-  // (compile_estimate.h): they say little about the long ones the budget is about.
+  // Quick compiles are mostly NVRTC's fixed cost (compile_estimate.cpp), which does not
+  // grow with the size: they say little about the long ones the budget is about.
   if (estimates_[i] < kLearnFromSeconds) return;
   ratio_.measured_seconds += seconds;
   ratio_.estimated_seconds += estimates_[i];

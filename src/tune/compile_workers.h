@@ -6,7 +6,18 @@
 // Takes: the queue, the worker count, the tuning clock and compile(i), which must not
 // throw (a failing candidate keeps its error itself).
 // Returns: per candidate, whether it was compiled or skipped.
-// Does not: know CUDA. The destructor starts no new compile and waits for those under way.
+// Does not: know CUDA, or leave a compile running behind it. The destructor starts no new
+// compile, and it and join() wait for those under way, even past a tuning's budget: a
+// compile cannot be interrupted, and one left running is not safe here. compile(i) uses
+// what its caller owns (the CUDA tuner's: the round's result vectors, and the IR and tables
+// that CudaKernel's constructor reads before it calls NVRTC), and a thread still inside
+// NVRTC at exit() would race the static destructors: joining it from one of ours does not
+// help, as a static that NVRTC may construct during a compile would register its
+// destructor after ours and be destroyed first. Returning without the wait needs a compile
+// that owns its input (the source) and output (the cubin), which CudaKernel cannot take
+// today, on a process-wide pool joined at PetscFinalize. So the wait is bounded by the
+// estimates instead: a compile starts only if it is expected to end within the budget
+// (compile_queue.h), and the estimate counts the loops nvcc unrolls (compile_estimate.h).
 #pragma once
 
 #include <condition_variable>

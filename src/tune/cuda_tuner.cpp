@@ -394,6 +394,8 @@ struct CudaRounds {
     const auto timer_start = std::chrono::steady_clock::now();
     round.best = time_compiled_candidates(round.candidates, more, data, quiet, [this] { return timing_spent(); }, &fastest_ms, kBudgetSpent, ready);
     double timed_seconds = seconds_since(timer_start) - waiting;
+    // Waits for the compiles under way, past the budget if one runs long: leaving one
+    // running is not safe (compile_workers.h).
     workers.join();
     compile_ratio = workers.queue().ratio();
     const auto glance_start = std::chrono::steady_clock::now();

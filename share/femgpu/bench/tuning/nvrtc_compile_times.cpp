@@ -10,8 +10,12 @@
 //     src/tools/bench_case.cpp -o build/nvrtc-compile-times build/libfemgpu_core.a
 //     $(pkg-config --libs petsc) /usr/local/cuda/lib/libnvrtc.so -lOpenCL -ldl -lmpi
 // Run from the build tree (it finds share/femgpu next to it):
-//   build/nvrtc-compile-times OP DIM DEGREE [N=16] [STOP_AFTER_SECONDS] [probed]
+//   build/nvrtc-compile-times OP DIM DEGREE [N=16] [STOP_AFTER_SECONDS] [probed|default] [queue]
 // "probed": rank with the H200's probed parameters (h200_device_params.json), as on the device.
+// "queue": compile, of the whole round, only the candidates a 10 s budget's compile queue
+// starts (compile_queue.h, with every decision taken at time 0: those whose estimate plus
+// 0.5 s of timing fit, and the cheapest of the first three), up to N of them; the others
+// are printed with their estimate and "-" for the compile.
 // Prints: case, index, schedule, size, estimate s, compile s.
 #include <petscsys.h>
 
@@ -19,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "kernel/build.h"
 #include "kernel/emit.h"
@@ -26,6 +31,7 @@
 #include "runtime/nvrtc_compile.h"
 #include "tools/bench_case.h"
 #include "tune/compile_estimate.h"
+#include "tune/compile_queue.h"
 #include "tune/tune_plan.h"
 
 using namespace femgpu;
@@ -66,16 +72,34 @@ int main(int argc, char **argv)
     });
   } catch (const FirstRoundOnly &) {
   }
+  const bool queued = argc > 7 && std::string(argv[7]) == "queue";
+  std::vector<kernel::Kernel> kernels;
+  std::vector<double> estimates;
+  for (const TimedCandidate &t : first) {
+    kernels.push_back(kernel::build_kernel(c->ir, c->tab, t.schedule));
+    estimates.push_back(compile_estimate_seconds(kernels.back()));
+  }
+  CompileQueue queue(estimates, s.budget_seconds, 0.5);
+  std::vector<bool> starts(first.size(), !queued);
+  if (queued)
+    for (std::size_t i = queue.next(0); i != CompileQueue::kNone; i = queue.next(0)) starts[i] = true;
   double total = 0;
-  for (std::size_t i = 0; i < std::min(take, first.size()) && total < stop_after; ++i) {
-    const kernel::Kernel k = kernel::build_kernel(c->ir, c->tab, first[i].schedule);
-    const std::string source = kernel::emit_cuda(k);
-    const auto t0 = std::chrono::steady_clock::now();
-    nvrtc_compile(source, "femgpu_action", "sm_90");
-    const double t = seconds_since(t0);
-    total += t;
-    std::printf("%s\t%zu\t%s\t%.0f\t%.2f\t%.3f\n", c->name().c_str(), i, to_string(first[i].schedule).c_str(), kernel::unrolled_size(k),
-                compile_estimate_seconds(k), t);
+  std::size_t compiled = 0;
+  for (std::size_t i = 0; i < first.size() && (queued || i < take); ++i) {
+    const kernel::Kernel &k = kernels[i];
+    std::string measured = "-";
+    if (starts[i] && compiled < take && total < stop_after) {
+      const std::string source = kernel::emit_cuda(k);
+      const auto t0 = std::chrono::steady_clock::now();
+      nvrtc_compile(source, "femgpu_action", "sm_90");
+      const double t = seconds_since(t0);
+      total += t, ++compiled;
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3f", t);
+      measured = buf;
+    }
+    std::printf("%s\t%zu\t%s\t%.0f\t%.2f\t%s\n", c->name().c_str(), i, to_string(first[i].schedule).c_str(), kernel::unrolled_size(k),
+                estimates[i], measured.c_str());
     std::fflush(stdout);
   }
   PetscFinalize();
