@@ -12,6 +12,10 @@
 #   bench:OPS:DIMS:LO:HI2:HI3[:extra]  femgpu-bench cases -> csv/json/log; extra: more
 #                    femgpu-bench options, words separated by spaces or commas (commas for
 #                    device-lanes.sh, which splits a lane at spaces): "-n3,40" is "-n3 40"
+#   gpu_check:ARGS   femgpu-gpu-check with ARGS (commas for spaces), e.g. the assembled
+#                    operator's cases: gpu_check:-ops,mass,-dims,3,-max_degree_3d,1
+#   unit:SPEC        the Catch2 unit tests matching SPEC (e.g. "[cuda]": those that need
+#                    the GPU), from the pack's bin/tests/femgpu_unit_tests
 # Environment: CALL_LIMIT (seconds for all tasks, default 570).
 # Usage: share/femgpu/scripts/device-tasks.sh TASK...
 set -u
@@ -44,6 +48,10 @@ for task in "$@"; do
       # shellcheck disable=SC2086  # extra is a list of words
       timeout $left stdbuf -oL femgpu-bench -ops "$ops" -dims "$dims" -min_degree "$lo" -max_degree_2d "$hi2" -max_degree_3d "$hi3" $extra \
         -csv "$work/$name.csv" -json "$work/$name.json" >"$work/$name.log" 2>&1 ;;
+    gpu_check:*) args=${task#gpu_check:} && args=${args//,/ }
+      # shellcheck disable=SC2086  # args is a list of words
+      timeout $left femgpu-gpu-check $args >"$work/$name.txt" 2>&1 ;;
+    unit:*) timeout $left .carry/bin/tests/femgpu_unit_tests "${task#unit:}" >"$work/$name.txt" 2>&1 ;;
     *) echo "unknown task $task" ;;
   esac
   echo "$task: rc=$? $((SECONDS - t0)) s"
