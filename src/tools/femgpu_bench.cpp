@@ -27,6 +27,7 @@
 #include <map>
 #include <sstream>
 
+#include "runtime/cuda_assembled.h"
 #include "runtime/cuda_backend.h"
 #include "tools/bench_case.h"
 #include "tools/bench_spmv.h"
@@ -113,6 +114,22 @@ SpmvBaseline spmv_baseline(const BenchCase &bench, int N, std::unique_ptr<CudaKe
   return time_spmv(bench, N, backend, cap);
 }
 
+// The limits t_phys is measured against: an H200's measured anchors on an H200
+// (PhysicalLimits' defaults, docs/results.md), else the probe's of this device.
+PhysicalLimits bench_limits(const cuda::DeviceInfo &info, const DeviceParams &probed)
+{
+  if (info.name.find("H200") != std::string::npos) return PhysicalLimits{};
+  return probed_limits(probed, "femgpu-probe on " + info.name);
+}
+
+// The flops of one application: the action's per cell, or for the assembled operator its
+// SpMV's, two per nonzero (its matrix as tuning timed it).
+double application_flops(const ActionIR &ir, int Q, int n_cells, const CudaKernel *kernel)
+{
+  if (kernel && kernel->assembled()) return 2.0 * static_cast<double>(kernel->assembled()->nonzeros());
+  return static_cast<double>(count_flops(ir, Q).total()) * static_cast<double>(n_cells);
+}
+
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
              const DeviceParams &params, const std::string &forced, int verify_cells, double spmv_cap)
 {
@@ -137,7 +154,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.registers = best.registers, r.spills = best.local_bytes, r.shared = best.shared_bytes;
   r.ms = best.median_ms;
   r.scpwi_ms = report.candidates.front().median_ms;
-  r.flops_per_cell = static_cast<double>(count_flops(ir, r.Q).total());
+  r.flops_per_cell = application_flops(ir, r.Q, r.n_cells, report.best_kernel.get()) / static_cast<double>(r.n_cells);
   r.gflops = r.flops_per_cell * static_cast<double>(r.n_cells) / (r.ms * 1e-3) / 1e9;
   KernelShape shape = KernelShape::from(ir, r.Q);
   const long long inputs = static_cast<long long>(mesh.n_dofs()) * (1 + static_cast<long long>(ir.coefficients.size()));
@@ -147,7 +164,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.fraction = r.gflops / r.roofline;
   r.gdofs = static_cast<double>(r.dofs_out) / (r.ms * 1e-3) / 1e9;
   const PhysicalBound phys = physical_bound(lattice_traffic(mesh, static_cast<int>(ir.coefficients.size())), r.flops_per_cell * static_cast<double>(r.n_cells),
-                                            best.schedule.strategy() == Strategy::TensorCore, PhysicalLimits{});
+                                            best.schedule.strategy() == Strategy::TensorCore, bench_limits(info, params));
   r.physical_ms = phys.seconds * 1e3, r.physical_bound = phys.bound;
   r.physical_fraction = r.physical_ms / r.ms;
   if (verify_cells > 0) {
@@ -212,11 +229,11 @@ struct Tally {
   int at_half = 0, at_paper = 0, failed = 0;
 };
 
-void print_header(const cuda::DeviceInfo &info)
+void print_header(const cuda::DeviceInfo &info, const DeviceParams &params)
 {
   // SpMV: cuSPARSE's kernel (CUDA events, as femgpu's); MatMult: PETSc's (host clock).
   std::printf("device: %s (%s); physical limits: %s\n%-16s %3s %3s %5s %10s %9s %9s %6s %6s %8s %8s %6s %8s %8s %6s  %s\n", info.name.c_str(),
-              info.arch().c_str(), PhysicalLimits{}.source.c_str(), "operator", "dim", "deg", "Q", "time_ms", "GFLOP/s", "roofline", "frac", "phys", "GDoF/s",
+              info.arch().c_str(), bench_limits(info, params).source.c_str(), "operator", "dim", "deg", "Q", "time_ms", "GFLOP/s", "roofline", "frac", "phys", "GDoF/s",
               "paper", "vs", "SpMV", "MatMult", "tune_s", "schedule");
 }
 
@@ -294,7 +311,7 @@ int run_cases(const BenchArgs &a)
               params.beta_local / 1e12, params.sg_sat_global, params.sg_sat_local);
   const std::map<std::string, double> paper = paper_gdofs(default_share_dir() + "/bench/paper_h200nvl.csv");
   Tally t;
-  print_header(info);
+  print_header(info, params);
   std::fflush(stdout);  // a run killed in its first case still shows what it was on
   for (const std::string &op : a.cases.ops)
     for (int dim : a.cases.dims)

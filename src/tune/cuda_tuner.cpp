@@ -100,8 +100,9 @@ TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, co
   c.registers = k.resources().registers;
   c.local_bytes = k.resources().local_bytes;
   c.shared_bytes = k.shared_bytes();
-  int warmups = s.warmups;
-  if (std::isfinite(cutoff_ms)) {
+  int warmups = s.warmups, min_runs = s.min_runs;
+  double min_seconds = s.min_seconds;
+  if (std::isfinite(cutoff_ms) || s.candidate_seconds > 0) {
     // The first launch loads the module's code lazily; the second is the check. Both
     // count as warm-ups.
     cuda::EventSeries check(2);
@@ -117,6 +118,12 @@ TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, co
       c.median_ms = c.mean_ms = check.ms(0);
       return c;
     }
+    // A slow kernel under a budget: a few runs tell its median as well as the protocol's.
+    if (s.candidate_seconds > 0 && check.ms(0) * s.min_runs > s.candidate_seconds * 1e3) {
+      warmups = 0;
+      min_runs = std::max(3, static_cast<int>(s.candidate_seconds * 1e3 / check.ms(0)));
+      min_seconds = 0;
+    }
   }
   for (int i = 0; i < warmups; ++i) k.launch(data);
   cuda::synchronize();
@@ -129,9 +136,9 @@ TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, co
   cuda::EventSeries events(kBatch + 1);
   std::vector<double> ms;
   double total = 0;
-  while ((static_cast<int>(ms.size()) < s.min_runs || total < s.min_seconds * 1e3) && static_cast<int>(ms.size()) < s.max_runs) {
+  while ((static_cast<int>(ms.size()) < min_runs || total < min_seconds * 1e3) && static_cast<int>(ms.size()) < s.max_runs) {
     const int done = static_cast<int>(ms.size());
-    const int batch = std::min({kBatch, done < s.min_runs ? s.min_runs - done : kBatch, s.max_runs - done});
+    const int batch = std::min({kBatch, done < min_runs ? min_runs - done : kBatch, s.max_runs - done});
     k.launch(data);  // the lead
     events.record(0);
     for (int i = 0; i < batch; ++i) {
@@ -290,6 +297,7 @@ struct CudaRounds {
       : ir(ir), tab(tab), data(data), info(info), device(device), settings(settings), timing(settings), clock(settings.budget_seconds)
   {
     if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
+    if (timing.budget_seconds > 0 && timing.candidate_seconds == 0) timing.candidate_seconds = kBudgetCandidateSeconds;
   }
 
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.

@@ -60,6 +60,13 @@ struct TuneSettings {
   // past 560 s at 3 runs each, its losers taking 2-6 s a launch. 0: off (the paper's
   // protocol for every candidate).
   double cutoff = 0;
+  // Where > 0 (the CUDA tuner sets it for a budgeted tuning, kBudgetCandidateSeconds), a
+  // candidate whose check launch (cutoff above) took more than candidate_seconds /
+  // min_runs is timed over about candidate_seconds: no further warm-ups, at least 3 runs,
+  // at most min_runs. On an H100 (911f1aa) hyperelasticity 3D P6's first candidate, at
+  // 608 ms a launch, took 21 launches (12.8 s) of its 10 s budget, and nothing else was
+  // timed. 0: the protocol for every candidate.
+  double candidate_seconds = 0;
   int compile_threads = 8;
   // SCPWI is timed once per work-group size here (sizes above limits.wg_max are left
   // out; empty: no SCPWI). One warp per group caps an SM at 32 groups, half its
@@ -233,6 +240,8 @@ class TuneClock {
 
 // The cutoff of a budgeted CUDA tuning whose plan sets none (TuneSettings::cutoff).
 constexpr double kBudgetCutoff = 2;
+// TuneSettings::candidate_seconds of a budgeted CUDA tuning.
+constexpr double kBudgetCandidateSeconds = 1.0;
 
 // The reason a candidate left untimed by the budget carries (TimedCandidate::error).
 extern const char *const kBudgetSpent;
