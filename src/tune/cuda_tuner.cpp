@@ -341,13 +341,14 @@ struct CudaRounds {
   }
 
   // A round that starts with the budget spent: every candidate untimed.
-  void leave_untimed(TuneReport *into, TuneReport round) const
+  void leave_untimed(TuneReport *into, TuneReport round)
   {
     for (TimedCandidate &c : round.candidates) {
       c.error = kBudgetSpent;
       c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
       if (timing.monitor) timing.monitor(describe(c));
     }
+    kernels.resize(kernels.size() + round.candidates.size());  // none: `kernels` stays in the report's order
     append_round(into, std::move(round));
   }
 
@@ -430,6 +431,7 @@ struct CudaRounds {
       TuneReport round;
       round.candidates = std::move(candidates);
       time_candidates(&round, [](std::size_t) -> TimedCandidate { throw std::logic_error("nothing to time"); }, timing);
+      kernels.resize(kernels.size() + round.candidates.size());  // none: `kernels` stays in the report's order
       return append_round(into, std::move(round));
     }
     if (settings.budget_seconds > 0) time_queued(into, std::move(candidates), screen);
@@ -457,6 +459,8 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
     rounds.time_round(into, std::move(candidates), screen);
   };
   run_plan(settings_plan(settings, default_cuda_plan(settings)), ctx, &report, time_round);
+  if (rounds.kernels.size() != report.candidates.size())
+    throw std::logic_error("tune_cuda: " + std::to_string(rounds.kernels.size()) + " kernels for " + std::to_string(report.candidates.size()) + " candidates");
   if (report.best >= 0) report.best_kernel = std::move(rounds.kernels[static_cast<size_t>(report.best)]);
   return report;
 }
