@@ -9,7 +9,7 @@ namespace femgpu {
 double CompileRatio::scale() const
 {
   if (measured_seconds <= 0 || estimated_seconds <= 0) return 1;
-  return std::clamp(measured_seconds / estimated_seconds, 1.0 / 8, 8.0);
+  return std::clamp(measured_seconds / estimated_seconds, kMinScale, 8.0);
 }
 
 CompileQueue::CompileQueue(std::vector<double> estimates, double budget_seconds, double timing_seconds, CompileRatio ratio, bool guarantee,

@@ -141,6 +141,11 @@ TEST_CASE("the queue scales its estimates by what this tuning's compiles took", 
   REQUIRE(unscaled.scale() == 1);
   CompileRatio halves{4, 8};
   REQUIRE(halves.scale() == Approx(0.5));
+  // Compiles far quicker than estimated shorten the estimates by half at most.
+  CompileRatio eighths{1, 8};
+  REQUIRE(eighths.scale() == Approx(CompileRatio::kMinScale));
+  CompileQueue cautious({12.8}, 10, 0.5, eighths, false);
+  REQUIRE(cautious.next(4) == CompileQueue::kNone);  // 12.8 x 0.5 = 6.4 s + 0.5 s do not fit the 6 s left (x 1/8 would)
   // A quick compile (mostly NVRTC's fixed cost) does not move it.
   CompileQueue quick({0.1, 9}, 10, 0.5);
   REQUIRE(quick.next(0) == 0);
