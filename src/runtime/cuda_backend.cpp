@@ -50,6 +50,12 @@ std::string CudaBackend::occupancy() const
                             kernel_->shared_bytes());
 }
 
+double CudaBackend::flops_per_apply() const
+{
+  const CudaAssembledMatrix *m = kernel_->assembled();
+  return m ? 2.0 * static_cast<double>(m->nonzeros()) : -1;
+}
+
 // Maps and coordinates go up once: the ActionBackend contract says they do not change.
 void CudaBackend::ensure_data(const ActionArrays &arrays, std::size_t n_out)
 {

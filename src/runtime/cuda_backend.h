@@ -54,6 +54,8 @@ class CudaBackend : public ActionBackend {
   // Why a CUDA kernel runs as fast as it does starts with how many of its groups share
   // an SM (occupancy.h's describe_residency with the device's limits).
   std::string occupancy() const override;
+  // The assembled operator's SpMV, once its matrix is built: two flops per nonzero.
+  double flops_per_apply() const override;
   const cuda::KernelResources &resources() const { return kernel_->resources(); }  // registers and spills (GPU checks)
 
  private:

@@ -89,6 +89,16 @@ for vec in standard cuda; do
   check mpi2_convert_hyperelasticity_2d_${vec} $mpi2 test_convert_vs_aij -form hyperelasticity -forms_dir $forms $box2 -degrees 1,2,3,4 -petscpartitioner_type simple $B
 done
 B="-mat_fem_gpu_backend cuda -mat_fem_gpu_tune_budget 2"
+# The assembled operator (-mat_fem_gpu_strategy assembled) in a Mat: a(u,v) of Laplace,
+# exact where u and v are in the space: u = v = x0 gives 1 at P1, u = v = x0 x1 gives 2/3 at
+# P2, on the unit square and cube, on 1 and 2 ranks, with -mat_fem_gpu_view showing its matrix.
+A="-mat_fem_gpu_backend cuda -mat_fem_gpu_strategy assembled -mat_fem_gpu_view"
+for k in 1 2; do
+  u=$([ $k = 1 ] && echo 'x[0]' || echo 'x[0]*x[1]') && want=$([ $k = 1 ] && echo 1 || echo 2/3)
+  value assembled_laplace_2d_p$k $want femgpu-apply -form_file $forms/laplace.ufl $box44 -degree $k -u_expr "$u" -v_expr "$u" $A
+  value assembled_laplace_3d_p$k $want femgpu-apply -form_file $forms/laplace.ufl $box3 -degree $k -u_expr "$u" -v_expr "$u" $A
+  value mpi2_assembled_laplace_3d_p$k $want $mpi2 femgpu-apply -form_file $forms/laplace.ufl $box3 -degree $k -u_expr "$u" -v_expr "$u" -petscpartitioner_type simple $A
+done
 for k in 1 2 3; do
   value boundary_mass_2d_p$k 1 femgpu-apply -form_file $data/boundary_mass.ufl $box2 -degree $k -u_expr 'x[0]' -v_expr 'x[1]' $B
   value boundary_mass_3d_p$k 3/2 femgpu-apply -form_file $data/boundary_mass.ufl $box3 -degree $k -u_expr 'x[0]' -v_expr 'x[1]' $B
