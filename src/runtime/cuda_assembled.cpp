@@ -8,9 +8,8 @@
 #include <stdexcept>
 
 #include "fem/sliced_pattern.h"
-#include "kernel/entry_sum.h"
 #include "runtime/cuda_action.h"
-#include "runtime/nvrtc_compile.h"
+#include "runtime/entry_sum.h"
 #include "schedule/schedule.h"
 
 namespace femgpu {
@@ -48,6 +47,7 @@ CudaAssembledMatrix::CudaAssembledMatrix(const ActionIR &ir, const Tabulation &t
   SlicedPattern p = sliced_pattern(n_cells_, w, test_map_, trial_map_, n_rows, n_rows);
   nonzeros_ = p.nonzeros;
   stored_ = p.stored();
+  perm_entries_ = p.perm.size();
   // What assembly holds at once: the pattern, the values, the summation map (kept for
   // reassembly) and, while summing, every cell's matrix.
   const double cell_entries = static_cast<double>(n_cells_) * w * w;
@@ -59,13 +59,9 @@ CudaAssembledMatrix::CudaAssembledMatrix(const ActionIR &ir, const Tabulation &t
                              gigabytes(need) + "; the device has " + gigabytes(free) + " free");
   slice_start_ = uploaded(p.slice_start);
   columns_ = uploaded(p.columns);
-  jmap_ = uploaded(p.jmap);
-  perm_ = uploaded(p.perm);
-  values_ = cuda::Buffer(std::max<std::size_t>(1, stored_) * sizeof(double));
+  sum_ = make_cuda_entry_sum(p.jmap.data(), stored_, p.perm.data(), cuda::current_device());
   matrix_kernel_ = std::make_unique<CudaDiagonalKernel>(ir, tab, arch, true);
   matrix_kernel_->load();
-  sum_ = std::make_unique<cuda::Module>(nvrtc_compile(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel, arch).cubin,
-                                        kernel::kEntrySumKernel);
   assemble(arrays);
   setup_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -99,12 +95,7 @@ void CudaAssembledMatrix::assemble(const ActionArrays &given)
     cuda::Buffer cells(entries * sizeof(double));
     data.use_device_arrays(0, {}, cells.device_pointer());
     matrix_kernel_->launch(data);
-    long long n = static_cast<long long>(stored_);
-    unsigned long long pointers[4] = {jmap_.device_pointer(), perm_.device_pointer(), cells.device_pointer(), values_.device_pointer()};
-    void *params[5] = {&n, &pointers[0], &pointers[1], &pointers[2], &pointers[3]};
-    const long long groups = (n + kernel::kEntrySumBlock - 1) / kernel::kEntrySumBlock;
-    if (n > 0) sum_->launch(static_cast<unsigned>(groups), kernel::kEntrySumBlock, 1, 0, params);
-    cuda::synchronize();  // before `cells` is freed
+    values_ = sum_->sum(cells.device_pointer());  // complete when it returns, before `cells` is freed
   }
   constants_ = given.constants;
 }
@@ -113,7 +104,7 @@ void CudaAssembledMatrix::multiply_add(const cuda::Module &spmv, unsigned long l
 {
   if (n_rows_ == 0) return;
   int n = static_cast<int>(n_rows_);
-  unsigned long long pointers[5] = {slice_start_.device_pointer(), columns_.device_pointer(), values_.device_pointer(), x, y};
+  unsigned long long pointers[5] = {slice_start_.device_pointer(), columns_.device_pointer(), values_, x, y};
   void *params[6] = {&n, &pointers[0], &pointers[1], &pointers[2], &pointers[3], &pointers[4]};
   const std::size_t groups = (n_rows_ + kAssembledThreadsPerGroup - 1) / kAssembledThreadsPerGroup;
   spmv.launch(static_cast<unsigned>(groups), kAssembledThreadsPerGroup, 1, 0, params);
@@ -121,7 +112,8 @@ void CudaAssembledMatrix::multiply_add(const cuda::Module &spmv, unsigned long l
 
 std::size_t CudaAssembledMatrix::device_bytes() const
 {
-  return slice_start_.size() + columns_.size() + values_.size() + jmap_.size() + perm_.size();
+  // The sum's jmap and perm (8 bytes an entry each) and its values are on the device too.
+  return slice_start_.size() + columns_.size() + 8 * (2 * stored_ + 1 + perm_entries_);
 }
 
 }  // namespace femgpu

@@ -7,7 +7,8 @@
 // length (the rows; the trial vector has the same length) and the device's architecture;
 // the device's context must be current.
 // Returns: multiply_add(spmv, x, y): y += A x on device pointers. reassemble() recomputes
-// the values for new constants on the same pattern.
+// the values for new constants on the same pattern. The values are summed by MatConvert's
+// COO entry sum (entry_sum.h) over the pattern's jmap/perm.
 // Throws: std::runtime_error when the matrix and its summation map do not fit in the
 // device's free memory (saying how much they need), so that tuning goes on without it.
 // Does not: decide whether to assemble (the tuner times it) or compile the SpMV (the
@@ -26,6 +27,7 @@
 namespace femgpu {
 
 class CudaDiagonalKernel;
+class DeviceEntrySum;
 
 class CudaAssembledMatrix {
  public:
@@ -48,15 +50,16 @@ class CudaAssembledMatrix {
   const Tabulation &tab_;
   std::string arch_;
   int n_cells_ = 0;
-  std::size_t n_rows_ = 0, stored_ = 0;
+  std::size_t n_rows_ = 0, stored_ = 0, perm_entries_ = 0;
   long long nonzeros_ = 0;
   const int *test_map_ = nullptr, *trial_map_ = nullptr, *coordinate_map_ = nullptr;
   const double *coordinates_ = nullptr;
   std::vector<double> constants_;
   double setup_seconds_ = 0;
-  cuda::Buffer slice_start_, columns_, values_, jmap_, perm_;
+  cuda::Buffer slice_start_, columns_;
   std::unique_ptr<CudaDiagonalKernel> matrix_kernel_;
-  std::unique_ptr<cuda::Module> sum_;
+  std::unique_ptr<DeviceEntrySum> sum_;  // MatConvert's COO entry sum: the values are its sums
+  unsigned long long values_ = 0;        // sum_'s buffer
 };
 
 }  // namespace femgpu

@@ -21,7 +21,7 @@ namespace {
   X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuFuncGetAttribute) X(cuFuncSetAttribute) \
   X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD)             \
   X(cuCtxSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)           \
-  X(cuEventElapsedTime) X(cuMemGetInfo) X(cuMemsetD8) X(cuDriverGetVersion)
+  X(cuEventElapsedTime) X(cuMemGetInfo) X(cuMemsetD8) X(cuDriverGetVersion) X(cuCtxGetDevice)
 
 struct Driver {
 #define FEMGPU_DECLARE(f) decltype(&f) f##_ = nullptr;
@@ -128,6 +128,13 @@ DeviceInfo open_device(int ordinal)
   info.bus_width_bits = attribute(dev, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
   FEMGPU_CU(use().cuDeviceTotalMem_(&info.total_memory, dev));
   return info;
+}
+
+int current_device()
+{
+  CUdevice dev;
+  FEMGPU_CU(use().cuCtxGetDevice_(&dev));
+  return static_cast<int>(dev);
 }
 
 Module::Module(const std::vector<char> &cubin, const std::string &kernel_name)

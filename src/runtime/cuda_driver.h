@@ -47,6 +47,8 @@ int driver_version();
 
 // Makes device `ordinal`'s primary context current (initializing the driver once).
 DeviceInfo open_device(int ordinal = 0);
+// The ordinal of the current context's device (open_device made it current).
+int current_device();
 
 struct KernelResources {
   int registers = 0;
