@@ -6,14 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
-#include <future>
 #include <limits>
 #include <sstream>
 #include <thread>
 
 #include "fem/sliced_pattern.h"
 #include "kernel/build.h"
-#include "probe/probe_analysis.h"  // median
 #include "tune/compile_estimate.h"
 #include "tune/compile_queue.h"
 #include "tune/compile_workers.h"
@@ -90,119 +88,6 @@ std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data,
   }
   return "";
 }
-
-}  // namespace
-
-TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, const TuneSettings &s, double cutoff_ms)
-{
-  TimedCandidate c;
-  c.schedule = k.schedule();
-  c.registers = k.resources().registers;
-  c.local_bytes = k.resources().local_bytes;
-  c.shared_bytes = k.shared_bytes();
-  int warmups = s.warmups, min_runs = s.min_runs;
-  double min_seconds = s.min_seconds;
-  if (std::isfinite(cutoff_ms) || s.candidate_seconds > 0) {
-    // The first launch loads the module's code lazily; the second is the check. Both
-    // count as warm-ups.
-    cuda::EventSeries check(2);
-    k.launch(data);
-    check.record(0);
-    k.launch(data);
-    check.record(1);
-    check.synchronize(1);
-    warmups -= 2;
-    if (check.ms(0) > cutoff_ms) {
-      c.cut = true;
-      c.runs = 1;
-      c.median_ms = c.mean_ms = check.ms(0);
-      return c;
-    }
-    // A slow kernel under a budget: a few runs tell its median as well as the protocol's.
-    if (s.candidate_seconds > 0 && check.ms(0) * s.min_runs > s.candidate_seconds * 1e3) {
-      warmups = 0;
-      min_runs = std::max(3, static_cast<int>(s.candidate_seconds * 1e3 / check.ms(0)));
-      min_seconds = 0;
-    }
-  }
-  for (int i = 0; i < warmups; ++i) k.launch(data);
-  cuda::synchronize();
-  // Runs are queued back to back in batches, an event between each two, behind one
-  // untimed lead launch: the GPU never waits for the host inside a timed run, so a run's
-  // time is its kernel's (and the GPU's gap between kernels), not the host's launch
-  // latency. Timed one launch at a time, the 34 us P1 kernels read 1.5-3 us (5-9%) slower
-  // than ncu's duration of the same kernel (bench/experiments/h200_p1_scpwi_gathers.txt).
-  constexpr int kBatch = 16;
-  cuda::EventSeries events(kBatch + 1);
-  std::vector<double> ms;
-  double total = 0;
-  while ((static_cast<int>(ms.size()) < min_runs || total < min_seconds * 1e3) && static_cast<int>(ms.size()) < s.max_runs) {
-    const int done = static_cast<int>(ms.size());
-    const int batch = std::min({kBatch, done < min_runs ? min_runs - done : kBatch, s.max_runs - done});
-    k.launch(data);  // the lead
-    events.record(0);
-    for (int i = 0; i < batch; ++i) {
-      k.launch(data);
-      events.record(i + 1);
-    }
-    events.synchronize(batch);
-    for (int i = 0; i < batch; ++i) {
-      ms.push_back(events.ms(i));
-      total += ms.back();
-    }
-  }
-  c.runs = static_cast<int>(ms.size());
-  c.median_ms = median(ms);
-  c.mean_ms = total / static_cast<double>(ms.size());
-  return c;
-}
-
-std::vector<std::unique_ptr<CudaKernel>> compile_candidates(const ActionIR &ir, const Tabulation &tab, std::vector<TimedCandidate> &candidates,
-                                                            const cuda::DeviceInfo &info, int threads)
-{
-  std::vector<std::unique_ptr<CudaKernel>> kernels(candidates.size());
-  const size_t batch = static_cast<size_t>(std::max(1, threads));
-  for (size_t start = 0; start < kernels.size(); start += batch) {
-    std::vector<std::future<std::unique_ptr<CudaKernel>>> jobs;
-    for (size_t i = start; i < std::min(kernels.size(), start + batch); ++i)
-      jobs.push_back(std::async(std::launch::async, [&, i] {
-        return std::make_unique<CudaKernel>(ir, tab, candidates[i].schedule, info.arch(), info.shared_per_group_optin,
-                                            info.max_threads_per_group);
-      }));
-    for (size_t i = start; i < std::min(kernels.size(), start + batch); ++i) {
-      try {
-        kernels[i] = jobs[i - start].get();
-      } catch (const std::exception &e) {
-        candidates[i].error = e.what();
-      }
-    }
-  }
-  return kernels;
-}
-
-int time_compiled_candidates(std::vector<TimedCandidate> &candidates, std::vector<std::unique_ptr<CudaKernel>> &kernels,
-                             const DeviceActionData &data, const TuneSettings &settings, const std::function<bool()> &stop,
-                             double *fastest_ms, const char *stop_reason, const std::function<void(std::size_t)> &ready)
-{
-  TuneReport report;
-  report.candidates.swap(candidates);
-  const bool cutting = fastest_ms != nullptr && settings.cutoff > 0;
-  auto time = [&](size_t i) {
-    if (ready) ready(i);
-    if (!kernels[i]) throw std::runtime_error("not compiled");
-    kernels[i]->load();
-    const double cutoff_ms = cutting ? settings.cutoff * *fastest_ms : std::numeric_limits<double>::infinity();
-    TimedCandidate c = time_kernel(*kernels[i], data, settings, cutoff_ms);
-    if (fastest_ms != nullptr && !c.cut) *fastest_ms = std::min(*fastest_ms, c.median_ms);
-    return c;
-  };
-  auto out_of_memory = [](const std::exception &e) { return dynamic_cast<const cuda::DeviceOutOfMemory *>(&e) != nullptr; };
-  time_candidates(&report, time, settings, out_of_memory, stop, stop_reason);
-  candidates.swap(report.candidates);
-  return report.best;
-}
-
-namespace {
 
 // Compiled kernels the budget left untimed get one look (cutoff 1: two launches, timed in
 // full only when faster than the fastest so far) until `stop`: their compile is paid for,
@@ -340,11 +225,12 @@ struct CudaRounds {
     }
   }
 
-  // A round that starts with the budget spent: every candidate untimed.
+  // A round that starts with the budget spent, or that holds nothing worth timing: every
+  // candidate untimed, with its own reason where it has one.
   void leave_untimed(TuneReport *into, TuneReport round)
   {
     for (TimedCandidate &c : round.candidates) {
-      c.error = kBudgetSpent;
+      if (c.error.empty()) c.error = kBudgetSpent;
       c.median_ms = c.mean_ms = std::numeric_limits<double>::infinity();
       if (timing.monitor) timing.monitor(describe(c));
     }
@@ -430,9 +316,7 @@ struct CudaRounds {
     if (!any) {
       TuneReport round;
       round.candidates = std::move(candidates);
-      time_candidates(&round, [](std::size_t) -> TimedCandidate { throw std::logic_error("nothing to time"); }, timing);
-      kernels.resize(kernels.size() + round.candidates.size());  // none: `kernels` stays in the report's order
-      return append_round(into, std::move(round));
+      return leave_untimed(into, std::move(round));
     }
     if (settings.budget_seconds > 0) time_queued(into, std::move(candidates), screen);
     else time_all(into, std::move(candidates), screen);
