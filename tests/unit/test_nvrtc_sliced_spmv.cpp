@@ -19,6 +19,7 @@
 #include "runtime/cuda_action.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compile.h"
+#include "support/lattice_arrays.h"
 
 using namespace femgpu;
 
@@ -74,12 +75,7 @@ TEST_CASE("The assembled operator adds the reference action on the GPU (GPU only
     std::uniform_real_distribution<double> u(-1, 1);
     std::vector<double> x(m.n_dofs()), y0(m.n_dofs());
     for (size_t i = 0; i < x.size(); ++i) x[i] = u(rng), y0[i] = u(rng);
-    ActionArrays a;
-    a.n_cells = m.n_cells;
-    a.coordinates = {m.coordinates.data(), m.coordinate_map.data()};
-    a.trial = {x.data(), m.map.data()};
-    a.test_map = m.map.data();
-    for (const ConstantInfo &k : ir.constants) a.constants.push_back(k.default_value + 0.5);
+    ActionArrays a = test::lattice_arrays(ir, m, x, m.map);
     CudaKernel k(ir, tab, Schedule::assembled(), info);
     DeviceActionData data(ir, tab, a, m.n_dofs(), Precision::FP64);
     for (int pass = 0; pass < 2; ++pass) {

@@ -19,6 +19,7 @@
 #include "reference/reference_action.h"
 #include "reference/reference_diagonal.h"
 #include "tools/lattice_csr.h"
+#include "support/lattice_arrays.h"
 
 using namespace femgpu;
 
@@ -61,12 +62,7 @@ void check_operator(const Case &c, bool constrained)
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<double> x(m.n_dofs()), y0(m.n_dofs());
   for (size_t i = 0; i < x.size(); ++i) x[i] = u(rng), y0[i] = u(rng);
-  ActionArrays a;
-  a.n_cells = m.n_cells;
-  a.coordinates = {m.coordinates.data(), m.coordinate_map.data()};
-  a.trial = {x.data(), map.data()};
-  a.test_map = map.data();
-  for (const ConstantInfo &k : c.ir.constants) a.constants.push_back(k.default_value + 0.5);
+  const ActionArrays a = test::lattice_arrays(c.ir, m, x, map);
   const int w = cell_width(c.ir);
   const SlicedPattern p = sliced_pattern(m.n_cells, w, map.data(), map.data(), m.n_dofs(), m.n_dofs());
   REQUIRE(p.slice_start.back() == static_cast<long long>(p.stored()));
