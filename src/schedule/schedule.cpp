@@ -209,6 +209,9 @@ void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_sh
   require_range("cells_per_group", m.cells_per_group, kMaxThreadsPerGroup, "threads per group limit");
   require(m.cells_per_group % 8 == 0, "cells_per_group", m.cells_per_group, "a multiple of", 8, "the width of a product's column tile");
   require_range("warps", m.warps, kMaxThreadsPerGroup / 32, "threads per group limit");
+  // One work-item computes each cell's Jacobian and per-cell values (build_mma.cpp).
+  require(m.cells_per_group <= 32 * m.warps, "cells_per_group", m.cells_per_group, "<=", 32 * m.warps,
+          "32 x warps, one work-item per cell for its per-cell values");
   require_range("quad_tile", m.quad_tile, (Q + 7) / 8 * 8, "the number of quadrature points, rounded up to 8");
   require(m.quad_tile % 8 == 0, "quad_tile", m.quad_tile, "a multiple of", 8, "the height of a product's row tile");
   require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,

@@ -37,3 +37,22 @@ TEST_CASE("a tensor-core kernel's PTX holds the FP64 m8n8k4 product and its regi
   CHECK(ptx.find("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64") != std::string::npos);
   CHECK(ptx.find(".minnctapersm 3") != std::string::npos);
 }
+
+// Wide groups: a scalar form's N_c cells are N_c columns, so at N_c = 32-64 one table
+// fragment feeds 4-8 column tiles (the evaluation splits them into chunks of at most 6).
+TEST_CASE("NVRTC compiles tensor-core kernels of 32 and 64 cells a group", "[nvrtc][kernel][mma]")
+{
+  std::mt19937 rng(17);
+  const std::vector<FormCase> forms = form_cases();
+  for (const char *name : {"mass", "laplace"})
+    for (const MmaSizes &m : {MmaSizes{32, 4, 8}, MmaSizes{64, 4, 8}, MmaSizes{64, 8, 16}}) {
+      const FormCase *f = nullptr;
+      for (const FormCase &c : forms)
+        if (c.name == name) f = &c;
+      REQUIRE(f);
+      ActionData d = make_action(*f, 3, 3, 1, rng);
+      const Schedule s = Schedule::tensor_core(m);
+      INFO(name << " 3D P3: " << to_string(s));
+      check_nvrtc_compiles(action_cuda_source(d, s));
+    }
+}

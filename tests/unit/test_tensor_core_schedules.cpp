@@ -65,6 +65,9 @@ TEST_CASE("invalid tensor-core schedules are refused with the parameter, its val
   CHECK(rejection(Schedule::tensor_core({8, 4, 16}), ir, Q) ==
         "invalid schedule: quad_tile = 16 must be <= 8 (the number of quadrature points, rounded up to 8)");
   CHECK(rejection(Schedule::tensor_core({8, 33, 8}), ir, Q) == "invalid schedule: warps = 33 must be <= 32 (threads per group limit)");
+  CHECK(rejection(Schedule::tensor_core({64, 1, 8}), ir, Q) ==
+        "invalid schedule: cells_per_group = 64 must be <= 32 (32 x warps, one work-item per cell for its per-cell values)");
+  CHECK(rejection(Schedule::tensor_core({64, 2, 8}), ir, Q) == "accepted");
   CHECK_THAT(rejection(Schedule::tensor_core({8, 4, 8}, Precision::FP32), ir, Q), Catch::Contains("no fp32 variant"));
   CHECK_THAT(rejection(Schedule::tensor_core({8, 4, 8}).with_scatter(Scatter::Warp), ir, Q), Catch::Contains("takes none of"));
   CHECK_THAT(rejection(Schedule::tensor_core({8, 4, 8}).with_dofs(Dofs::Shared), ir, Q), Catch::Contains("takes none of"));

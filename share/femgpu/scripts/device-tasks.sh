@@ -14,6 +14,8 @@
 #                    device-lanes.sh, which splits a lane at spaces): "-n3,40" is "-n3 40"
 #   gpu_check:ARGS   femgpu-gpu-check with ARGS (commas for spaces), e.g. the assembled
 #                    operator's cases: gpu_check:-ops,mass,-dims,3,-max_degree_3d,1
+#   sh:SCRIPT[:ARGS] bash SCRIPT OUT_DIR ARGS (commas for spaces), a repository script that
+#                    writes into OUT_DIR, e.g. an experiment's forced-schedule runs
 #   unit:SPEC        the Catch2 unit tests matching SPEC (e.g. "[cuda]": those that need
 #                    the GPU), from the pack's bin/tests/femgpu_unit_tests
 # Environment: CALL_LIMIT (seconds for all tasks, default 570).
@@ -33,7 +35,7 @@ echo "commit $FEMGPU_COMMIT $(date -u +%FT%TZ)" >>"$work/device.txt"
 for task in "$@"; do
   left=$((limit - (SECONDS - start)))
   if ((left < 30)); then echo "skip $task (time)"; continue; fi
-  name=$(echo "$task" | tr ':,' '__')
+  name=$(echo "$task" | tr ':,/' '___')
   t0=$SECONDS
   case "$task" in
     whole) timeout $left bash share/femgpu/bench/solvers/run_whole_solve.sh "$work/whole" examples/forms >"$work/whole.txt" 2>&1 ;;
@@ -51,6 +53,9 @@ for task in "$@"; do
     gpu_check:*) args=${task#gpu_check:} && args=${args//,/ }
       # shellcheck disable=SC2086  # args is a list of words
       timeout $left femgpu-gpu-check $args >"$work/$name.txt" 2>&1 ;;
+    sh:*) IFS=: read -r _ script args <<<"$task" && args=${args:-} && args=${args//,/ }
+      # shellcheck disable=SC2086  # args is a list of words
+      timeout $left bash "$script" "$work/$name" $args >"$work/$name.txt" 2>&1 ;;
     unit:*) timeout $left .carry/bin/tests/femgpu_unit_tests "${task#unit:}" >"$work/$name.txt" 2>&1 ;;
     *) echo "unknown task $task" ;;
   esac
