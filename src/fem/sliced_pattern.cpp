@@ -2,8 +2,12 @@
 #include "fem/sliced_pattern.h"
 
 #include <algorithm>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 
 namespace femgpu {
@@ -67,42 +71,110 @@ void column_starts(const std::vector<std::pair<int, std::int64_t>> &pairs, std::
   starts->push_back(pairs.size());
 }
 
+// A run of slices' rows: their (column, entry) pairs sorted and the distinct columns'
+// starts, one lane of a slice at a time.
+struct SliceRows {
+  std::vector<std::vector<std::pair<int, std::int64_t>>> pairs{SlicedPattern::kSliceRows};
+  std::vector<std::vector<std::size_t>> starts{SlicedPattern::kSliceRows};
+  // Slice s's rows; returns its width (its longest row's distinct columns).
+  std::size_t load(const RowIncidence &inc, std::size_t s, std::size_t n_rows, int width, const int *trial_map, std::size_t n_columns)
+  {
+    std::size_t slice_width = 0;
+    for (int lane = 0; lane < SlicedPattern::kSliceRows; ++lane) {
+      const std::size_t r = s * SlicedPattern::kSliceRows + static_cast<std::size_t>(lane);
+      pairs[lane].clear();
+      if (r < n_rows) row_pairs(inc, r, width, trial_map, n_columns, &pairs[lane]);
+      column_starts(pairs[lane], &starts[lane]);
+      slice_width = std::max(slice_width, starts[lane].size() - 1);
+    }
+    return slice_width;
+  }
+};
+
+// Runs body(begin, end) over `count` items on up to `threads` threads, contiguous runs.
+void on_threads(std::size_t count, int threads, const std::function<void(std::size_t, std::size_t)> &body)
+{
+  const std::size_t n = std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(std::max(1, threads)), count));
+  if (n == 1) return body(0, count);
+  std::vector<std::thread> pool;
+  std::exception_ptr failed;
+  std::mutex m;
+  for (std::size_t t = 0; t < n; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        body(count * t / n, count * (t + 1) / n);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(m);
+        if (!failed) failed = std::current_exception();
+      }
+    });
+  for (std::thread &th : pool) th.join();
+  if (failed) std::rethrow_exception(failed);
+}
+
+// Below this many slices one thread builds the pattern (threads cost more than they save).
+constexpr std::size_t kThreadedSlices = 4096;
+
 }  // namespace
 
-SlicedPattern sliced_pattern(int n_cells, int width, const int *test_map, const int *trial_map, std::size_t n_rows, std::size_t n_columns)
+// Two passes over the slices, each split into runs for threads: the first sizes every
+// slice (its width and its cell-matrix entries), the second writes the slice at its
+// offsets. The result is the same for any number of threads.
+SlicedPattern sliced_pattern(int n_cells, int width, const int *test_map, const int *trial_map, std::size_t n_rows, std::size_t n_columns,
+                             int threads)
 {
   constexpr int R = SlicedPattern::kSliceRows;
   SlicedPattern p;
   p.n_rows = n_rows;
   const RowIncidence inc = row_incidence(n_cells, width, test_map, n_rows);
   const std::size_t n_slices = (n_rows + R - 1) / R;
-  p.slice_start.assign(1, 0);
-  p.jmap.assign(1, 0);
-  std::vector<std::vector<std::pair<int, std::int64_t>>> pairs(R);
-  std::vector<std::vector<std::size_t>> starts(R);
-  for (std::size_t s = 0; s < n_slices; ++s) {
-    std::size_t slice_width = 0;
-    for (int lane = 0; lane < R; ++lane) {
-      const std::size_t r = s * R + static_cast<std::size_t>(lane);
-      pairs[lane].clear();
-      if (r < n_rows) row_pairs(inc, r, width, trial_map, n_columns, &pairs[lane]);
-      column_starts(pairs[lane], &starts[lane]);
-      slice_width = std::max(slice_width, starts[lane].size() - 1);
-      p.nonzeros += static_cast<long long>(starts[lane].size() - 1);
-    }
-    for (std::size_t j = 0; j < slice_width; ++j)
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (n_slices < kThreadedSlices) threads = 1;
+  // Pass 1: each slice's width, nonzeros and summed entries.
+  std::vector<std::int64_t> slice_width(n_slices), slice_entries(n_slices), slice_nonzeros(n_slices);
+  on_threads(n_slices, threads, [&](std::size_t begin, std::size_t end) {
+    SliceRows rows;
+    for (std::size_t s = begin; s < end; ++s) {
+      slice_width[s] = static_cast<std::int64_t>(rows.load(inc, s, n_rows, width, trial_map, n_columns));
+      std::int64_t entries = 0, nonzeros = 0;
       for (int lane = 0; lane < R; ++lane) {
-        const std::vector<std::size_t> &st = starts[lane];
-        if (j + 1 < st.size()) {
-          p.columns.push_back(pairs[lane][st[j]].first);
-          for (std::size_t k = st[j]; k < st[j + 1]; ++k) p.perm.push_back(pairs[lane][k].second);
-        } else {
-          p.columns.push_back(0);  // padding: reads x[0] times 0
-        }
-        p.jmap.push_back(static_cast<std::int64_t>(p.perm.size()));
+        entries += static_cast<std::int64_t>(rows.pairs[lane].size());
+        nonzeros += static_cast<std::int64_t>(rows.starts[lane].size() - 1);
       }
-    p.slice_start.push_back(p.slice_start.back() + static_cast<long long>(slice_width) * R);
+      slice_entries[s] = entries, slice_nonzeros[s] = nonzeros;
+    }
+  });
+  // Offsets: slice_start (stored entries) and each slice's first perm entry.
+  p.slice_start.assign(n_slices + 1, 0);
+  std::vector<std::int64_t> perm_start(n_slices + 1, 0);
+  for (std::size_t s = 0; s < n_slices; ++s) {
+    p.slice_start[s + 1] = p.slice_start[s] + slice_width[s] * R;
+    perm_start[s + 1] = perm_start[s] + slice_entries[s];
+    p.nonzeros += slice_nonzeros[s];
   }
+  p.columns.assign(static_cast<std::size_t>(p.slice_start[n_slices]), 0);
+  p.perm.resize(static_cast<std::size_t>(perm_start[n_slices]));
+  p.jmap.resize(p.columns.size() + 1);
+  p.jmap[0] = 0;
+  // Pass 2: entry j of lane r at slice_start + j * R + r; jmap[e + 1] is where entry e's
+  // cell-matrix entries end in perm (padding: an empty range).
+  on_threads(n_slices, threads, [&](std::size_t begin, std::size_t end) {
+    SliceRows rows;
+    for (std::size_t s = begin; s < end; ++s) {
+      const std::size_t w = rows.load(inc, s, n_rows, width, trial_map, n_columns);
+      std::int64_t at = perm_start[s];
+      std::size_t e = static_cast<std::size_t>(p.slice_start[s]);
+      for (std::size_t j = 0; j < w; ++j)
+        for (int lane = 0; lane < R; ++lane, ++e) {
+          const std::vector<std::size_t> &st = rows.starts[lane];
+          if (j + 1 < st.size()) {
+            p.columns[e] = rows.pairs[lane][st[j]].first;
+            for (std::size_t k = st[j]; k < st[j + 1]; ++k) p.perm[static_cast<std::size_t>(at++)] = rows.pairs[lane][k].second;
+          }
+          p.jmap[e + 1] = at;
+        }
+    }
+  });
   return p;
 }
 

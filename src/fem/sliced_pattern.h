@@ -38,9 +38,11 @@ struct SlicedPattern {
 };
 
 // Builds the pattern; width: DOFs per cell of both maps (the cell matrices are width x
-// width, test rows and trial columns). Throws std::invalid_argument for a map entry at or
+// width, test rows and trial columns); threads: how many build it (0: the host's cores;
+// any number gives the same pattern). Throws std::invalid_argument for a map entry at or
 // above n_rows (test) or n_columns (trial).
-SlicedPattern sliced_pattern(int n_cells, int width, const int *test_map, const int *trial_map, std::size_t n_rows, std::size_t n_columns);
+SlicedPattern sliced_pattern(int n_cells, int width, const int *test_map, const int *trial_map, std::size_t n_rows, std::size_t n_columns,
+                             int threads = 0);
 
 // The nonzeros of sliced_pattern's matrix, estimated from up to `samples` rows spread
 // evenly over the rows (their distinct columns counted exactly), in time linear in the

@@ -27,10 +27,19 @@ OperatorTraffic lattice_traffic(const LatticeMesh &mesh, int coefficients)
   return t;
 }
 
+OperatorTraffic assembled_traffic(long long n_rows, long long n_columns, long long nonzeros)
+{
+  OperatorTraffic t;
+  t.dofs_in = n_columns;
+  t.dofs_out = n_rows;
+  t.matrix_entries = nonzeros;
+  return t;
+}
+
 double minimal_bytes(const OperatorTraffic &t)
 {
-  const double values = static_cast<double>(t.dofs_in + t.dofs_out + t.coefficient_dofs) * t.value_bytes;
-  const double indices = 4.0 * static_cast<double>(t.map_entries + t.coordinate_map_entries);
+  const double values = static_cast<double>(t.dofs_in + t.dofs_out + t.coefficient_dofs + t.matrix_entries) * t.value_bytes;
+  const double indices = 4.0 * static_cast<double>(t.map_entries + t.coordinate_map_entries + t.matrix_entries);
   return values + indices + 8.0 * static_cast<double>(t.coordinate_values);
 }
 

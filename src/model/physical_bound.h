@@ -8,6 +8,10 @@
 // tensor-core peak for a tensor-core (mma) kernel and the CUDA-core peak otherwise; the
 // flops are the kernel's own count (ir/flops).
 //
+// The assembled operator (Strategy::Assembled) reads neither map nor coordinates when it
+// applies but its matrix: its minimal bytes are x, y and each nonzero's value and column
+// once (assembled_traffic), and its flops two a nonzero.
+//
 // The paper's Eq. 16 roofline (cost_model.h's Roofline) models caches and shared memory
 // and can be exceeded; this bound cannot, so a fraction of it above 1 is a bug.
 //
@@ -39,6 +43,7 @@ struct OperatorTraffic {
   long long map_entries = 0;        // cells x cell-local DOFs
   long long coordinate_values = 0;  // vertices x dim
   long long coordinate_map_entries = 0;  // cells x vertices per cell
+  long long matrix_entries = 0;     // an assembled matrix's nonzeros (a value and a 4-byte column each)
   int value_bytes = 8;              // x, y and coefficients (8: FP64, 4: FP32)
 };
 
@@ -57,6 +62,10 @@ PhysicalLimits probed_limits(const DeviceParams &probed, const std::string &prob
 // What one application on a lattice mesh (femgpu-bench's meshes) must move: the trial and
 // test spaces are the mesh's DOFs, and each of `coefficients` lives in the trial element.
 OperatorTraffic lattice_traffic(const LatticeMesh &mesh, int coefficients);
+
+// What one SpMV of an assembled operator must move: x (n_columns), y (n_rows) and the
+// matrix's nonzeros.
+OperatorTraffic assembled_traffic(long long n_rows, long long n_columns, long long nonzeros);
 
 // The minimal DRAM bytes of one application (coordinates are always FP64).
 double minimal_bytes(const OperatorTraffic &t);

@@ -113,8 +113,9 @@ PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::s
     *text = "performance: no apply timed yet";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  const double own = ctx->device.backend->flops_per_apply();  // the assembled operator's SpMV
-  const double flops = own >= 0 ? own : ctx->op.flops_per_cell * static_cast<double>(ctx->op.maps().n_cells);
+  const long long nonzeros = ctx->device.backend->assembled_nonzeros();  // the assembled operator's SpMV, or none
+  const bool assembled = nonzeros >= 0;
+  const double flops = assembled ? 2.0 * static_cast<double>(nonzeros) : ctx->op.flops_per_cell * static_cast<double>(ctx->op.maps().n_cells);
   const double measured = flops / seconds / 1e9;
   os << "; " << measured << " GFLOP/s, " << static_cast<double>(ctx->op.maps().local_size) / seconds / 1e9 << " GDoF/s\n";
   PetscCall(ensure_device_params(A, ctx));
@@ -127,13 +128,14 @@ PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::s
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetLocalSize(coords, &n_coordinate_values));
   const int word_bytes = bytes_per_real(MatFEMGPURequestedPrecision(ctx->options.schedule));
-  const OperatorTraffic traffic = operator_traffic(*ctx, n_coordinate_values, word_bytes);
+  const long long n = static_cast<long long>(ctx->op.maps().local_size);
+  const OperatorTraffic traffic = assembled ? assembled_traffic(n, n, nonzeros) : operator_traffic(*ctx, n_coordinate_values, word_bytes);
   const bool tensor_cores = ctx->device.backend->schedule().rfind("mma", 0) == 0;
   const PhysicalBound phys = physical_bound(traffic, flops, tensor_cores, probed_limits(ctx->device.device_params, ctx->device.device_params_source));
   os << "physical limit: " << phys.seconds << " s per apply, " << (std::string(phys.bound) == "dram" ? "DRAM" : "FP64") << " bound (" << phys.bytes
      << " bytes at least, " << phys.flops << " flops; DRAM read bandwidth and FP64 peak from " << ctx->device.device_params_source
      << "); physical / measured time = " << phys.seconds / seconds << "\n";
-  if (own >= 0) {
+  if (assembled) {
     os << "roofline (Eq. 16, the paper's model): none; it models action kernels, not the assembled operator's SpMV";
     *text = os.str();
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -55,9 +55,9 @@ class ActionBackend {
   // One line for MatView: how many groups of the compiled kernel one multiprocessor
   // holds and what limits them; "" where the backend has no such notion.
   virtual std::string occupancy() const { return ""; }
-  // The flops of one application where the backend does other work than the form's
-  // (the assembled operator: two per nonzero of its matrix); < 0: the form's count.
-  virtual double flops_per_apply() const { return -1; }
+  // The nonzeros of the matrix an assembled operator applies (its SpMV does two flops a
+  // nonzero and reads no map); < 0: the backend applies the form's own kernel.
+  virtual long long assembled_nonzeros() const { return -1; }
 
  protected:
   ActionBackend(const ActionIR &ir, const Tabulation &tab) : action_ir_(ir), action_tables_(tab) {}

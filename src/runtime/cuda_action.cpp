@@ -2,6 +2,9 @@
 #include "runtime/cuda_action.h"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "kernel/build.h"
 #include "kernel/emit.h"
@@ -277,6 +280,13 @@ void CudaDiagonalKernel::launch(const DeviceActionData &data) const
 {
   if (data.precision() != Precision::FP64) throw std::invalid_argument("the diagonal kernel needs FP64 device data");
   if (!module_) throw std::logic_error("CudaDiagonalKernel::launch before load()");
+  if (cell_matrix_) {
+    // The kernel stores entry `local` of `cell` at cell * width^2 + local, an int.
+    const long long w = cell_width(ir_), entries = static_cast<long long>(data.n_cells()) * w * w;
+    if (entries > std::numeric_limits<int>::max())
+      throw std::runtime_error("cuda cell matrices: " + std::to_string(data.n_cells()) + " cells of " + std::to_string(w * w) + " entries hold " +
+                               std::to_string(entries) + "; the cell-matrix kernel indexes at most 2^31 - 1 (fewer cells per process)");
+  }
   launch_kernel(*module_, *kernel_, cell_matrix_ ? cell_matrix_arguments(ir_) : diagonal_arguments(ir_), data, 0);
 }
 

@@ -50,10 +50,10 @@ std::string CudaBackend::occupancy() const
                             kernel_->shared_bytes());
 }
 
-double CudaBackend::flops_per_apply() const
+long long CudaBackend::assembled_nonzeros() const
 {
   const CudaAssembledMatrix *m = kernel_->assembled();
-  return m ? 2.0 * static_cast<double>(m->nonzeros()) : -1;
+  return m ? m->nonzeros() : -1;
 }
 
 // Maps and coordinates go up once: the ActionBackend contract says they do not change.

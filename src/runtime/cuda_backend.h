@@ -55,7 +55,7 @@ class CudaBackend : public ActionBackend {
   // an SM (occupancy.h's describe_residency with the device's limits).
   std::string occupancy() const override;
   // The assembled operator's SpMV, once its matrix is built: two flops per nonzero.
-  double flops_per_apply() const override;
+  long long assembled_nonzeros() const override;
   const cuda::KernelResources &resources() const { return kernel_->resources(); }  // registers and spills (GPU checks)
 
  private:

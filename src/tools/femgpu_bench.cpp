@@ -163,7 +163,10 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.roofline = roof.gflops, r.bound = roof.bound;
   r.fraction = r.gflops / r.roofline;
   r.gdofs = static_cast<double>(r.dofs_out) / (r.ms * 1e-3) / 1e9;
-  const PhysicalBound phys = physical_bound(lattice_traffic(mesh, static_cast<int>(ir.coefficients.size())), r.flops_per_cell * static_cast<double>(r.n_cells),
+  const CudaAssembledMatrix *assembled = report.best_kernel ? report.best_kernel->assembled() : nullptr;
+  const OperatorTraffic traffic = assembled ? assembled_traffic(r.dofs_out, r.dofs_out, assembled->nonzeros())
+                                            : lattice_traffic(mesh, static_cast<int>(ir.coefficients.size()));
+  const PhysicalBound phys = physical_bound(traffic, r.flops_per_cell * static_cast<double>(r.n_cells),
                                             best.schedule.strategy() == Strategy::TensorCore, bench_limits(info, params));
   r.physical_ms = phys.seconds * 1e3, r.physical_bound = phys.bound;
   r.physical_fraction = r.physical_ms / r.ms;

@@ -58,8 +58,10 @@ void skip_spilling_bounds(const std::vector<TimedCandidate> &timed, std::vector<
 }
 
 // The cell-matrix entries assembling may hold: the cell matrices (FP64) and their
-// summation map (int64) take 8 bytes an entry each, 3.2 GB apiece here.
-constexpr double kAssembledMaxCellEntries = 4e8;
+// summation map (int64) take 8 bytes an entry each, 8 GB apiece here, on the device and
+// (the map) on the host, whose threads build the pattern in about 1 s per 1e8 entries
+// on one core (fem/sliced_pattern.h). The cell-matrix kernel indexes at most 2^31 - 1.
+constexpr double kAssembledMaxCellEntries = 1e9;
 
 // Why the assembled operator is not timed, or "" where it may win. Its SpMV reads each
 // nonzero (an 8-byte value and a 4-byte column) and x and y (24 bytes a row) at least

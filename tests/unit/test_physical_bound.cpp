@@ -34,6 +34,20 @@ TEST_CASE("minimal bytes of a vector P1 operator on a 2x2x2 cube lattice match t
   REQUIRE(minimal_bytes(lattice_traffic(m, 0)) == 1296 + 2304 + 648 + 768);
 }
 
+TEST_CASE("minimal bytes of an assembled operator: its matrix, x and y, no map or coordinates", "[model]")
+{
+  // 3D P1 Laplace on 2x2x2 cubes: 27 rows, 343 nonzeros (the lattice's vertex
+  // neighbourhoods, counted by femgpu-bench's CSR elsewhere; here any count will do).
+  // x and y: 2 * 27 * 8 = 432; values: 343 * 8 = 2744; columns: 343 * 4 = 1372.
+  const OperatorTraffic t = assembled_traffic(27, 27, 343);
+  REQUIRE(minimal_bytes(t) == 432 + 2744 + 1372);
+  PhysicalLimits limits;
+  limits.dram_bytes_per_second = 4e12;
+  const PhysicalBound b = physical_bound(t, 2.0 * 343, false, limits);
+  REQUIRE(std::string(b.bound) == "dram");
+  REQUIRE(b.seconds == Approx((432.0 + 2744 + 1372) / 4e12));
+}
+
 TEST_CASE("the physical bound takes the longer of DRAM time and FP64 time", "[model]")
 {
   OperatorTraffic t;
