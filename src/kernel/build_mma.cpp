@@ -8,20 +8,17 @@
 //   2. for each tile of QUAD_TILE points:
 //      a. evaluation, per group: E_d = Phi_d (points x basis, from g_tables) x U
 //         (basis x columns), one warp task per (derivative, 8 points, column chunk),
-//         its K steps dealt to up to 4 independent accumulator chains, stored to
-//         s_e_g<g>[derivative][column][point];
+//         stored to s_e_g<g>[derivative][column][point];
 //      b. the pointwise program at each (cell, point), with the work-items striding over
 //         them; its outputs e_j go to s_f[cell, component][test derivative, point], the
 //         B operand of the quadrature product (zero where no test term reads a pair,
 //         past the rule's last point and for cells past n_cells);
 //      c. quadrature: Y += Psi^T (test basis x (derivative, point)) x s_f, each warp
-//         accumulating its row tiles of Y for every column in registers (r_y), K steps
-//         outside and its row tiles inside;
+//         accumulating its row tiles of Y for every column in registers (r_y);
 //   3. scatters Y with one atomic add per (test DOF, cell, component).
 // The shared layout is mma_layout.h's. Every barrier is reached by the whole group; the
 // products' control flow is uniform over each warp (task indices depend on the warp,
 // not the lane).
-#include <algorithm>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -144,51 +141,40 @@ Block cell_values(const ActionIR &ir, const Tabulation &tab)
   return {comment("per-cell values (Jacobian, constants) of each cell into s_cell"), if_then(var("r_thread") < size("N_C"), body)};
 }
 
-// Independent accumulator chains per column tile of an evaluation task: its K steps are
-// dealt round-robin to them and summed at the end, so that consecutive products of a
-// task with few column tiles do not each wait for the last (a scalar form's N_c = 8 is
-// one tile, 21 dependent products at 3D P6).
-int eval_chains(const MmaGroupLayout &g) { return std::max(1, std::min(4, 4 / eval_tiles_per_chunk(g))); }
-
 // 2a. E = Phi_d x U for group g: tasks (derivative, row tile of 8 points, column chunk).
 Block evaluate_group(int gi, const MmaLayout &l)
 {
   const MmaGroupLayout &lg = l.groups[static_cast<size_t>(gi)];
   const std::string s = G(gi);
-  const int per_chunk = eval_tiles_per_chunk(lg), chains = eval_chains(lg);
+  const int per_chunk = eval_tiles_per_chunk(lg);
   const Ex row_tiles = size("QUAD_TILE") / lit(8), chunks = size("EVAL_CHUNKS" + s);
   const Ex task = var("r_task"), d = var("r_d"), mt = var("r_mt"), chunk = var("r_chunk");
-  // r_acc[(chain * per_chunk + tile) * 2 + h]
-  auto acc = [&](const Ex &chain, const Ex &b, int h) { return var("r_acc")[(chain * lit(per_chunk) + b) * lit(2) + lit(h)]; };
   Block body{declare(Space::Register, Type::Int, "r_d", task / (row_tiles * chunks)),
              declare(Space::Register, Type::Int, "r_mt", (task % (row_tiles * chunks)) / chunks),
              declare(Space::Register, Type::Int, "r_chunk", task % chunks),
              declare(Space::Register, Type::Int, "r_table", offset_by_index(d, lg.derivatives, [&](int k) { return group_table(gi, k); })),
              declare(Space::Register, Type::Int, "r_point", var("r_q0") + mt * lit(8) + var("r_lane_row")),
-             declare_array(Space::Register, Type::Real, "r_acc", lit(2 * per_chunk * chains)),
-             unrolled(loop("i_acc", lit(0), lit(2 * per_chunk * chains), {assign(var("r_acc")[var("i_acc")], real_lit(0.0))}))};
-  const Ex j = var("r_j"), tile = var("r_tile"), k = var("r_kstep");
-  Block step{declare(Space::Register, Type::Int, "r_j", k * lit(4) + var("r_lane_col")),
-             declare(Space::Register, Type::Real, "r_a",
-                     select((var("r_point") < size("N_QUAD")) && (j < size("N_BASIS" + s)),
-                            var("g_tables")[var("r_table") + var("r_point") * size("N_BASIS" + s) + j], real_lit(0.0))),
-             unrolled(loop("i_b", lit(0), lit(per_chunk),
-                           {declare(Space::Register, Type::Int, "r_tile", chunk * lit(per_chunk) + var("i_b")),
-                            if_then(tile < size("COL_TILES" + s),
-                                    {declare(Space::Register, Type::Real, "r_b",
-                                             var("s_u" + s)[(tile * lit(8) + var("r_lane_row")) * size("K_STRIDE" + s) + j]),
-                                     mma_8x8x4(acc(var("i_chain"), var("i_b"), 0), acc(var("i_chain"), var("i_b"), 1), var("r_a"), var("r_b"))})}))};
-  // K step i_k * chains + i_chain goes to chain i_chain (the same on every lane).
-  Block chain{declare(Space::Register, Type::Int, "r_kstep", var("i_k") * lit(chains) + var("i_chain")),
-              if_then(k < size("K_STEPS" + s), step)};
-  body.push_back(loop("i_k", lit(0), (size("K_STEPS" + s) + lit(chains - 1)) / lit(chains), {unrolled(loop("i_chain", lit(0), lit(chains), chain))}));
+             declare_array(Space::Register, Type::Real, "r_acc", lit(2 * per_chunk)),
+             unrolled(loop("i_acc", lit(0), lit(2 * per_chunk), {assign(var("r_acc")[var("i_acc")], real_lit(0.0))}))};
+  const Ex j = var("r_j"), tile = var("r_tile");
+  Block k_step{declare(Space::Register, Type::Int, "r_j", var("i_k") * lit(4) + var("r_lane_col")),
+               declare(Space::Register, Type::Real, "r_a",
+                       select((var("r_point") < size("N_QUAD")) && (j < size("N_BASIS" + s)),
+                              var("g_tables")[var("r_table") + var("r_point") * size("N_BASIS" + s) + j], real_lit(0.0))),
+               unrolled(loop("i_b", lit(0), lit(per_chunk),
+                             {declare(Space::Register, Type::Int, "r_tile", chunk * lit(per_chunk) + var("i_b")),
+                              if_then(tile < size("COL_TILES" + s),
+                                      {declare(Space::Register, Type::Real, "r_b",
+                                               var("s_u" + s)[(tile * lit(8) + var("r_lane_row")) * size("K_STRIDE" + s) + j]),
+                                       mma_8x8x4(var("r_acc")[lit(2) * var("i_b")], var("r_acc")[lit(2) * var("i_b") + lit(1)], var("r_a"),
+                                                 var("r_b"))})}))};
+  body.push_back(loop("i_k", lit(0), size("K_STEPS" + s), k_step));
   Block store{declare(Space::Register, Type::Int, "r_tile", chunk * lit(per_chunk) + var("i_b"))};
   Block both;
   for (int h = 0; h < 2; ++h) {
     const Ex column = tile * lit(8) + lit(2) * var("r_lane_col") + lit(h);
-    Ex sum = acc(lit(0), var("i_b"), h);
-    for (int c = 1; c < chains; ++c) sum = sum + acc(lit(c), var("i_b"), h);
-    both.push_back(assign(var("s_e" + s)[(d * size("COLUMNS" + s) + column) * size("POINT_STRIDE") + mt * lit(8) + var("r_lane_row")], sum));
+    both.push_back(assign(var("s_e" + s)[(d * size("COLUMNS" + s) + column) * size("POINT_STRIDE") + mt * lit(8) + var("r_lane_row")],
+                          var("r_acc")[lit(2) * var("i_b") + lit(h)]));
   }
   store.push_back(if_then(tile < size("COL_TILES" + s), both));
   body.push_back(unrolled(loop("i_b", lit(0), lit(per_chunk), store)));
@@ -255,27 +241,26 @@ Block pointwise_pairs(const ActionIR &ir, const MmaLayout &l)
 Ex warp_row_tile() { return var("r_warp") + var("i_rt") * size("N_WARPS"); }
 Ex y_word(const Ex &col_tile, int h) { return var("r_y")[(var("i_rt") * size("TEST_COL_TILES") + col_tile) * lit(2) + lit(h)]; }
 
-// 2c. Y += Psi^T x s_f for this warp's row tiles, every column tile. K steps outside,
-// row tiles inside: each s_f fragment is loaded once for all of the warp's row tiles, and
-// their products, on different accumulators, do not wait for one another.
+// 2c. Y += Psi^T x s_f for this warp's row tiles, every column tile.
 Block quadrature(const ActionIR &ir)
 {
   const int nd = static_cast<int>(ir.test_derivatives.size());
   const Ex k = var("r_k"), row = var("r_test_row");
-  Block row_tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
-                 declare(Space::Register, Type::Real, "r_a",
-                         select((row < size("N_TEST_BASIS")) && (var("r_kq") < size("N_QUAD")),
-                                var("g_tables")[var("r_test_table") + var("r_kq") * size("N_TEST_BASIS") + row], real_lit(0.0))),
-                 unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"), {mma_8x8x4(y_word(var("i_ct"), 0), y_word(var("i_ct"), 1), var("r_a"), var("r_bq")[var("i_ct")])}))};
   Block k_step{declare(Space::Register, Type::Int, "r_k", var("i_k") * lit(4) + var("r_lane_col")),
                declare(Space::Register, Type::Int, "r_dt", k / size("QUAD_TILE")),
                declare(Space::Register, Type::Int, "r_kq", var("r_q0") + k % size("QUAD_TILE")),
-               declare(Space::Register, Type::Int, "r_test_table", offset_by_index(var("r_dt"), nd, test_table)),
+               declare(Space::Register, Type::Real, "r_a",
+                       select((row < size("N_TEST_BASIS")) && (var("r_kq") < size("N_QUAD")),
+                              var("g_tables")[offset_by_index(var("r_dt"), nd, test_table) + var("r_kq") * size("N_TEST_BASIS") + row],
+                              real_lit(0.0))),
                unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"),
-                             {assign(var("r_bq")[var("i_ct")], var("s_f")[(var("i_ct") * lit(8) + var("r_lane_row")) * size("TEST_K_STRIDE") + k])})),
-               unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), row_tile)}))};
-  return {comment("quadrature: Y += Psi^T x s_f on the tensor cores"), declare_array(Space::Register, Type::Real, "r_bq", size("TEST_COL_TILES")),
-          loop("i_k", lit(0), size("TEST_K_STEPS"), k_step)};
+                             {declare(Space::Register, Type::Real, "r_b",
+                                      var("s_f")[(var("i_ct") * lit(8) + var("r_lane_row")) * size("TEST_K_STRIDE") + k]),
+                              mma_8x8x4(y_word(var("i_ct"), 0), y_word(var("i_ct"), 1), var("r_a"), var("r_b"))}))};
+  Block tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
+             loop("i_k", lit(0), size("TEST_K_STEPS"), k_step)};
+  return {comment("quadrature: Y += Psi^T x s_f on the tensor cores"),
+          unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), tile)}))};
 }
 
 // 3. One atomic add per (test basis function, cell, component) of Y.

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # A/B of a tensor-core codegen change on one GPU: each case's be07f9b winner and the two
-# most frequent mma shapes, forced (-schedule), timed by the femgpu-bench of this pack and
-# by an earlier build (OLD_BENCH), one right after the other, each fastest kernel verified
-# on 1024 cells of the paper's mesh. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_chains_ab.sh:CASES):
-#   mma_chains_ab.sh OUT_DIR OP:DIM:DEG...     (OLD_BENCH: default .carry/bin/femgpu-bench-old)
+# most frequent mma shapes, forced (-schedule), timed by two builds of femgpu-bench one
+# right after the other, each fastest kernel verified on 1024 cells of the paper's mesh.
+# No SpMV baseline.
+# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_codegen_ab.sh:CASES):
+#   mma_codegen_ab.sh OUT_DIR [old=BENCH] [new=BENCH] OP:DIM:DEG...
+# old= and new= (or OLD_BENCH, NEW_BENCH) name the two builds; by default
+# .carry/bin/femgpu-bench-old and the pack's femgpu-bench.
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$1"; shift
 mkdir -p "$out"
 old=${OLD_BENCH:-.carry/bin/femgpu-bench-old}
+new=${NEW_BENCH:-femgpu-bench}
 for c in "$@"; do
+  case "$c" in old=*) old=${c#old=}; continue ;; new=*) new=${c#new=}; continue ;; esac
   IFS=: read -r op dim deg <<<"$c"
   winner=$(python3 - "$here/h200_70_cases_be07f9b/h200_70_cases.json" "$op" "$dim" "$deg" <<'PY'
 import json, sys
@@ -21,9 +25,9 @@ PY
 )
   shapes="$winner;mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
   for which in old new; do
-    bench=femgpu-bench && [ "$which" = old ] && bench=$old
+    bench=$new && [ "$which" = old ] && bench=$old
     echo "=== $which $op $dim $deg"
     "$bench" -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \
       -schedule "$shapes" -spmv_max_cell_entries 0 2>&1 | grep -E "ms \(median|verified|failed|rror"
   done
-done 2>&1 | tee "$out/mma_chains_ab.txt"
+done 2>&1 | tee "$out/mma_codegen_ab.txt"
