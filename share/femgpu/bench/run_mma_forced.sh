@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Side by side on the GPU: each case's recorded winner (h200_70_cases.json) and the
+# Side by side on the GPU: each case's recorded winner (WINNERS, default h200_70_cases.json) and the
 # tensor-core (mma) shapes below, timed in one femgpu-bench process with forced
 # schedules (-schedule "A;B;..."; -monitor prints every one); the fastest is verified
 # against the CPU reference on 1024 cells of the paper's mesh. Shapes whose T^Q exceeds
 # Q rounded up to 8 are refused by validate() and print as failed.
 # Usage: run_mma_forced.sh OUT_DIR OP:DIM:DEG... [-- extra femgpu-bench options]
 # Environment: SHAPES (';'-separated schedules, default the ten below), WINNERS (the JSON
-# table whose winners run beside them, default h200_70_cases.json).
+# table whose winners run beside them, default h200_70_cases.json, the one-commit table).
 # (femgpu-bench on PATH: `source .carry/env.sh` after share/femgpu/scripts/pack-for-device.sh)
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -7,9 +7,10 @@ per (operator, dim, degree, mesh). A later file's row for the same point replace
 earlier one.
 Writes: PREFIX.md, a markdown table per (operator, dim, degree), in DOF order: DOFs,
 femgpu's time and GDoF/s, cuSPARSE's SpMV kernel GDoF/s (spmv_gdofs, CUDA events like
-femgpu's), PETSc's MatMult GDoF/s (spmv_matmult_gdofs, host clock), femgpu / SpMV, and
+femgpu's), PETSc's MatMult GDoF/s (spmv_matmult_gdofs, host clock), femgpu / SpMV,
 whether the baseline ran on the same mesh (spmv_dofs = dofs_out; the curves raise
--spmv_max_cell_entries so that it does); and, when matplotlib is installed, PREFIX.png
+-spmv_max_cell_entries so that it does), the physical fraction, the first tuning's
+seconds, the winning schedule and the commit; and, when matplotlib is installed, PREFIX.png
 and PREFIX.svg: one panel per dimension, log-log, a colour per degree, femgpu solid,
 SpMV dashed, MatMult dotted.
 Does not: average repeated runs, or plot a baseline measured on another mesh (it is in
@@ -42,7 +43,9 @@ def read_points(paths):
         for r in csv.DictReader(open(path)):
             p = {"operator": r["operator"], "dim": int(r["dim"]), "degree": int(r["degree"]), "dofs": int(r["dofs_out"]),
                  "time_ms": number(r["time_ms"]), "gdofs": number(r["gdofs"]), "spmv_gdofs": number(r.get("spmv_gdofs")),
-                 "spmv_matmult_gdofs": number(r.get("spmv_matmult_gdofs")), "spmv_dofs": number(r.get("spmv_dofs")), "file": os.path.basename(path)}
+                 "spmv_matmult_gdofs": number(r.get("spmv_matmult_gdofs")), "spmv_dofs": number(r.get("spmv_dofs")), "file": os.path.basename(path),
+                 "physical_fraction": number(r.get("physical_fraction")), "tune_seconds": number(r.get("tune_seconds")),
+                 "schedule": r.get("schedule", ""), "commit": r.get("commit", "")}
             points[(p["operator"], p["dim"], p["degree"], p["dofs"])] = p
     return [points[k] for k in sorted(points)]
 
@@ -60,13 +63,14 @@ def table(points):
     groups = sorted({(p["operator"], p["dim"], p["degree"]) for p in points})
     for op, dim, k in groups:
         lines += [f"### {op} {dim}D P{k}", "",
-                  "| DOFs | femgpu ms | femgpu GDoF/s | SpMV GDoF/s | MatMult GDoF/s | femgpu / SpMV | SpMV mesh |",
-                  "|---|---|---|---|---|---|---|"]
+                  "| DOFs | femgpu ms | femgpu GDoF/s | SpMV GDoF/s | MatMult GDoF/s | femgpu / SpMV | SpMV mesh | physical fraction | tune s | schedule | commit |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
         for p in (p for p in points if (p["operator"], p["dim"], p["degree"]) == (op, dim, k)):
             ratio = p["gdofs"] / p["spmv_gdofs"] if p["spmv_gdofs"] else None
             mesh = "same" if same_mesh(p) else ("" if p["spmv_dofs"] is None else f"other ({int(p['spmv_dofs']):,} DOFs)")
             lines.append(f"| {p['dofs']:,} | {cell(p['time_ms'], '.4g')} | {cell(p['gdofs'], '.2f')} | {cell(p['spmv_gdofs'], '.2f')} | "
-                         f"{cell(p['spmv_matmult_gdofs'], '.2f')} | {cell(ratio, '.2f')} | {mesh} |")
+                         f"{cell(p['spmv_matmult_gdofs'], '.2f')} | {cell(ratio, '.2f')} | {mesh} | {cell(p['physical_fraction'], '.2f')} | "
+                         f"{cell(p['tune_seconds'], '.1f')} | {p['schedule']} | {p['commit']} |")
         lines.append("")
     return "\n".join(lines)
 
