@@ -89,6 +89,31 @@ struct SliceRows {
     }
     return slice_width;
   }
+  // The loaded slice's cell-matrix entries and nonzeros.
+  void count(std::int64_t *entries, std::int64_t *nonzeros) const
+  {
+    *entries = *nonzeros = 0;
+    for (int lane = 0; lane < SlicedPattern::kSliceRows; ++lane) {
+      *entries += static_cast<std::int64_t>(pairs[lane].size());
+      *nonzeros += static_cast<std::int64_t>(starts[lane].size() - 1);
+    }
+  }
+  // The loaded slice s, w wide, into p from its perm entry `at` on: entry j of lane r at
+  // slice_start + j * R + r; jmap[e + 1] is where entry e's cell-matrix entries end in perm
+  // (padding: an empty range).
+  void write(std::size_t s, std::size_t w, std::int64_t at, SlicedPattern *p) const
+  {
+    std::size_t e = static_cast<std::size_t>(p->slice_start[s]);
+    for (std::size_t j = 0; j < w; ++j)
+      for (int lane = 0; lane < SlicedPattern::kSliceRows; ++lane, ++e) {
+        const std::vector<std::size_t> &st = starts[lane];
+        if (j + 1 < st.size()) {
+          p->columns[e] = pairs[lane][st[j]].first;
+          for (std::size_t k = st[j]; k < st[j + 1]; ++k) p->perm[static_cast<std::size_t>(at++)] = pairs[lane][k].second;
+        }
+        p->jmap[e + 1] = at;
+      }
+  }
 };
 
 // Runs body(begin, end) over `count` items on up to `threads` threads, contiguous runs.
@@ -136,12 +161,7 @@ SlicedPattern sliced_pattern(int n_cells, int width, const int *test_map, const 
     SliceRows rows;
     for (std::size_t s = begin; s < end; ++s) {
       slice_width[s] = static_cast<std::int64_t>(rows.load(inc, s, n_rows, width, trial_map, n_columns));
-      std::int64_t entries = 0, nonzeros = 0;
-      for (int lane = 0; lane < R; ++lane) {
-        entries += static_cast<std::int64_t>(rows.pairs[lane].size());
-        nonzeros += static_cast<std::int64_t>(rows.starts[lane].size() - 1);
-      }
-      slice_entries[s] = entries, slice_nonzeros[s] = nonzeros;
+      rows.count(&slice_entries[s], &slice_nonzeros[s]);
     }
   });
   // Offsets: slice_start (stored entries) and each slice's first perm entry.
@@ -156,24 +176,10 @@ SlicedPattern sliced_pattern(int n_cells, int width, const int *test_map, const 
   p.perm.resize(static_cast<std::size_t>(perm_start[n_slices]));
   p.jmap.resize(p.columns.size() + 1);
   p.jmap[0] = 0;
-  // Pass 2: entry j of lane r at slice_start + j * R + r; jmap[e + 1] is where entry e's
-  // cell-matrix entries end in perm (padding: an empty range).
+  // Pass 2: each slice written at its offsets.
   on_threads(n_slices, threads, [&](std::size_t begin, std::size_t end) {
     SliceRows rows;
-    for (std::size_t s = begin; s < end; ++s) {
-      const std::size_t w = rows.load(inc, s, n_rows, width, trial_map, n_columns);
-      std::int64_t at = perm_start[s];
-      std::size_t e = static_cast<std::size_t>(p.slice_start[s]);
-      for (std::size_t j = 0; j < w; ++j)
-        for (int lane = 0; lane < R; ++lane, ++e) {
-          const std::vector<std::size_t> &st = rows.starts[lane];
-          if (j + 1 < st.size()) {
-            p.columns[e] = rows.pairs[lane][st[j]].first;
-            for (std::size_t k = st[j]; k < st[j + 1]; ++k) p.perm[static_cast<std::size_t>(at++)] = rows.pairs[lane][k].second;
-          }
-          p.jmap[e + 1] = at;
-        }
-    }
+    for (std::size_t s = begin; s < end; ++s) rows.write(s, rows.load(inc, s, n_rows, width, trial_map, n_columns), perm_start[s], &p);
   });
   return p;
 }
