@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "probe/probe_analysis.h"  // median
+#include "runtime/cuda_assembled.h"
 
 namespace femgpu {
 
@@ -35,6 +36,7 @@ TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, co
       c.cut = true;
       c.runs = 1;
       c.median_ms = c.mean_ms = check.ms(0);
+      if (k.assembled()) c.setup_seconds = k.assembled()->setup_seconds();
       return c;
     }
     // A slow kernel under a budget: a few runs tell its median as well as the protocol's.
@@ -73,6 +75,7 @@ TimedCandidate time_kernel(const CudaKernel &k, const DeviceActionData &data, co
   c.runs = static_cast<int>(ms.size());
   c.median_ms = median(ms);
   c.mean_ms = total / static_cast<double>(ms.size());
+  if (k.assembled()) c.setup_seconds = k.assembled()->setup_seconds();  // built at the first launch
   return c;
 }
 

@@ -248,6 +248,7 @@ std::string describe(const TimedCandidate &c)
     os << c.median_ms << " ms (median of " << c.runs << ")";
   if (c.registers > 0) os << ", " << c.registers << " regs, " << c.local_bytes << " B spill";
   os << ", " << c.shared_bytes << " B shared";
+  if (c.setup_seconds > 0) os << ", assembled in " << c.setup_seconds << " s";
   return os.str();
 }
 

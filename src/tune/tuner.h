@@ -212,6 +212,9 @@ struct TimedCandidate {
   std::string error;  // why it could not run (then median_ms is infinity)
   int registers = 0, local_bytes = 0;  // CUDA only
   long long shared_bytes = 0;
+  // The assembled operator (CUDA): its pattern, cell matrices and sums, built at its first
+  // launch; tuning spends it before the timed runs (0 for action kernels).
+  double setup_seconds = 0;
 };
 
 struct TuneReport {

@@ -1,5 +1,6 @@
 // Anytime tuning (TuneSettings::budget_seconds): the order a budgeted first list is timed
-// in, the budget's clock, and the budget in the cache key's settings text.
+// in, the budget's clock, the budget in the cache key's settings text, and the monitor
+// line of a candidate whose setup tuning pays (the assembled operator).
 #include <catch2/catch.hpp>
 
 #include <thread>
@@ -85,4 +86,15 @@ TEST_CASE("the budget is part of the tuning cache key's settings text", "[tune]"
   REQUIRE(tuning_settings_text(unbounded).find("budget") == std::string::npos);
   REQUIRE(tuning_settings_text(budgeted).find(" budget=10 ") != std::string::npos);
   REQUIRE(tuning_settings_text(unbounded) != tuning_settings_text(budgeted));
+}
+
+TEST_CASE("a monitor line gives the assembled operator's assembly seconds, and no such part for a kernel", "[tune]")
+{
+  TimedCandidate c;
+  c.schedule = parse_schedule("assembled fp64");
+  c.median_ms = 0.5, c.runs = 15, c.registers = 30, c.setup_seconds = 4.25;
+  CHECK(describe(c) == "assembled fp64: 0.5 ms (median of 15), 30 regs, 0 B spill, 0 B shared, assembled in 4.25 s");
+  c.schedule = Schedule::single_cell_per_work_item();
+  c.setup_seconds = 0;
+  CHECK(describe(c) == "scpwi wg=32 fp64: 0.5 ms (median of 15), 30 regs, 0 B spill, 0 B shared");
 }
