@@ -98,7 +98,7 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
   ScheduleRequest &r = ctx->options.schedule;
   PetscBool set, any = PETSC_FALSE;
   PetscFunctionBegin;
-  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling) mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_schedule \"mma nc=16 warps=4 tq=8\") or assembled (CUDA, FP64, forms without coefficients: the cell matrices summed once on the device into a sparse matrix, each MatMult an SpMV)", {"auto", "scpwi", "tiled", "mma", "assembled"}, &r.strategy, &any));
+  PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_strategy", "Kernel schedule: auto (tuned on the first MatMult, or read from the tuning cache, with the CUDA and OpenCL backends; SCPWI on the CPU), scpwi (one cell per work-item), tiled (multi-level tiling), mma (CUDA, FP64: the contractions of N_c cells as tensor-core products; -mat_fem_gpu_schedule \"mma nc=16 warps=4 tq=8\") or assembled (CUDA, FP64, forms without coefficients: the cell matrices summed once on the device into a sparse matrix, each MatMult an SpMV)", {"auto", "scpwi", "tiled", "mma", "assembled"}, &r.strategy, &any));
   PetscCall(read_choice(PetscOptionsObject, "-mat_fem_gpu_precision", "Floating-point precision of the kernel", {"fp64", "fp32"}, &r.precision, &any));
   // Forced schedules are one option, -mat_fem_gpu_schedule (read_schedule_text); the
   // research knobs of tuning are parameters of the plan (-mat_fem_gpu_tune_plan).

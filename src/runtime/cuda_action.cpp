@@ -77,6 +77,14 @@ std::size_t map_extent(const int *map, std::size_t n)
   return static_cast<std::size_t>(last + 1);
 }
 
+void require_cell_matrix_index(const ActionIR &ir, long long n_cells)
+{
+  const long long w = cell_width(ir), entries = n_cells * w * w;
+  if (entries > std::numeric_limits<int>::max())
+    throw std::runtime_error("cuda cell matrices: " + std::to_string(n_cells) + " cells of " + std::to_string(w * w) + " entries hold " +
+                             std::to_string(entries) + "; the cell-matrix kernel indexes at most 2^31 - 1 (fewer cells per process)");
+}
+
 DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, const ActionArrays &a, size_t n_out, Precision p,
                                    size_t out_entries)
     : ir_(ir), host_arrays_(a), precision_(p), n_out_(n_out), out_entries_(out_entries ? out_entries : n_out), n_cells_(a.n_cells)
@@ -280,13 +288,7 @@ void CudaDiagonalKernel::launch(const DeviceActionData &data) const
 {
   if (data.precision() != Precision::FP64) throw std::invalid_argument("the diagonal kernel needs FP64 device data");
   if (!module_) throw std::logic_error("CudaDiagonalKernel::launch before load()");
-  if (cell_matrix_) {
-    // The kernel stores entry `local` of `cell` at cell * width^2 + local, an int.
-    const long long w = cell_width(ir_), entries = static_cast<long long>(data.n_cells()) * w * w;
-    if (entries > std::numeric_limits<int>::max())
-      throw std::runtime_error("cuda cell matrices: " + std::to_string(data.n_cells()) + " cells of " + std::to_string(w * w) + " entries hold " +
-                               std::to_string(entries) + "; the cell-matrix kernel indexes at most 2^31 - 1 (fewer cells per process)");
-  }
+  if (cell_matrix_) require_cell_matrix_index(ir_, data.n_cells());
   launch_kernel(*module_, *kernel_, cell_matrix_ ? cell_matrix_arguments(ir_) : diagonal_arguments(ir_), data, 0);
 }
 

@@ -30,6 +30,10 @@ namespace femgpu {
 // The length of a vector that `map` (n entries) indexes: its largest entry + 1 (0 for none).
 std::size_t map_extent(const int *map, std::size_t n);
 
+// Throws std::runtime_error where n_cells cell matrices of the form hold more entries than
+// the cell-matrix kernel indexes (an int: cell * width^2 + local, at most 2^31 - 1).
+void require_cell_matrix_index(const ActionIR &ir, long long n_cells);
+
 class DeviceActionData {
  public:
   // n_out: the length of the output and of every function's values (a local vector).

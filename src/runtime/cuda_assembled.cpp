@@ -43,14 +43,21 @@ CudaAssembledMatrix::CudaAssembledMatrix(const ActionIR &ir, const Tabulation &t
   const auto t0 = std::chrono::steady_clock::now();
   if (n_rows > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw std::runtime_error("assembled operator: " + std::to_string(n_rows) + " rows; the SpMV indexes at most 2^31 - 1");
+  // Before the host builds the pattern (seconds per 1e8 entries): the cell-matrix
+  // kernel's index, and the device memory of the cell matrices alone (8 bytes an entry;
+  // with the pattern and summation map, the whole need is checked below).
+  require_cell_matrix_index(ir, n_cells_);
   const int w = cell_width(ir);
+  const double cell_entries = static_cast<double>(n_cells_) * w * w;
+  if (8.0 * cell_entries > 0.9 * static_cast<double>(cuda::free_memory()))
+    throw std::runtime_error("assembled operator: its cell matrices alone need " + gigabytes(8.0 * cell_entries) + "; the device has " +
+                             gigabytes(static_cast<double>(cuda::free_memory())) + " free");
   SlicedPattern p = sliced_pattern(n_cells_, w, test_map_, trial_map_, n_rows, n_rows);
   nonzeros_ = p.nonzeros;
   stored_ = p.stored();
   perm_entries_ = p.perm.size();
   // What assembly holds at once: the pattern, the values, the summation map (kept for
   // reassembly) and, while summing, every cell's matrix.
-  const double cell_entries = static_cast<double>(n_cells_) * w * w;
   const double need = 8.0 * static_cast<double>(p.slice_start.size()) + 20.0 * static_cast<double>(stored_) + 8.0 +
                       8.0 * static_cast<double>(p.perm.size()) + 8.0 * cell_entries;
   const double free = static_cast<double>(cuda::free_memory());
