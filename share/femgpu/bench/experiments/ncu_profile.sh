@@ -3,7 +3,7 @@
 # action kernel), the full section set, clocks left alone (--clock-control none).
 # Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/ncu_profile.sh:ARGS):
 #   ncu_profile.sh OUT_DIR "OP:DIM:DEG:SCHEDULE"...  (SCHEDULE as MatView prints it,
-#   underscores for spaces, since device-tasks.sh splits its arguments at commas)
+#   + for spaces, since device-tasks.sh splits its arguments at commas)
 # Writes OUT_DIR/<case>.txt (ncu --page details) and OUT_DIR/<case>.ncu-rep.
 set -u
 out="$1"; shift
@@ -11,7 +11,7 @@ mkdir -p "$out"
 bench=${BENCH:-femgpu-bench}
 for c in "$@"; do
   IFS=: read -r op dim deg sched <<<"$c"
-  sched=${sched//_/ }
+  sched=${sched//+/ }
   name="${op}_${dim}_${deg}"
   echo "=== $op $dim $deg $sched"
   ncu --clock-control none --set full -k regex:femgpu_action --launch-skip 3 --launch-count 1 \
