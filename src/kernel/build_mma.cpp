@@ -9,6 +9,8 @@
 //      a. evaluation, per group: E_d = Phi_d (points x basis, from g_tables) x U
 //         (basis x columns), one warp task per (derivative, 8 points, column chunk),
 //         stored to s_e_g<g>[derivative][column][point];
+//         the tables' A operands come from kernel_abi.h's mma_tables, 32 contiguous
+//         words each, zero-padded: one load a product, no bounds to test;
 //      b. the pointwise program at each (cell, point), with the work-items striding over
 //         them; its outputs e_j go to s_f[cell, component][test derivative, point], the
 //         B operand of the quadrature product (zero where no test term reads a pair,
@@ -19,7 +21,6 @@
 // The shared layout is mma_layout.h's. Every barrier is reached by the whole group; the
 // products' control flow is uniform over each warp (task indices depend on the warp,
 // not the lane).
-#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -42,9 +43,15 @@ constexpr int kMaxEvalColumnTilesPerTask = 6;
 int eval_chunks(const MmaGroupLayout &g) { return ceil_div(g.columns / 8, kMaxEvalColumnTilesPerTask); }
 int eval_tiles_per_chunk(const MmaGroupLayout &g) { return ceil_div(g.columns / 8, eval_chunks(g)); }
 
-void declare_mma_sizes(Kernel &k, const ActionIR &ir, const MmaSizes &m, const MmaLayout &l, int Q)
+void declare_mma_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, const MmaLayout &l)
 {
+  const int Q = tab.n_points();
   const int threads = 32 * m.warps;
+  const MmaTables tables = mma_tables(ir, tab, static_cast<long long>(pack_tables(ir, tab).data.size()));
+  k.sizes.insert(k.sizes.end(), {{"MMA_POINT_TILES", tables.points / 8},
+                                 {"MMA_POINT_STEPS", tables.points / 4},
+                                 {"QUAD_STEPS", m.quad_tile / 4},
+                                 {"OFFSET_MMA_TEST", tables.test_offset}});
   k.sizes.insert(k.sizes.end(), {{"N_C", m.cells_per_group},
                                  {"N_WARPS", m.warps},
                                  {"N_THREADS", threads},
@@ -55,7 +62,6 @@ void declare_mma_sizes(Kernel &k, const ActionIR &ir, const MmaSizes &m, const M
                                  {"PAIR_ROUNDS", ceil_div(m.cells_per_group * m.quad_tile, threads)},
                                  {"TEST_COLUMNS", l.test_columns},
                                  {"TEST_COL_TILES", l.test_columns / 8},
-                                 {"TEST_K_STEPS", l.test_k / 4},
                                  {"TEST_K_STRIDE", l.test_k_stride},
                                  {"TEST_ROW_TILES", l.test_row_tiles},
                                  {"TEST_ROW_TILES_PER_WARP", ceil_div(l.test_row_tiles, m.warps)},
@@ -64,7 +70,8 @@ void declare_mma_sizes(Kernel &k, const ActionIR &ir, const MmaSizes &m, const M
     const MmaGroupLayout &g = l.groups[gi];
     const int tasks = g.derivatives * (m.quad_tile / 8) * eval_chunks(g);
     const std::string s = G(static_cast<int>(gi));
-    k.sizes.insert(k.sizes.end(), {{"COLUMNS_PER_CELL" + s, g.columns_per_cell},
+    k.sizes.insert(k.sizes.end(), {{"OFFSET_MMA" + s, tables.group_offsets[gi]},
+                                   {"COLUMNS_PER_CELL" + s, g.columns_per_cell},
                                    {"COLUMNS" + s, g.columns},
                                    {"COL_TILES" + s, g.columns / 8},
                                    {"K_PADDED" + s, g.k_padded},
@@ -83,14 +90,6 @@ Stmt strided(const std::string &round, const Ex &rounds, const Ex &total, const 
   Block inner{declare(Space::Register, Type::Int, index, var(round) * size("N_THREADS") + var("r_thread")),
               if_then(var(index) < total, std::move(body))};
   return loop(round, lit(0), rounds, inner);
-}
-
-// The compile-time offset of table `derivative` chosen by a run-time index.
-Ex offset_by_index(const Ex &index, int count, const std::function<Ex(int)> &offset)
-{
-  Ex e = offset(count - 1);
-  for (int d = count - 2; d >= 0; --d) e = select(index < lit(d + 1), offset(d), e);
-  return e;
 }
 
 // 1. Every evaluated function's DOFs, padded with zeros to K_PADDED basis functions.
@@ -152,15 +151,15 @@ Block evaluate_group(int gi, const MmaLayout &l)
   Block body{declare(Space::Register, Type::Int, "r_d", task / (row_tiles * chunks)),
              declare(Space::Register, Type::Int, "r_mt", (task % (row_tiles * chunks)) / chunks),
              declare(Space::Register, Type::Int, "r_chunk", task % chunks),
-             declare(Space::Register, Type::Int, "r_table", offset_by_index(d, lg.derivatives, [&](int k) { return group_table(gi, k); })),
-             declare(Space::Register, Type::Int, "r_point", var("r_q0") + mt * lit(8) + var("r_lane_row")),
+             // this task's first A operand: derivative d, point tile r_q0 / 8 + mt, basis step 0
+             declare(Space::Register, Type::Int, "r_frag",
+                     size("OFFSET_MMA" + s) + ((d * size("MMA_POINT_TILES") + var("r_q0") / lit(8) + mt) * size("K_STEPS" + s)) * lit(32) +
+                         var("r_lane")),
              declare_array(Space::Register, Type::Real, "r_acc", lit(2 * per_chunk)),
              unrolled(loop("i_acc", lit(0), lit(2 * per_chunk), {assign(var("r_acc")[var("i_acc")], real_lit(0.0))}))};
   const Ex j = var("r_j"), tile = var("r_tile");
   Block k_step{declare(Space::Register, Type::Int, "r_j", var("i_k") * lit(4) + var("r_lane_col")),
-               declare(Space::Register, Type::Real, "r_a",
-                       select((var("r_point") < size("N_QUAD")) && (j < size("N_BASIS" + s)),
-                              var("g_tables")[var("r_table") + var("r_point") * size("N_BASIS" + s) + j], real_lit(0.0))),
+               declare(Space::Register, Type::Real, "r_a", var("g_tables")[var("r_frag") + var("i_k") * lit(32)]),
                unrolled(loop("i_b", lit(0), lit(per_chunk),
                              {declare(Space::Register, Type::Int, "r_tile", chunk * lit(per_chunk) + var("i_b")),
                               if_then(tile < size("COL_TILES" + s),
@@ -241,24 +240,24 @@ Block pointwise_pairs(const ActionIR &ir, const MmaLayout &l)
 Ex warp_row_tile() { return var("r_warp") + var("i_rt") * size("N_WARPS"); }
 Ex y_word(const Ex &col_tile, int h) { return var("r_y")[(var("i_rt") * size("TEST_COL_TILES") + col_tile) * lit(2) + lit(h)]; }
 
-// 2c. Y += Psi^T x s_f for this warp's row tiles, every column tile.
+// 2c. Y += Psi^T x s_f for this warp's row tiles, every column tile: for each test
+// derivative t and step p of 4 points of the tile, A = Psi_t^T's fragment at this
+// warp's row tile (mma_tables) and B = s_f's rows t * QUAD_TILE + 4 p to 4 p + 3.
 Block quadrature(const ActionIR &ir)
 {
   const int nd = static_cast<int>(ir.test_derivatives.size());
-  const Ex k = var("r_k"), row = var("r_test_row");
-  Block k_step{declare(Space::Register, Type::Int, "r_k", var("i_k") * lit(4) + var("r_lane_col")),
-               declare(Space::Register, Type::Int, "r_dt", k / size("QUAD_TILE")),
-               declare(Space::Register, Type::Int, "r_kq", var("r_q0") + k % size("QUAD_TILE")),
-               declare(Space::Register, Type::Real, "r_a",
-                       select((row < size("N_TEST_BASIS")) && (var("r_kq") < size("N_QUAD")),
-                              var("g_tables")[offset_by_index(var("r_dt"), nd, test_table) + var("r_kq") * size("N_TEST_BASIS") + row],
-                              real_lit(0.0))),
+  Block p_step{declare(Space::Register, Type::Real, "r_a", var("g_tables")[var("r_frag") + var("i_p") * lit(32)]),
+               declare(Space::Register, Type::Int, "r_k", var("i_dt") * size("QUAD_TILE") + var("i_p") * lit(4) + var("r_lane_col")),
                unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"),
                              {declare(Space::Register, Type::Real, "r_b",
-                                      var("s_f")[(var("i_ct") * lit(8) + var("r_lane_row")) * size("TEST_K_STRIDE") + k]),
+                                      var("s_f")[(var("i_ct") * lit(8) + var("r_lane_row")) * size("TEST_K_STRIDE") + var("r_k")]),
                               mma_8x8x4(y_word(var("i_ct"), 0), y_word(var("i_ct"), 1), var("r_a"), var("r_b"))}))};
-  Block tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
-             loop("i_k", lit(0), size("TEST_K_STEPS"), k_step)};
+  Block derivative{declare(Space::Register, Type::Int, "r_frag",
+                           size("OFFSET_MMA_TEST") +
+                               ((var("i_dt") * size("TEST_ROW_TILES") + warp_row_tile()) * size("MMA_POINT_STEPS") + var("r_q0") / lit(4)) * lit(32) +
+                               var("r_lane")),
+                   unrolled(loop("i_p", lit(0), size("QUAD_STEPS"), p_step))};
+  Block tile{unrolled(loop("i_dt", lit(0), lit(nd), derivative))};
   return {comment("quadrature: Y += Psi^T x s_f on the tensor cores"),
           unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), tile)}))};
 }
@@ -331,7 +330,7 @@ Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &sche
   const MmaSizes &m = schedule.mma();
   const MmaLayout layout = mma_layout(m, ir);
   Kernel k = begin_action_kernel(ir, tab, schedule);
-  declare_mma_sizes(k, ir, m, layout, tab.n_points());
+  declare_mma_sizes(k, ir, tab, m, layout);
   k.block_x = 32 * m.warps;
   k.block_y = 1;
   k.cells_per_group = m.cells_per_group;

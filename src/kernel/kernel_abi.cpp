@@ -3,6 +3,7 @@
 #include "kernel/kernel_abi.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace femgpu {
@@ -98,6 +99,46 @@ TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_eq
     layout.test_offsets.push_back(append(ir.signature.element.degree, ir.test_derivatives[d], tab.test_tables[d]));
   if (layout.data.empty()) layout.data.push_back(0.0);  // buffers may not be empty
   return layout;
+}
+
+MmaTables mma_tables(const ActionIR &ir, const Tabulation &tab, long long base)
+{
+  MmaTables m;
+  const int Q = tab.n_points();
+  m.points = 2 * ((Q + 7) / 8 * 8);
+  // One A fragment: 32 words, lane (r, c) = value(r, c), zero where value has none.
+  auto fragment = [&](const std::function<double(int, int)> &value) {
+    for (int lane = 0; lane < 32; ++lane) m.data.push_back(value(lane / 4, lane % 4));
+  };
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    m.group_offsets.push_back(base + static_cast<long long>(m.data.size()));
+    const int n = ir.groups[g].n_basis;
+    for (const std::vector<double> &phi : tab.group_tables[g])
+      for (int pt = 0; pt < m.points / 8; ++pt)
+        for (int s = 0; s < (n + 3) / 4; ++s)
+          fragment([&](int r, int c) {
+            const int q = 8 * pt + r, j = 4 * s + c;
+            return q < Q && j < n ? phi[static_cast<size_t>(q) * n + j] : 0.0;
+          });
+  }
+  m.test_offset = base + static_cast<long long>(m.data.size());
+  const int n = ir.n_test_basis;
+  for (const std::vector<double> &psi : tab.test_tables)
+    for (int rt = 0; rt < (n + 7) / 8; ++rt)
+      for (int p = 0; p < m.points / 4; ++p)
+        fragment([&](int r, int c) {
+          const int q = 4 * p + c, i = 8 * rt + r;
+          return q < Q && i < n ? psi[static_cast<size_t>(q) * n + i] : 0.0;
+        });
+  return m;
+}
+
+std::vector<double> device_tables(const ActionIR &ir, const Tabulation &tab)
+{
+  std::vector<double> data = pack_tables(ir, tab).data;
+  const MmaTables m = mma_tables(ir, tab, static_cast<long long>(data.size()));
+  data.insert(data.end(), m.data.begin(), m.data.end());
+  return data;
 }
 
 }  // namespace femgpu

@@ -72,4 +72,27 @@ struct TableLayout {
 // and the tiled prefetch use separate copies.
 TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_equal = false);
 
+// The tensor-core kernels' copies of the tables (build_mma.cpp), stored after
+// pack_tables(ir, tab)'s in the CUDA backend's g_tables: each A operand of an m8n8k4
+// product is 32 consecutive words (lane l holds row l / 4, column l % 4), so a warp
+// loads 256 contiguous bytes with no bounds to test. Zeros past the rule's points (up
+// to `points`, twice Q rounded up to 8: a last quadrature tile reads at most that far),
+// past the basis and past the test basis.
+//   Evaluation, group g, derivative d, point tile pt (8 points), basis step s (4 basis
+//   functions): group_offsets[g] + ((d * points / 8 + pt) * ceil(n_g / 4) + s) * 32,
+//   lane (r, c) = Phi_d[8 pt + r][4 s + c].
+//   Quadrature, test derivative t, test row tile rt (8 basis functions), point step p
+//   (4 points): test_offset + ((t * ceil(n_test / 8) + rt) * points / 4 + p) * 32,
+//   lane (r, c) = Psi_t[4 p + c][8 rt + r].
+struct MmaTables {
+  std::vector<double> data;  // to append after pack_tables(ir, tab).data
+  int points = 0;
+  std::vector<long long> group_offsets;
+  long long test_offset = 0;
+};
+// base: the words before them in g_tables (pack_tables(ir, tab).data.size()).
+MmaTables mma_tables(const ActionIR &ir, const Tabulation &tab, long long base);
+// pack_tables(ir, tab) followed by mma_tables: the CUDA backend's g_tables.
+std::vector<double> device_tables(const ActionIR &ir, const Tabulation &tab);
+
 }  // namespace femgpu

@@ -89,8 +89,8 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
                                    size_t out_entries)
     : ir_(ir), host_arrays_(a), precision_(p), n_out_(n_out), out_entries_(out_entries ? out_entries : n_out), n_cells_(a.n_cells)
 {
-  TableLayout layout = pack_tables(ir, tab);
-  tables_ = reals(layout.data.data(), layout.data.size(), p);
+  const std::vector<double> tables = device_tables(ir, tab);
+  tables_ = reals(tables.data(), tables.size(), p);
   weights_ = reals(tab.rule.weights.data(), tab.rule.weights.size(), p);
   constants_ = cuda::Buffer(std::max<size_t>(1, ir.constants.size()) * static_cast<size_t>(bytes_per_real(p)));
   const size_t cells = static_cast<size_t>(a.n_cells);

@@ -161,3 +161,47 @@ TEST_CASE("the tuner's tensor-core candidates follow kMmaShapes within Q and the
   for (size_t i = 0; i < one_point.size(); ++i)
     for (size_t j = i + 1; j < one_point.size(); ++j) CHECK_FALSE(one_point[i].schedule.mma() == one_point[j].schedule.mma());
 }
+
+// The tensor-core kernels read each table operand as 32 consecutive words (mma_tables in
+// kernel_abi.h): every table entry must sit at the lane that the m8n8k4 product reads
+// for it, with zeros past the rule's points and the basis, after the plain tables.
+TEST_CASE("tensor-core table fragments hold each entry at the lane the product reads, zeros past the tables", "[kernel][mma]")
+{
+  std::mt19937 rng(29);
+  for (const FormCase &f : form_cases())
+    for (int dim : {2, 3})
+      for (int degree : {1, 3}) {
+        ActionData d = make_action(f, dim, degree, 1, rng);
+        INFO(f.name << " dim " << dim << " P" << degree);
+        const int Q = d.tab.n_points();
+        const std::vector<double> plain = pack_tables(d.ir, d.tab).data, all = device_tables(d.ir, d.tab);
+        const MmaTables m = mma_tables(d.ir, d.tab, static_cast<long long>(plain.size()));
+        REQUIRE(m.points == 2 * ((Q + 7) / 8 * 8));
+        REQUIRE(all.size() == plain.size() + m.data.size());
+        CHECK(std::equal(plain.begin(), plain.end(), all.begin()));
+        auto word = [&](long long at) { return all.at(static_cast<size_t>(at)); };
+        long long words = 0;
+        for (size_t g = 0; g < d.ir.groups.size(); ++g) {
+          const int n = d.ir.groups[g].n_basis, steps = (n + 3) / 4;
+          for (size_t k = 0; k < d.tab.group_tables[g].size(); ++k)
+            for (int q = 0; q < m.points; ++q)
+              for (int j = 0; j < 4 * steps; ++j) {
+                const long long at = m.group_offsets[g] + ((static_cast<long long>(k) * m.points / 8 + q / 8) * steps + j / 4) * 32 + (q % 8) * 4 + j % 4;
+                const double want = q < Q && j < n ? d.tab.group_tables[g][k][static_cast<size_t>(q * n + j)] : 0.0;
+                if (word(at) != want) FAIL_CHECK("group " << g << " derivative " << k << " point " << q << " basis " << j);
+                ++words;
+              }
+        }
+        const int n = d.ir.n_test_basis, row_tiles = (n + 7) / 8;
+        for (size_t t = 0; t < d.tab.test_tables.size(); ++t)
+          for (int i = 0; i < 8 * row_tiles; ++i)
+            for (int q = 0; q < m.points; ++q) {
+              const long long at = m.test_offset + ((static_cast<long long>(t) * row_tiles + i / 8) * m.points / 4 + q / 4) * 32 + (i % 8) * 4 + q % 4;
+              const double want = q < Q && i < n ? d.tab.test_tables[t][static_cast<size_t>(q * n + i)] : 0.0;
+              if (word(at) != want) FAIL_CHECK("test derivative " << t << " point " << q << " basis " << i);
+              ++words;
+            }
+        // Every word is one of those entries: nothing else is stored.
+        CHECK(words == static_cast<long long>(m.data.size()));
+      }
+}

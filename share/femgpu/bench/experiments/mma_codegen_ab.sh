@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# A/B of a tensor-core codegen change on one GPU: each case's be07f9b winner and the two
+# A/B of a tensor-core codegen change on one GPU: each case's table winner and the two
 # most frequent mma shapes, forced (-schedule), timed by two builds of femgpu-bench one
 # right after the other, each fastest kernel verified on 1024 cells of the paper's mesh.
 # No SpMV baseline.
 # Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_codegen_ab.sh:CASES):
 #   mma_codegen_ab.sh OUT_DIR [old=BENCH] [new=BENCH] OP:DIM:DEG...
 # old= and new= (or OLD_BENCH, NEW_BENCH) name the two builds; by default
-# .carry/bin/femgpu-bench-old and the pack's femgpu-bench.
+# .carry/bin/femgpu-bench-old and the pack's femgpu-bench. WINNERS: the table whose
+# winners are forced (default the one-commit table, h200_70_cases.json; the 2026-11-27
+# A/Bs used h200_70_cases_be07f9b/h200_70_cases.json).
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$1"; shift
@@ -16,7 +18,7 @@ new=${NEW_BENCH:-femgpu-bench}
 for c in "$@"; do
   case "$c" in old=*) old=${c#old=}; continue ;; new=*) new=${c#new=}; continue ;; esac
   IFS=: read -r op dim deg <<<"$c"
-  winner=$(python3 - "$here/h200_70_cases_be07f9b/h200_70_cases.json" "$op" "$dim" "$deg" <<'PY'
+  winner=$(python3 - "${WINNERS:-$here/h200_70_cases.json}" "$op" "$dim" "$deg" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1])):
     if r["operator"] == sys.argv[2] and r["dim"] == int(sys.argv[3]) and r["degree"] == int(sys.argv[4]):
