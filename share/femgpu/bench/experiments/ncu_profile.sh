@@ -4,15 +4,17 @@
 # Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/ncu_profile.sh:ARGS):
 #   ncu_profile.sh OUT_DIR "OP:DIM:DEG:SCHEDULE"...  (SCHEDULE as MatView prints it,
 #   + for spaces, since device-tasks.sh splits its arguments at commas)
-# Writes OUT_DIR/<case>.txt (ncu --page details) and OUT_DIR/<case>.ncu-rep.
+# Writes OUT_DIR/<i>_<case>.txt (ncu --page details) and OUT_DIR/<case>.ncu-rep.
 set -u
 out="$1"; shift
 mkdir -p "$out"
 bench=${BENCH:-femgpu-bench}
+n=0
 for c in "$@"; do
+  n=$((n + 1))
   IFS=: read -r op dim deg sched <<<"$c"
   sched=${sched//+/ }
-  name="${op}_${dim}_${deg}"
+  name="${n}_${op}_${dim}_${deg}"
   echo "=== $op $dim $deg $sched"
   ncu --clock-control none --set full -k regex:femgpu_action --launch-skip 3 --launch-count 1 \
     -o "$out/$name" -f \
