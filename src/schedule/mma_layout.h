@@ -4,10 +4,10 @@
 // counts the kernel's arrays use, so the kernel builder and shared_memory_bytes() count
 // the same words. Does not: check limits (validate() does).
 //
-// The products are m8n8k4: A (8 x 4, a table) from global memory through L1, B (4 x 8)
-// from shared memory, one 8-byte word a lane. A warp's B load reads 8 columns x 4
-// consecutive words; with a column stride of 4 or 12 modulo 16 words, the 16 lanes of
-// each half-warp hit 16 distinct 8-byte bank pairs (no conflicts).
+// The products are m8n8k4: A (8 x 4, a table fragment of kernel_abi.h's mma_tables) from
+// global memory, B (4 x 8) from shared memory, one 8-byte word a lane. A warp's B load
+// reads 8 columns x 4 consecutive words; with a column stride of 4 or 12 modulo 16 words,
+// the 16 lanes of each half-warp hit 16 distinct 8-byte bank pairs (no conflicts).
 #pragma once
 
 #include <vector>
