@@ -47,7 +47,7 @@ void declare_mma_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, con
 {
   const int Q = tab.n_points();
   const int threads = 32 * m.warps;
-  const MmaTables tables = mma_tables(ir, tab, static_cast<long long>(pack_tables(ir, tab).data.size()));
+  const MmaTables tables = mma_tables(ir, tab, static_cast<long long>(pack_tables(ir, tab).data.size()), false);
   k.sizes.insert(k.sizes.end(), {{"MMA_POINT_TILES", tables.points / 8},
                                  {"MMA_POINT_STEPS", tables.points / 4},
                                  {"QUAD_STEPS", m.quad_tile / 4},

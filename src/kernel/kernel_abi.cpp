@@ -101,17 +101,24 @@ TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_eq
   return layout;
 }
 
-MmaTables mma_tables(const ActionIR &ir, const Tabulation &tab, long long base)
+MmaTables mma_tables(const ActionIR &ir, const Tabulation &tab, long long base, bool values)
 {
   MmaTables m;
   const int Q = tab.n_points();
   m.points = 2 * ((Q + 7) / 8 * 8);
+  // The offsets first, by count: the kernel builder needs only them.
+  long long words = 0;
+  for (size_t g = 0; g < ir.groups.size(); ++g) {
+    m.group_offsets.push_back(base + words);
+    words += static_cast<long long>(tab.group_tables[g].size()) * (m.points / 8) * ((ir.groups[g].n_basis + 3) / 4) * 32;
+  }
+  m.test_offset = base + words;
+  if (!values) return m;
   // One A fragment: 32 words, lane (r, c) = value(r, c), zero where value has none.
   auto fragment = [&](const std::function<double(int, int)> &value) {
     for (int lane = 0; lane < 32; ++lane) m.data.push_back(value(lane / 4, lane % 4));
   };
   for (size_t g = 0; g < ir.groups.size(); ++g) {
-    m.group_offsets.push_back(base + static_cast<long long>(m.data.size()));
     const int n = ir.groups[g].n_basis;
     for (const std::vector<double> &phi : tab.group_tables[g])
       for (int pt = 0; pt < m.points / 8; ++pt)
@@ -121,7 +128,6 @@ MmaTables mma_tables(const ActionIR &ir, const Tabulation &tab, long long base)
             return q < Q && j < n ? phi[static_cast<size_t>(q) * n + j] : 0.0;
           });
   }
-  m.test_offset = base + static_cast<long long>(m.data.size());
   const int n = ir.n_test_basis;
   for (const std::vector<double> &psi : tab.test_tables)
     for (int rt = 0; rt < (n + 7) / 8; ++rt)

@@ -90,8 +90,9 @@ struct MmaTables {
   std::vector<long long> group_offsets;
   long long test_offset = 0;
 };
-// base: the words before them in g_tables (pack_tables(ir, tab).data.size()).
-MmaTables mma_tables(const ActionIR &ir, const Tabulation &tab, long long base);
+// base: the words before them in g_tables (pack_tables(ir, tab).data.size()); values
+// false: the offsets and `points` only (data left empty), as the kernel builder needs.
+MmaTables mma_tables(const ActionIR &ir, const Tabulation &tab, long long base, bool values = true);
 // pack_tables(ir, tab) followed by mma_tables: the CUDA backend's g_tables.
 std::vector<double> device_tables(const ActionIR &ir, const Tabulation &tab);
 

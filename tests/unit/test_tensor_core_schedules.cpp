@@ -203,5 +203,11 @@ TEST_CASE("tensor-core table fragments hold each entry at the lane the product r
             }
         // Every word is one of those entries: nothing else is stored.
         CHECK(words == static_cast<long long>(m.data.size()));
+        // The offsets alone (what the kernel builder asks for) are the same.
+        const MmaTables offsets = mma_tables(d.ir, d.tab, static_cast<long long>(plain.size()), false);
+        CHECK(offsets.data.empty());
+        CHECK(offsets.points == m.points);
+        CHECK(offsets.group_offsets == m.group_offsets);
+        CHECK(offsets.test_offset == m.test_offset);
       }
 }
