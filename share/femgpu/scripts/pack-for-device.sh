@@ -8,6 +8,10 @@
 #   -o PACK_DIR      output folder (default: <repo root>/.carry, git-ignored); it is wiped first
 #   BUILD_DIR        femgpu CMake build dir (optional; without it only PETSc is packed)
 # Environment: PACK_LIMIT_MIB (default 60) - fail if the pack is larger.
+#   PACK_BINS - pack only these executables (paths relative to BUILD_DIR, spaces
+#   between), e.g. "femgpu-bench femgpu-gpu-check"; femgpu's own shared libraries then
+#   come only where a packed executable needs them. The device tool carries at most
+#   64 MiB of working tree and pack together: the report says how much is left.
 #
 # Layout of the pack:
 #   lib/      libpetsc.so* (stripped) + any non-system shared lib they need + femgpu .so files
@@ -115,9 +119,11 @@ if [[ -n "$BUILD_DIR" ]]; then
     rel="${f#"$BUILD_DIR"/}"
     if [[ "$(basename "$f")" == *.so* ]]; then
       [[ -L "$f" ]] && continue
+      [[ -n "${PACK_BINS:-}" ]] && continue  # the dependency closure copies what is needed
       dest="$PACK_DIR/lib/$(basename "$f")"
     else
       [[ -x "$f" ]] || continue
+      [[ -z "${PACK_BINS:-}" || " $PACK_BINS " == *" $rel "* ]] || continue
       dest="$PACK_DIR/bin/$rel"
     fi
     is_elf "$f" || continue
@@ -231,6 +237,12 @@ if (( ${#MISSING[@]} )); then
   log "WARNING: unresolved dependencies (not found on this machine):"; printf '    %s\n' "${MISSING[@]}"
 fi
 log "total size: $SIZE_MIB MiB (limit $LIMIT_MIB MiB); details in $MANIFEST"
+# The device tool carries the tracked files and the pack together, 64 MiB at most.
+if TREE_B="$(git -C "$REPO_ROOT" ls-files -z 2>/dev/null | (cd "$REPO_ROOT" && xargs -0 cat 2>/dev/null) | wc -c)"; then
+  LEFT_B=$((64 * 1048576 - TREE_B - SIZE_B))
+  log "tracked files $(awk -v b="$TREE_B" 'BEGIN { printf "%.1f", b / 1048576 }') MiB + pack: $(awk -v b="$LEFT_B" 'BEGIN { printf "%.1f", b / 1048576 }') MiB left of the 64 MiB a device call carries"
+  ((LEFT_B >= 0)) || log "WARNING: over what a device call carries; pack fewer executables (PACK_BINS)"
+fi
 if (( SIZE_B > LIMIT_MIB * 1048576 )); then
   die "pack is $SIZE_MIB MiB, over the $LIMIT_MIB MiB limit"
 fi
