@@ -176,6 +176,7 @@ struct CudaRounds {
   const TuneSettings &settings;
   TuneSettings timing;
   TuneClock clock;
+  double round_budget = 0;  // the round's end, seconds since tuning started (run_plan; 0: none)
   double fastest_ms = std::numeric_limits<double>::infinity();  // of all rounds, for the cutoff
   CompileRatio compile_ratio;                                    // of all rounds, for the queue
   std::vector<std::unique_ptr<CudaKernel>> kernels;              // in the report's order
@@ -189,9 +190,9 @@ struct CudaRounds {
   }
 
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.
-  bool spent() const { return std::isfinite(fastest_ms) && clock.spent(); }
-  // Timing in order ends kGlanceReserveSeconds before the budget (glance).
-  bool timing_spent() const { return std::isfinite(fastest_ms) && clock.elapsed() + kGlanceReserveSeconds >= settings.budget_seconds; }
+  bool spent() const { return std::isfinite(fastest_ms) && round_budget > 0 && clock.elapsed() >= round_budget; }
+  // Timing in order ends kGlanceReserveSeconds before the round's budget (glance).
+  bool timing_spent() const { return std::isfinite(fastest_ms) && round_budget > 0 && clock.elapsed() + kGlanceReserveSeconds >= round_budget; }
 
   std::unique_ptr<CudaKernel> compile(const Schedule &schedule, std::unique_ptr<kernel::Kernel> built = nullptr) const
   {
@@ -270,7 +271,7 @@ struct CudaRounds {
     // Only a tuning that has timed nothing yet must start a compile whatever its estimate.
     std::vector<std::unique_ptr<kernel::Kernel>> built;  // each compile takes its own entry
     std::vector<double> estimates = compile_estimates(ir, tab, round.candidates, settings.compile_threads, &built);
-    CompileQueue queue(std::move(estimates), settings.budget_seconds, kTimingReserveSeconds, compile_ratio, first);
+    CompileQueue queue(std::move(estimates), round_budget, kTimingReserveSeconds, compile_ratio, first);
     CompileWorkers workers(std::move(queue), settings.compile_threads, clock, [&](std::size_t i) {
       try {
         more[i] = compile(schedules[i], std::move(built[i]));
@@ -308,9 +309,10 @@ struct CudaRounds {
   }
 
   // The assembled operator is left untimed where it cannot win (assembled_prospect); a
-  // round of nothing else compiles nothing.
-  void time_round(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen)
+  // round of nothing else compiles nothing. `budget`: the round's end (RoundTimer).
+  void time_round(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen, double budget)
   {
+    round_budget = budget;
     bool any = false;
     for (TimedCandidate &c : candidates) {
       if (c.schedule.strategy() == Strategy::Assembled) c.error = assembled_prospect(ir, data, device, fastest_ms);
@@ -321,7 +323,7 @@ struct CudaRounds {
       round.candidates = std::move(candidates);
       return leave_untimed(into, std::move(round));
     }
-    if (settings.budget_seconds > 0) time_queued(into, std::move(candidates), screen);
+    if (round_budget > 0) time_queued(into, std::move(candidates), screen);
     else time_all(into, std::move(candidates), screen);
   }
 };
@@ -342,8 +344,8 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   ctx.precision = data.precision();
   ctx.settings = &settings;
   CudaRounds rounds(ir, tab, data, info, ctx.device, settings);
-  const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen) {
-    rounds.time_round(into, std::move(candidates), screen);
+  const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen, double budget) {
+    rounds.time_round(into, std::move(candidates), screen, budget);
   };
   run_plan(settings_plan(settings, default_cuda_plan(settings)), ctx, &report, time_round);
   if (rounds.kernels.size() != report.candidates.size())

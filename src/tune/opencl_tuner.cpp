@@ -21,11 +21,11 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
   ctx.settings = &settings;
   std::vector<std::unique_ptr<ActionBackend>> backends;  // in the report's order
   std::vector<double> out(n_out);
-  const TuneClock clock(settings.budget_seconds);
+  const TuneClock clock(settings.budget_seconds);  // each round's end is run_plan's
   bool timed_one = false;  // the budget never stops the first candidate
   // OpenCL's timer: build each candidate as a backend and time it by wall clock. No
   // spills are known, so a round's screen is not applied.
-  const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool) {
+  const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool, double budget) {
     TuneReport round;
     round.candidates = std::move(candidates);
     const std::size_t first = backends.size();
@@ -41,7 +41,7 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
           timed_one = true;
           return c;
         },
-        settings, nullptr, [&] { return timed_one && clock.spent(); }, kBudgetSpent);
+        settings, nullptr, [&] { return timed_one && budget > 0 && clock.elapsed() >= budget; }, kBudgetSpent);
     append_round(into, std::move(round));
   };
   run_plan(settings_plan(settings, default_opencl_plan(settings)), ctx, &report, time_round);

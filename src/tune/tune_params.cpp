@@ -120,6 +120,10 @@ std::vector<TuneParam> selection_params()
                           FIELD(cutoff));
   cutoff.zero_off = true, cutoff.in_key = false;
   p.push_back(cutoff);
+  p.push_back(real("first_round_share", 0.05, 1,
+                   "with a budget: the share of it the first round (first list and tensor cores) may spend, the rest kept for "
+                   "the twins of the fastest",
+                   FIELD(first_round_share)));
   return p;
 }
 

@@ -104,18 +104,22 @@ void add_round(TunePlan *plan, std::vector<PlanMove> moves)
 TunePlan default_cuda_plan(const TuneSettings &s)
 {
   // The order is measured (tuner.h): tensor cores before the twins so that the third
-  // round may bound them; the local search after the twins so that they expand the same
-  // parents; the bound twins of the search's winner last.
+  // round may bound them; the bound twins of the fastest so far right after, where a
+  // budget keeps time for them (TuneSettings::first_round_share); the local search after
+  // the twins so that they expand the same parents; the bound twins of the search's
+  // winner last.
+  const bool bounds = s.register_bound_candidates > 0 || s.cell_value_bound_candidates > 0;
   TunePlan p;
   add_round(&p, {{Move::First, 0}});
   add_round(&p, {{Move::TensorCore, s.mma_candidates}});
   if (s.assembled_candidate) add_round(&p, {{Move::Assembled, 0}});
+  if (s.register_bound_candidates > 0) add_round(&p, {{Move::RegisterBound, 1}});
   add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
                  {Move::Interleaved, s.interleaved_candidates}});
   add_round(&p, {{Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},
                  {Move::CellValueBound, s.cell_value_bound_candidates}});
   add_round(&p, {{Move::LocalSearch, s.local_search_rounds}});
-  if (s.register_bound_candidates > 0 || s.cell_value_bound_candidates > 0) add_round(&p, {{Move::BoundBest, 0}});
+  if (bounds) add_round(&p, {{Move::BoundBest, 0}});
   return p;
 }
 

@@ -84,12 +84,15 @@ struct PlanContext {
 };
 
 // Times `round` (its candidates), appending them to `report` (append_round); `screen`:
-// whether bound twins that spill more than their originals must be skipped.
-using RoundTimer = std::function<void(TuneReport *report, std::vector<TimedCandidate> round, bool screen)>;
+// whether bound twins that spill more than their originals must be skipped; `budget`:
+// the seconds since tuning started by which this round's timing must end (0: no budget).
+using RoundTimer = std::function<void(TuneReport *report, std::vector<TimedCandidate> round, bool screen, double budget)>;
 
 // Runs `plan` into *report: each round's candidates are made from the report so far and
 // handed to `time`; an empty round is skipped. The space size of the first list is
-// recorded in the report.
+// recorded in the report. With a budget, the first round (the first list and the
+// tensor-core schedules, timed as one) is given TuneSettings::first_round_share of it and
+// every later round the whole budget: the rest is kept for the twins of the fastest.
 void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, const RoundTimer &time);
 
 // The plan of `s`: s.plan (rounds, no parameters: with_plan_text) parsed where set, else `fallback`.

@@ -201,6 +201,12 @@ struct TuneSettings {
   // Part of the cache key: a tuning cut short is not reused where more time is given.
   // On CUDA a budget also turns the cutoff on (kBudgetCutoff) where the plan sets none.
   double budget_seconds = 0;
+  // With a budget, the share of it the first round (the first list and the tensor-core
+  // schedules, timed as one) may spend; the later rounds (the twins of the fastest, the
+  // local search) have the rest. On the H200 the first round alone spent the 10 s in most
+  // high-order cases, so the register-bound twins, 1.07-1.12x faster in four of them,
+  // were never timed (tune_plan_run.cpp). 1: the first round may spend it all.
+  double first_round_share = 0.8;
 };
 
 struct TimedCandidate {
