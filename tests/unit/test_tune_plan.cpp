@@ -100,7 +100,7 @@ TEST_CASE("tune plan: with a budget the first round stops at its share, every la
   CHECK(round_budgets("first", 10, 0.5) == std::vector<double>{10});      // one round: it has the whole budget
 }
 
-TEST_CASE("tune plan: the first round's share is a tuning parameter in (0, 1]", "[tune_plan]")
+TEST_CASE("tune plan: the first round's share is a tuning parameter from 0.05 to 1", "[tune_plan]")
 {
   CHECK(with_plan_text(TuneSettings{}, "param first_round_share=0.6").first_round_share == 0.6);
   CHECK(TuneSettings{}.first_round_share == 0.8);
