@@ -221,7 +221,7 @@ TEST_CASE("Cache files: stale temporary files and damaged caches do not break lo
   CHECK(temporaries(dir.path) == 0);
 }
 
-TEST_CASE("Probe cache: no cache folder means a probe that is not stored; a foreign file is left alone", "[cache][probe]")
+TEST_CASE("Probe cache: no cache folder means a probe that is not stored, and a foreign file is left alone", "[cache][probe]")
 {
   const ProbeKey key = ProbeKey::opencl("pthread-test", "OpenCL 3.0", "3.1", femgpu_version());
   int probes = 0;

@@ -27,7 +27,7 @@ TEST_CASE("exact rewrites: x + x is 2x, and power-of-two scalings fold", "[ir][c
   CHECK(p.node(nested).op == SOp::Mul);
 }
 
-TEST_CASE("cheap per-cell values are recomputed at the points; the others are held", "[ir][cell_values]")
+TEST_CASE("cheap per-cell values are recomputed at the points, the others are held", "[ir][cell_values]")
 {
   std::mt19937 rng(5);
   for (const FormCase &f : form_cases())

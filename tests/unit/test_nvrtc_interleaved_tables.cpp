@@ -13,7 +13,7 @@
 using namespace femgpu;
 using namespace femgpu::test;
 
-TEST_CASE("NVRTC compiles every sampled interleaved-table kernel; paired tables load as 16-byte pairs", "[nvrtc][kernel][tiled][interleaved]")
+TEST_CASE("NVRTC compiles every sampled interleaved-table kernel, whose paired tables load as 16-byte pairs", "[nvrtc][kernel][tiled][interleaved]")
 {
   std::mt19937 rng(43);
   const std::vector<FormCase> forms = form_cases();
