@@ -104,11 +104,10 @@ void add_round(TunePlan *plan, std::vector<PlanMove> moves)
 TunePlan default_cuda_plan(const TuneSettings &s)
 {
   // The order is measured (tuner.h): tensor cores before the twins so that the third
-  // round may bound them; the bound twins of the fastest so far right after, where a
-  // budget keeps time for them (TuneSettings::first_round_share); the local search after
+  // round may bound them; the register-bound twin of the fastest so far right after, where
+  // a budget keeps time for it (TuneSettings::first_round_share); the local search after
   // the twins so that they expand the same parents; the bound twins of the search's
   // winner last.
-  const bool bounds = s.register_bound_candidates > 0 || s.cell_value_bound_candidates > 0;
   TunePlan p;
   add_round(&p, {{Move::First, 0}});
   add_round(&p, {{Move::TensorCore, s.mma_candidates}});
@@ -119,7 +118,7 @@ TunePlan default_cuda_plan(const TuneSettings &s)
   add_round(&p, {{Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},
                  {Move::CellValueBound, s.cell_value_bound_candidates}});
   add_round(&p, {{Move::LocalSearch, s.local_search_rounds}});
-  if (bounds) add_round(&p, {{Move::BoundBest, 0}});
+  if (s.register_bound_candidates > 0 || s.cell_value_bound_candidates > 0) add_round(&p, {{Move::BoundBest, 0}});
   return p;
 }
 

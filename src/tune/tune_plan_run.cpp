@@ -65,10 +65,10 @@ void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, 
     rounds.erase(rounds.begin() + 1);
   }
   // A plan of several rounds: the first stops at its share of the budget, so that the
-  // twins of its fastest kernel (the early bound_best round of the default plan) always
-  // get a try. On the H200 the first round spent the whole 10 s in 4 of the 7 cases whose
-  // winner was more than 5% slower than the unbounded tuner's, and each time the unbounded
-  // winner was the register-bound twin of the budgeted one
+  // register-bound twin of its fastest kernel (the default plan's early register_bound
+  // n=1 round) always gets a try. On the H200 the first round spent the whole 10 s in 4
+  // of the 7 cases whose winner was more than 5% slower than the unbounded tuner's, and
+  // each time the unbounded winner was the register-bound twin of the budgeted one
   // (share/femgpu/bench/h200_70_cases_db38b28/unbounded_2598b12).
   const double first_budget = rounds.size() > 1 ? budget * ctx.settings->first_round_share : budget;
   for (std::size_t r = 0; r < rounds.size(); ++r) {
