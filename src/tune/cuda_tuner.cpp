@@ -69,8 +69,11 @@ constexpr double kAssembledMaxCellEntries = 1e9;
 // once, so at the device's bandwidth it takes at least that long; where that is not below
 // the fastest kernel so far it cannot win, and assembling it (the pattern on the host,
 // then the cell matrices) would only spend tuning time. The nonzeros are estimated from a
-// sample of rows (fem/sliced_pattern.h), in time linear in the map.
-std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data, const DeviceParams &device, double fastest_ms)
+// sample of rows (fem/sliced_pattern.h), in time linear in the map. With a budget
+// (`seconds_left` finite), neither is one that may win where assembling it
+// (assembled_setup_seconds) would not end within the budget.
+std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data, const DeviceParams &device, double fastest_ms,
+                               double seconds_left)
 {
   const ActionArrays &a = data.host_arrays();
   const int w = cell_width(ir);
@@ -87,6 +90,12 @@ std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data,
   if (!(ms < fastest_ms)) {
     why << "not timed: its SpMV reads at least " << bytes / 1e6 << " MB (about " << nonzeros << " nonzeros), " << ms << " ms at "
         << device.beta_global / 1e12 << " TB/s, not below the fastest so far (" << fastest_ms << " ms)";
+    return why.str();
+  }
+  const double setup = assembled_setup_seconds(cell_entries);
+  if (std::isfinite(fastest_ms) && setup > seconds_left) {  // the first candidate is never left by the budget
+    why << kBudgetSpent << ": assembling its " << cell_entries << " cell-matrix entries is expected to take " << setup << " s, "
+        << std::max(0.0, seconds_left) << " s of the budget left";
     return why.str();
   }
   return "";
@@ -191,6 +200,11 @@ struct CudaRounds {
 
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.
   bool spent() const { return std::isfinite(fastest_ms) && round_budget > 0 && clock.elapsed() >= round_budget; }
+  // What is left of the round's budget for a setup and its timing; infinite without one.
+  double seconds_left() const
+  {
+    return round_budget > 0 ? round_budget - clock.elapsed() - kTimingReserveSeconds : std::numeric_limits<double>::infinity();
+  }
   // Timing in order ends kGlanceReserveSeconds before the round's budget (glance).
   bool timing_spent() const { return std::isfinite(fastest_ms) && round_budget > 0 && clock.elapsed() + kGlanceReserveSeconds >= round_budget; }
 
@@ -315,7 +329,7 @@ struct CudaRounds {
     round_budget = budget;
     bool any = false;
     for (TimedCandidate &c : candidates) {
-      if (c.schedule.strategy() == Strategy::Assembled) c.error = assembled_prospect(ir, data, device, fastest_ms);
+      if (c.schedule.strategy() == Strategy::Assembled) c.error = assembled_prospect(ir, data, device, fastest_ms, seconds_left());
       any = any || c.error.empty();
     }
     if (!any) {

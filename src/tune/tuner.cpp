@@ -163,6 +163,10 @@ const TimedCandidate *unbounded_original(const std::vector<TimedCandidate> &time
 
 const char *const kBudgetSpent = "not timed: tuning budget spent";
 
+bool left_by_budget(const TimedCandidate &c) { return c.error.rfind(kBudgetSpent, 0) == 0; }
+
+double assembled_setup_seconds(double cell_entries) { return 0.3 + 1.5e-8 * cell_entries; }
+
 std::vector<TimedCandidate> assembled_candidates(const ActionIR &ir, int Q, Precision precision)
 {
   TimedCandidate c;
@@ -204,14 +208,14 @@ void append_round(TuneReport *report, TuneReport &&round)
   report->timing_seconds += round.timing_seconds;
   // A round says so itself where it timed its left-overs after all (cuda_tuner's glance).
   const bool left = std::any_of(report->candidates.begin() + static_cast<long>(first), report->candidates.end(),
-                                [](const TimedCandidate &c) { return c.error == kBudgetSpent; });
+                                [](const TimedCandidate &c) { return left_by_budget(c); });
   report->budget_spent = report->budget_spent || round.budget_spent || left;
 }
 
 std::size_t candidates_timed(const TuneReport &report)
 {
   return static_cast<std::size_t>(
-      std::count_if(report.candidates.begin(), report.candidates.end(), [](const TimedCandidate &c) { return c.error != kBudgetSpent; }));
+      std::count_if(report.candidates.begin(), report.candidates.end(), [](const TimedCandidate &c) { return !left_by_budget(c); }));
 }
 
 TimedCandidate time_wall_clock(const std::function<void()> &run, const TuneSettings &s)

@@ -252,8 +252,19 @@ constexpr double kBudgetCutoff = 2;
 // TuneSettings::candidate_seconds of a budgeted CUDA tuning.
 constexpr double kBudgetCandidateSeconds = 1.0;
 
-// The reason a candidate left untimed by the budget carries (TimedCandidate::error).
+// The reason a candidate left untimed by the budget carries (TimedCandidate::error),
+// alone or followed by ": " and what it would have taken.
 extern const char *const kBudgetSpent;
+bool left_by_budget(const TimedCandidate &c);
+
+// What setting up the assembled operator (Strategy::Assembled: the pattern on the host,
+// the cell-matrix kernel's compile, the first cell matrices and their sum) is expected to
+// take, from its cell-matrix entries, so that a budgeted tuning starts it only where it
+// ends within the budget (the setup cannot be interrupted). Fitted above each of the ten
+// setups measured on the H200 host (4aacc31, four tunings sharing its cores: 0.24-5.3 s,
+// 1.1-2.0 s per 1e8 entries from 1.7e7 to 4.2e8): Helmholtz 3D P3 (4.2e8 entries) took
+// 5.3 s where 2 s of a 10 s budget were left, and tuned in 13.6 s.
+double assembled_setup_seconds(double cell_entries);
 
 // The first list (with the tensor-core schedules) in the order of its expected gain, for
 // a budgeted tuning: round robin over the kinds, each in its given order: the first

@@ -98,3 +98,41 @@ TEST_CASE("a monitor line gives the assembled operator's assembly seconds, and n
   c.setup_seconds = 0;
   CHECK(describe(c) == "scpwi wg=32 fp64: 0.5 ms (median of 15), 30 regs, 0 B spill, 0 B shared");
 }
+
+TEST_CASE("the assembled operator's setup estimate lies above each setup measured on the H200 host, within 2.5x", "[tune]")
+{
+  // Cell-matrix entries and setup seconds of the ten assembled candidates the 70-case
+  // collection timed (share/femgpu/bench/h200_70_cases_4aacc31/bench_*.log, "assembled in").
+  const double measured[][2] = {{2.95e7, 0.404}, {2.95e7, 0.436}, {2.95e7, 0.459}, {1.18e8, 1.626}, {1.69e7, 0.340},
+                                {1.69e7, 0.312}, {1.69e7, 0.239}, {1.05e8, 1.163}, {4.21e8, 5.302}, {1.52e8, 1.713}};
+  for (const auto &m : measured) {
+    INFO(m[0] << " entries, " << m[1] << " s measured, " << assembled_setup_seconds(m[0]) << " s estimated");
+    CHECK(assembled_setup_seconds(m[0]) > m[1]);
+    CHECK(assembled_setup_seconds(m[0]) < 2.5 * m[1]);
+  }
+}
+
+TEST_CASE("a candidate whose reason starts with the budget's counts as left by it, and marks the tuning cut short", "[tune]")
+{
+  TimedCandidate timed = scpwi(32);
+  timed.median_ms = 1.0;
+  TimedCandidate assembled;
+  assembled.schedule = parse_schedule("assembled fp64");
+  assembled.error = "not timed: its SpMV reads at least 12 MB (about 1e6 nonzeros), 0.003 ms at 4.27 TB/s, not below the fastest so far";
+  TuneReport round;
+  round.candidates = {timed, assembled};
+  round.best = 0;
+  TuneReport whole;
+  append_round(&whole, TuneReport(round));
+  CHECK_FALSE(whole.budget_spent);  // left for a reason of its own: the plan was timed in full
+  CHECK(candidates_timed(whole) == 2);
+
+  round.candidates[1].error = std::string(kBudgetSpent) + ": assembling its 4.2e+08 cell-matrix entries is expected to take 6.6 s, 1.5 s of the budget left";
+  CHECK(left_by_budget(round.candidates[1]));
+  CHECK_FALSE(left_by_budget(round.candidates[0]));
+  TuneReport cut;
+  append_round(&cut, TuneReport(round));
+  CHECK(cut.budget_spent);
+  CHECK(candidates_timed(cut) == 1);
+  CHECK(cut.best == 0);
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compare a budgeted 70-case table with unbounded tunings of the same cases.
 
-Takes: the budgeted table (collect_bench.py's CSV) and the folder of femgpu-bench runs made
-with -tune_budget 0 -monitor (each run's CSV and its log; the log lists every timed
+Takes: the budgeted table (collect_bench.py's CSV) and one or more folders of femgpu-bench
+runs made with -tune_budget 0 -monitor (each run's CSV and its log; the log lists every timed
 candidate with its median).
 Writes (stdout): one markdown row per case whose budgeted tuning was cut short
 (budget_spent), and a summary. Two ratios per case:
@@ -14,7 +14,8 @@ Writes (stdout): one markdown row per case whose budgeted tuning was cut short
 A case is within 5% when the same-run ratio (else the table ratio) is at most 1.05.
 Cases the unbounded runs did not finish are listed as missing.
 
-Usage: compare_unbounded.py TABLE.csv UNBOUNDED_DIR [--csv OUT.csv]
+Usage: compare_unbounded.py TABLE.csv UNBOUNDED_DIR [UNBOUNDED_DIR ...] [--csv OUT.csv]
+(a case found in several folders is taken from the last one)
 """
 import argparse
 import csv
@@ -30,10 +31,10 @@ def key(op, dim, degree):
     return (op, int(dim), int(degree))
 
 
-def read_logs(folder):
+def read_logs(folders):
     """{case: {schedule: median ms}}: a log's candidate lines come before their case's row."""
     timed = {}
-    for path in sorted(glob.glob(os.path.join(folder, "bench_*.log"))):
+    for path in [p for folder in folders for p in sorted(glob.glob(os.path.join(folder, "bench_*.log")))]:
         lines = {}
         with open(path) as f:
             for line in f:
@@ -60,11 +61,11 @@ def read_rows(paths):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("table")
-    ap.add_argument("unbounded")
+    ap.add_argument("unbounded", nargs="+")
     ap.add_argument("--csv")
     a = ap.parse_args()
     table = read_rows([a.table])
-    unbounded = read_rows(sorted(glob.glob(os.path.join(a.unbounded, "bench_*.csv"))))
+    unbounded = read_rows([p for folder in a.unbounded for p in sorted(glob.glob(os.path.join(folder, "bench_*.csv")))])
     timed = read_logs(a.unbounded)
     out, missing = [], []
     print("| case | budgeted winner | unbounded winner | table / unbounded | same run | tune s (budgeted, unbounded) |")
