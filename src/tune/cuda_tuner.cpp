@@ -70,8 +70,8 @@ constexpr double kAssembledMaxCellEntries = 1e9;
 // the fastest kernel so far it cannot win, and assembling it (the pattern on the host,
 // then the cell matrices) would only spend tuning time. The nonzeros are estimated from a
 // sample of rows (fem/sliced_pattern.h), in time linear in the map. With a budget
-// (`seconds_left` finite), neither is one that may win where assembling it
-// (assembled_setup_seconds) would not end within the budget.
+// (`seconds_left` finite), neither is one whose setup would run past the budget for too
+// small a prospect (assembled_budget_reason).
 std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data, const DeviceParams &device, double fastest_ms,
                                double seconds_left)
 {
@@ -92,13 +92,8 @@ std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data,
         << device.beta_global / 1e12 << " TB/s, not below the fastest so far (" << fastest_ms << " ms)";
     return why.str();
   }
-  const double setup = assembled_setup_seconds(cell_entries);
-  if (std::isfinite(fastest_ms) && setup > seconds_left) {  // the first candidate is never left by the budget
-    why << kBudgetSpent << ": assembling its " << cell_entries << " cell-matrix entries is expected to take " << setup << " s, "
-        << std::max(0.0, seconds_left) << " s of the budget left";
-    return why.str();
-  }
-  return "";
+  if (!std::isfinite(fastest_ms)) return "";  // the first candidate is never left by the budget
+  return assembled_budget_reason(cell_entries, ms, fastest_ms, seconds_left);
 }
 
 // Compiled kernels the budget left untimed get one look (cutoff 1: two launches, timed in

@@ -167,6 +167,17 @@ bool left_by_budget(const TimedCandidate &c) { return c.error.rfind(kBudgetSpent
 
 double assembled_setup_seconds(double cell_entries) { return 0.3 + 1.5e-8 * cell_entries; }
 
+std::string assembled_budget_reason(double cell_entries, double spmv_bound_ms, double fastest_ms, double seconds_left)
+{
+  const double setup = assembled_setup_seconds(cell_entries);
+  if (setup <= seconds_left || spmv_bound_ms < kAssembledOverrunShare * fastest_ms) return "";
+  std::ostringstream why;
+  why << kBudgetSpent << ": assembling its " << cell_entries << " cell-matrix entries is expected to take " << setup << " s, "
+      << std::max(0.0, seconds_left) << " s of the budget left, and its SpMV's lower bound (" << spmv_bound_ms
+      << " ms) is not below " << kAssembledOverrunShare << " of the fastest so far (" << fastest_ms << " ms)";
+  return why.str();
+}
+
 std::vector<TimedCandidate> assembled_candidates(const ActionIR &ir, int Q, Precision precision)
 {
   TimedCandidate c;

@@ -266,6 +266,17 @@ bool left_by_budget(const TimedCandidate &c);
 // 5.3 s where 2 s of a 10 s budget were left, and tuned in 13.6 s.
 double assembled_setup_seconds(double cell_entries);
 
+// Why a budgeted tuning does not start the assembled operator's setup, or "" where it
+// does: where the setup (assembled_setup_seconds) ends within the `seconds_left` of the
+// budget, or where its SpMV's lower bound (`spmv_bound_ms`: each nonzero and x and y read
+// once at the device's bandwidth) is below kAssembledOverrunShare of the fastest kernel so
+// far, a gain worth running past the budget. The assembled SpMV runs near that bound at P1
+// (0.90-0.95 of it on the H200's 3D P1 meshes of 3e6-9.5e6 DOFs, 1.46x cuSPARSE where the
+// matrix-free kernel reached 0.47x) and far from it at higher order (Helmholtz 3D P3: the
+// bound was about 0.55 of the fastest kernel, the SpMV took 1.37x that kernel's time).
+constexpr double kAssembledOverrunShare = 0.5;
+std::string assembled_budget_reason(double cell_entries, double spmv_bound_ms, double fastest_ms, double seconds_left);
+
 // The first list (with the tensor-core schedules) in the order of its expected gain, for
 // a budgeted tuning: round robin over the kinds, each in its given order: the first
 // tensor-core shape, the best tiled candidate by the cost model, the first SCPWI size,

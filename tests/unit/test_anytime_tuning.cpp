@@ -1,8 +1,10 @@
 // Anytime tuning (TuneSettings::budget_seconds): the order a budgeted first list is timed
-// in, the budget's clock, the budget in the cache key's settings text, and the monitor
-// line of a candidate whose setup tuning pays (the assembled operator).
+// in, the budget's clock, the budget in the cache key's settings text, the monitor line of
+// a candidate whose setup tuning pays (the assembled operator), and when that setup starts
+// within a budget.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <thread>
 
 #include "tune/tune_plan.h"
@@ -135,4 +137,22 @@ TEST_CASE("a candidate whose reason starts with the budget's counts as left by i
   CHECK(cut.budget_spent);
   CHECK(candidates_timed(cut) == 1);
   CHECK(cut.best == 0);
+}
+
+TEST_CASE("the assembled operator's setup starts where it fits the budget, or past it for an SpMV bound below half the fastest", "[tune]")
+{
+  // Helmholtz 3D P3 at 4aacc31: 4.2e8 entries (about 6.6 s), 1.6 s left, bound about 0.55 of the fastest.
+  const std::string why = assembled_budget_reason(4.21e8, 0.40, 0.74, 1.6);
+  CHECK(why.rfind(kBudgetSpent, 0) == 0);
+  CHECK(why.find("4.21e+08 cell-matrix entries") != std::string::npos);
+  CHECK(why.find("1.6 s of the budget left") != std::string::npos);
+  // The same with the budget left for it: it starts.
+  CHECK(assembled_budget_reason(4.21e8, 0.40, 0.74, 7.0).empty());
+  // 3D P1 at 9.5e6 DOFs: 9e8 entries (about 13.8 s) never fit a 10 s budget; its bound is
+  // about 0.3 of the matrix-free kernel's time, a gain worth running past the budget.
+  CHECK(assembled_budget_reason(9.02e8, 0.43, 1.42, 8.0).empty());
+  // Just above half: left.
+  CHECK_FALSE(assembled_budget_reason(9.02e8, 0.72, 1.42, 8.0).empty());
+  // No budget: never left.
+  CHECK(assembled_budget_reason(9.02e8, 1.0, 1.1, std::numeric_limits<double>::infinity()).empty());
 }
