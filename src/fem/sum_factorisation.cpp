@@ -12,6 +12,7 @@
 // reference ones.
 #include "fem/sum_factorisation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -91,6 +92,43 @@ std::vector<double> inverse(std::vector<double> m, int n)
 }
 
 }  // namespace
+
+std::array<std::vector<double>, 3> collapsed_points_1d(int dim, const std::vector<double> &points)
+{
+  if (dim != 2 && dim != 3) throw std::invalid_argument("collapsed points: dim must be 2 or 3, got " + std::to_string(dim));
+  constexpr double tol = 1e-12;
+  const std::size_t n = points.size() / static_cast<std::size_t>(dim);
+  std::array<std::vector<double>, 3> axes;
+  std::vector<std::array<double, 3>> abc;
+  for (std::size_t i = 0; i < n; ++i) {
+    abc.push_back(collapsed(dim, &points[i * static_cast<std::size_t>(dim)]));
+    for (int d = 0; d < dim; ++d) {
+      std::vector<double> &axis = axes[static_cast<std::size_t>(d)];
+      const double t = abc.back()[static_cast<std::size_t>(d)];
+      if (std::none_of(axis.begin(), axis.end(), [&](double u) { return std::fabs(u - t) < tol; })) axis.push_back(t);
+    }
+  }
+  std::size_t product = 1;
+  for (int d = 0; d < dim; ++d) {
+    std::sort(axes[static_cast<std::size_t>(d)].begin(), axes[static_cast<std::size_t>(d)].end());
+    product *= axes[static_cast<std::size_t>(d)].size();
+  }
+  // Each tensor index at most once: with as many points as the product, each exactly once.
+  std::vector<char> seen(product, 0);
+  for (const std::array<double, 3> &x : abc) {
+    std::size_t index = 0;
+    for (int d = 0; d < dim; ++d) {
+      const std::vector<double> &axis = axes[static_cast<std::size_t>(d)];
+      const auto it = std::lower_bound(axis.begin(), axis.end(), x[static_cast<std::size_t>(d)] - tol);
+      index = index * axis.size() + static_cast<std::size_t>(it - axis.begin());
+    }
+    if (seen[index]++) product = 0;  // a repeated tensor index: not a tensor rule
+  }
+  if (product != n)
+    throw std::invalid_argument("collapsed points: the " + std::to_string(n) +
+                                " points are not a tensor product in collapsed coordinates (a symmetric rule?)");
+  return axes;
+}
 
 SumFactorisedElement::SumFactorisedElement(int dim, int degree, const std::vector<double> &lagrange_nodes,
                                            const std::array<std::vector<double>, 3> &points_1d)

@@ -28,6 +28,13 @@
 
 namespace femgpu {
 
+// The 1D collapsed coordinates of a rule's points (n x dim on the reference simplex), each
+// direction's distinct values in increasing order, where the points are exactly their
+// tensor product (a collapsed Gauss-Jacobi rule, quadrature.h's "stroud-conical"), so that
+// a SumFactorisedElement on them evaluates at the rule's own points. Throws
+// std::invalid_argument where they are not (a symmetric rule).
+std::array<std::vector<double>, 3> collapsed_points_1d(int dim, const std::vector<double> &points);
+
 class SumFactorisedElement {
  public:
   SumFactorisedElement(int dim, int degree, const std::vector<double> &lagrange_nodes, const std::array<std::vector<double>, 3> &points_1d);

@@ -2,7 +2,8 @@
 // and their transpose at the collapsed tensor points agree with the dense PetscFE
 // tabulation on random Lagrange coefficients, P1-P8 triangles and P1-P6 tetrahedra; the
 // flops it reports are the stage-by-stage count, at most the offline study's upper bound
-// (share/femgpu/bench/sum_factorisation_flops.py); bad input throws.
+// (share/femgpu/bench/sum_factorisation_flops.py); a collapsed Gauss-Jacobi rule's points
+// are its 1D points' tensor product; bad input throws.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "fem/quadrature.h"
 #include "fem/sum_factorisation.h"
 #include "fem/tabulation.h"
 
@@ -125,4 +127,32 @@ TEST_CASE("sum factorisation rejects a wrong node count, points outside (-1, 1) 
   CHECK_THROWS_AS(SumFactorisedElement(2, 2, lagrange_nodes(2, 2), {std::vector<double>{0.0, 1.0}, points_1d(3, 0.3), {}}),
                   std::invalid_argument);
   CHECK_THROWS_AS(SumFactorisedElement(1, 2, std::vector<double>(3, 0.0), p), std::invalid_argument);
+}
+
+TEST_CASE("a collapsed Gauss-Jacobi rule is the tensor product of its 1D collapsed points; a symmetric rule is not", "[sum_factorisation]")
+{
+  // Hyperelasticity 3D P5's rule (degree 16, 9^3 points) and a triangle rule beyond the
+  // symmetric tables (degree 32, 17^2 points).
+  for (const auto &[dim, degree, degree_p] : {std::array<int, 3>{3, 16, 5}, std::array<int, 3>{2, 32, 8}}) {
+    INFO("dim " << dim << ", degree " << degree);
+    const QuadratureRule rule = simplex_quadrature(dim, degree, default_share_dir());
+    REQUIRE(rule.family == "stroud-conical");
+    const std::array<std::vector<double>, 3> axes = collapsed_points_1d(dim, rule.points);
+    const SumFactorisedElement e(dim, degree_p, lagrange_nodes(dim, degree_p), axes);
+    REQUIRE(e.n_points() == rule.size());
+    // Every rule point is one of the element's points.
+    for (int i = 0; i < rule.size(); ++i) {
+      bool found = false;
+      for (int j = 0; j < e.n_points() && !found; ++j) {
+        double dist = 0;
+        for (int d = 0; d < dim; ++d)
+          dist = std::max(dist, std::fabs(rule.points[static_cast<std::size_t>(i * dim + d)] - e.points()[static_cast<std::size_t>(j * dim + d)]));
+        found = dist < 1e-12;
+      }
+      CHECK(found);
+    }
+  }
+  const QuadratureRule symmetric = simplex_quadrature(2, 4, default_share_dir());
+  REQUIRE(symmetric.family == "xiao-gimbutas");
+  CHECK_THROWS_AS(collapsed_points_1d(2, symmetric.points), std::invalid_argument);
 }
