@@ -129,7 +129,7 @@ TEST_CASE("sum factorisation rejects a wrong node count, points outside (-1, 1) 
   CHECK_THROWS_AS(SumFactorisedElement(1, 2, std::vector<double>(3, 0.0), p), std::invalid_argument);
 }
 
-TEST_CASE("a collapsed Gauss-Jacobi rule is the tensor product of its 1D collapsed points; a symmetric rule is not", "[sum_factorisation]")
+TEST_CASE("a collapsed Gauss-Jacobi rule is the tensor product of its 1D collapsed points, and a symmetric rule is not", "[sum_factorisation]")
 {
   // Hyperelasticity 3D P5's rule (degree 16, 9^3 points) and a triangle rule beyond the
   // symmetric tables (degree 32, 17^2 points).
