@@ -92,7 +92,6 @@ std::string assembled_prospect(const ActionIR &ir, const DeviceActionData &data,
         << device.beta_global / 1e12 << " TB/s, not below the fastest so far (" << fastest_ms << " ms)";
     return why.str();
   }
-  if (!std::isfinite(fastest_ms)) return "";  // the first candidate is never left by the budget
   return assembled_budget_reason(cell_entries, ms, fastest_ms, seconds_left);
 }
 
@@ -187,14 +186,14 @@ struct CudaRounds {
 
   CudaRounds(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info, const DeviceParams &device,
              const TuneSettings &settings)
-      : ir(ir), tab(tab), data(data), info(info), device(device), settings(settings), timing(settings), clock(settings.budget_seconds)
+      : ir(ir), tab(tab), data(data), info(info), device(device), settings(settings), timing(settings)
   {
     if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
     if (timing.budget_seconds > 0 && timing.candidate_seconds == 0) timing.candidate_seconds = kBudgetCandidateSeconds;
   }
 
   // The budget never stops the first candidate: a budgeted tuning returns a schedule.
-  bool spent() const { return std::isfinite(fastest_ms) && round_budget > 0 && clock.elapsed() >= round_budget; }
+  bool spent() const { return std::isfinite(fastest_ms) && clock.past(round_budget); }
   // What is left of the round's budget for a setup and its timing; infinite without one.
   double seconds_left() const
   {

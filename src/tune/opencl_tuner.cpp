@@ -21,7 +21,7 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
   ctx.settings = &settings;
   std::vector<std::unique_ptr<ActionBackend>> backends;  // in the report's order
   std::vector<double> out(n_out);
-  const TuneClock clock(settings.budget_seconds);  // each round's end is run_plan's
+  const TuneClock clock;  // each round's end is run_plan's
   bool timed_one = false;  // the budget never stops the first candidate
   // OpenCL's timer: build each candidate as a backend and time it by wall clock. No
   // spills are known, so a round's screen is not applied.
@@ -41,7 +41,7 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
           timed_one = true;
           return c;
         },
-        settings, nullptr, [&] { return timed_one && budget > 0 && clock.elapsed() >= budget; }, kBudgetSpent);
+        settings, nullptr, [&] { return timed_one && clock.past(budget); }, kBudgetSpent);
     append_round(into, std::move(round));
   };
   run_plan(settings_plan(settings, default_opencl_plan(settings)), ctx, &report, time_round);

@@ -235,15 +235,16 @@ struct TuneReport {
 // The candidates tuning timed or tried: those the budget left untimed are not counted.
 std::size_t candidates_timed(const TuneReport &report);
 
-// The tuning budget's clock, started when tuning starts (TuneSettings::budget_seconds).
+// The tuning budget's clock, started when tuning starts. Each round has its own end
+// (run_plan: TuneSettings::first_round_share), so the clock holds none.
 class TuneClock {
  public:
-  explicit TuneClock(double budget_seconds) : budget_(budget_seconds), start_(std::chrono::steady_clock::now()) {}
+  TuneClock() : start_(std::chrono::steady_clock::now()) {}
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-  bool spent() const { return budget_ > 0 && elapsed() >= budget_; }
+  // Whether `end` (seconds since the start; 0: no budget) has passed.
+  bool past(double end) const { return end > 0 && elapsed() >= end; }
 
  private:
-  double budget_;
   std::chrono::steady_clock::time_point start_;
 };
 
@@ -267,8 +268,9 @@ bool left_by_budget(const TimedCandidate &c);
 double assembled_setup_seconds(double cell_entries);
 
 // Why a budgeted tuning does not start the assembled operator's setup, or "" where it
-// does: where the setup (assembled_setup_seconds) ends within the `seconds_left` of the
-// budget, or where its SpMV's lower bound (`spmv_bound_ms`: each nonzero and x and y read
+// does: where nothing was timed yet (`fastest_ms` infinite), where the setup
+// (assembled_setup_seconds) ends within the `seconds_left` of the budget, or where its
+// SpMV's lower bound (`spmv_bound_ms`: each nonzero and x and y read
 // once at the device's bandwidth) is below kAssembledOverrunShare of the fastest kernel so
 // far, a gain worth running past the budget. The assembled SpMV runs near that bound at P1
 // (0.90-0.95 of it on the H200's 3D P1 meshes of 3e6-9.5e6 DOFs, 1.46x cuSPARSE where the

@@ -161,7 +161,7 @@ TEST_CASE("compile workers start what the queue lets them and report the skipped
   // Fake compiles: sleeps of a few milliseconds.
   const std::vector<double> estimates{0.002, 0.002, 100, 0.002, 0.002};
   std::atomic<int> compiles{0};
-  const TuneClock clock(5);
+  const TuneClock clock;
   CompileWorkers workers(CompileQueue(estimates, 5, 0.01), 2, clock, [&](std::size_t i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<int>(estimates[i] * 1000)));
     ++compiles;
@@ -174,7 +174,7 @@ TEST_CASE("compile workers start what the queue lets them and report the skipped
   REQUIRE(workers.queue().skipped(2));
   REQUIRE(workers.queue().ratio().measured_seconds == 0);  // quick compiles teach no scale
 
-  const TuneClock none(0);
+  const TuneClock none;
   std::atomic<int> all{0};
   CompileWorkers unbounded(CompileQueue(estimates, 0, 0.01), 3, none, [&](std::size_t) { ++all; });
   unbounded.join();
@@ -186,7 +186,7 @@ TEST_CASE("compile workers left early start no new compile", "[tune][budget]")
   // As when a timing throws (the device is out of memory): the compiles under way end,
   // the rest never start.
   std::atomic<int> compiles{0};
-  const TuneClock none(0);
+  const TuneClock none;
   {
     CompileWorkers workers(CompileQueue(std::vector<double>(20, 0.02), 0, 0.01), 1, none, [&](std::size_t) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
