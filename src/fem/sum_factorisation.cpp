@@ -2,7 +2,7 @@
 //
 // Index sets: the warped basis (p, q) with p + q <= k (triangle) or (p, q, r) with
 // p + q + r <= k (tetrahedron), p slowest. The 1D factors at each direction's points:
-//   A_[p][i]      = P_p(a_i)                                   (Legendre)
+//   A_[p][i]      = P_p(a_i)                                   (Legendre, P_p^(0,0))
 //   B_[(p,q)][j]  = ((1 - b_j)/2)^p P_q^(2p+1,0)(b_j)
 //   C_[(p,q,r)][k] = ((1 - c_k)/2)^(p+q) P_r^(2p+2q+2,0)(c_k)  (tetrahedra)
 // and dA_, dB_, dC_ their derivatives along their own coordinate. A value is
@@ -12,44 +12,28 @@
 // reference ones.
 #include "fem/sum_factorisation.h"
 
+#include <petscdt.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "fem/petsc_check.h"
+
 namespace femgpu {
 namespace {
 
-// P_n^(alpha,beta)(x) by the three-term recurrence.
-double jacobi(int n, double alpha, double beta, double x)
-{
-  if (n == 0) return 1.0;
-  double p0 = 1.0, p1 = (alpha + 1) + (alpha + beta + 2) * (x - 1) / 2;
-  for (int m = 2; m <= n; ++m) {
-    const double s = 2.0 * m + alpha + beta;
-    const double a1 = 2.0 * m * (m + alpha + beta) * (s - 2);
-    const double a2 = (s - 1) * (alpha * alpha - beta * beta);
-    const double a3 = (s - 2) * (s - 1) * s;
-    const double a4 = 2.0 * (m + alpha - 1) * (m + beta - 1) * s;
-    const double p2 = ((a2 + a3 * x) * p1 - a4 * p0) / a1;
-    p0 = p1;
-    p1 = p2;
-  }
-  return p1;
-}
-
-double jacobi_derivative(int n, double alpha, double beta, double x)
-{
-  return n == 0 ? 0.0 : (n + alpha + beta + 1) / 2 * jacobi(n - 1, alpha + 1, beta + 1, x);
-}
-
-// ((1 - x)/2)^m P_n^(alpha,0)(x) and its derivative.
+// ((1 - x)/2)^m P_n^(alpha,0)(x) and its derivative, the Jacobi polynomial from PETSc.
 void warped_factor(int m, int n, double alpha, double x, double *value, double *derivative)
 {
+  const PetscInt degree = n;
+  PetscReal p = 0, dp = 0;
+  detail::check(PetscDTJacobiEval(1, alpha, 0, &x, 1, &degree, &p, &dp, nullptr), "PetscDTJacobiEval");
   const double h = (1 - x) / 2, hm = std::pow(h, m);
-  *value = hm * jacobi(n, alpha, 0, x);
-  *derivative = hm * jacobi_derivative(n, alpha, 0, x) - (m > 0 ? m / 2.0 * std::pow(h, m - 1) * jacobi(n, alpha, 0, x) : 0.0);
+  *value = hm * p;
+  *derivative = hm * dp - (m > 0 ? m / 2.0 * std::pow(h, m - 1) * p : 0.0);
 }
 
 // The collapsed coordinates of a reference point; on the singular faces (where the
@@ -156,7 +140,11 @@ void SumFactorisedElement::tabulate_factors(const std::array<std::vector<double>
 {
   const int k = degree_;
   for (int p = 0; p <= k; ++p)
-    for (double a : points_1d[0]) A_.push_back(jacobi(p, 0, 0, a)), dA_.push_back(jacobi_derivative(p, 0, 0, a));
+    for (double a : points_1d[0]) {
+      double v = 0, dv = 0;
+      warped_factor(0, p, 0, a, &v, &dv);
+      A_.push_back(v), dA_.push_back(dv);
+    }
   for (int p = 0; p <= k; ++p)
     for (int q = 0; q <= k - p; ++q)
       for (double b : points_1d[1]) {
@@ -182,7 +170,7 @@ void SumFactorisedElement::place_points(const std::array<std::vector<double>, 3>
   const std::vector<double> &a = points_1d[0], &b = points_1d[1];
   for (int i = 0; i < q_[0]; ++i)
     for (int j = 0; j < q_[1]; ++j)
-      for (int l = 0; l < (dim_ == 3 ? q_[2] : 1); ++l) {
+      for (int l = 0; l < q_[2]; ++l) {
         if (dim_ == 2) {
           points_.insert(points_.end(), {(1 + a[i]) * (1 - b[j]) / 2 - 1, b[j]});
           chain_.insert(chain_.end(), {2 / (1 - b[j]), 0.0, (1 + a[i]) / (1 - b[j]), 1.0});
@@ -204,16 +192,17 @@ std::vector<double> SumFactorisedElement::warped_at_nodes(const std::vector<doub
     const std::array<double, 3> x = collapsed(dim_, &lagrange_nodes[static_cast<size_t>(node) * dim_]);
     for (int p = 0; p <= k; ++p)
       for (int q = 0; q <= k - p; ++q) {
-        double bv = 0, unused = 0;
+        double av = 0, bv = 0, unused = 0;
+        warped_factor(0, p, 0, x[0], &av, &unused);
         warped_factor(p, q, 2 * p + 1, x[1], &bv, &unused);
         if (dim_ == 2) {
-          V.push_back(jacobi(p, 0, 0, x[0]) * bv);
+          V.push_back(av * bv);
           continue;
         }
         for (int r = 0; r <= k - p - q; ++r) {
           double cv = 0;
           warped_factor(p + q, r, 2 * p + 2 * q + 2, x[2], &cv, &unused);
-          V.push_back(jacobi(p, 0, 0, x[0]) * bv * cv);
+          V.push_back(av * bv * cv);
         }
       }
   }
@@ -222,13 +211,13 @@ std::vector<double> SumFactorisedElement::warped_at_nodes(const std::vector<doub
 
 long long SumFactorisedElement::first_stages(const double *lagrange, std::vector<double> *g) const
 {
-  const int k = degree_, n = n_, qb = q_[1], qc = dim_ == 3 ? q_[2] : 1;
+  const int k = degree_, n = n_, qb = q_[1], qc = q_[2];
   long long flops = 2LL * n * n;
   std::vector<double> w(static_cast<size_t>(n), 0.0);
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) w[r] += to_warped_[static_cast<size_t>(r) * n + c] * lagrange[c];
   g->assign(static_cast<size_t>(3) * (k + 1) * qb * qc, 0.0);
-  auto G = [&](int e, int p, int j, int l) -> double & { return (*g)[((static_cast<size_t>(e) * (k + 1) + p) * qb + j) * qc + l]; };
+  auto G = [&](int e, int p, int j, int l) -> double & { return (*g)[g_index(e, p, j, l)]; };
   if (dim_ == 2) {
     int idx = 0;
     for (int p = 0; p <= k; ++p)
@@ -267,8 +256,8 @@ long long SumFactorisedElement::evaluate(const double *lagrange, double *values,
   std::vector<double> g;
   long long flops = first_stages(lagrange, &g);
   // The last stage, over a, and the chain rule.
-  const int k = degree_, d = dim_, qa = q_[0], qb = q_[1], qc = dim_ == 3 ? q_[2] : 1;
-  auto G = [&](int e, int p, int j, int l) { return g[((static_cast<size_t>(e) * (k + 1) + p) * qb + j) * qc + l]; };
+  const int k = degree_, d = dim_, qa = q_[0], qb = q_[1], qc = q_[2];
+  auto G = [&](int e, int p, int j, int l) { return g[g_index(e, p, j, l)]; };
   for (int i = 0; i < qa; ++i)
     for (int j = 0; j < qb; ++j)
       for (int l = 0; l < qc; ++l) {
@@ -293,10 +282,10 @@ long long SumFactorisedElement::evaluate(const double *lagrange, double *values,
 
 long long SumFactorisedElement::integrate(const double *values, const double *gradients, double *lagrange) const
 {
-  const int k = degree_, d = dim_, qa = q_[0], qb = q_[1], qc = dim_ == 3 ? q_[2] : 1;
+  const int k = degree_, d = dim_, qa = q_[0], qb = q_[1], qc = q_[2];
   // The chain rule transposed and the stage over a: g as first_stages() leaves it.
   std::vector<double> g(static_cast<size_t>(3) * (k + 1) * qb * qc, 0.0);
-  auto G = [&](int e, int p, int j, int l) -> double & { return g[((static_cast<size_t>(e) * (k + 1) + p) * qb + j) * qc + l]; };
+  auto G = [&](int e, int p, int j, int l) -> double & { return g[g_index(e, p, j, l)]; };
   for (int i = 0; i < qa; ++i)
     for (int j = 0; j < qb; ++j)
       for (int l = 0; l < qc; ++l) {
@@ -317,8 +306,8 @@ long long SumFactorisedElement::integrate(const double *values, const double *gr
 
 long long SumFactorisedElement::last_stages(const std::vector<double> &g, double *lagrange) const
 {
-  const int k = degree_, n = n_, qb = q_[1], qc = dim_ == 3 ? q_[2] : 1;
-  auto G = [&](int e, int p, int j, int l) { return g[((static_cast<size_t>(e) * (k + 1) + p) * qb + j) * qc + l]; };
+  const int k = degree_, n = n_, qb = q_[1], qc = q_[2];
+  auto G = [&](int e, int p, int j, int l) { return g[g_index(e, p, j, l)]; };
   long long flops = 2LL * n * n;
   std::vector<double> w(static_cast<size_t>(n), 0.0);
   if (dim_ == 2) {

@@ -20,10 +20,12 @@
 // Throws: std::invalid_argument for a dimension other than 2 or 3, a negative degree, a
 // node count that is not the element's, points outside (-1, 1), or a change of basis that
 // cannot be inverted.
-// Does not: map to physical cells, hold quadrature weights, or call PETSc.
+// Does not: map to physical cells or hold quadrature weights. Its Jacobi polynomials
+// come from PETSc (PetscDTJacobiEval), so PETSc must be initialized.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <vector>
 
 namespace femgpu {
@@ -61,9 +63,13 @@ class SumFactorisedElement {
   long long first_stages(const double *lagrange, std::vector<double> *g) const;
   // integrate()'s stages after the first (over a), from g back to Lagrange coefficients.
   long long last_stages(const std::vector<double> &g, double *lagrange) const;
+  std::size_t g_index(int e, int p, int j, int l) const
+  {
+    return ((static_cast<std::size_t>(e) * (degree_ + 1) + p) * q_[1] + j) * q_[2] + l;
+  }
 
   int dim_, degree_, n_ = 0, n_points_ = 0;
-  std::array<int, 3> q_{1, 1, 1};
+  std::array<int, 3> q_{1, 1, 1};  // points a direction; 1 for c on triangles
   std::vector<double> points_;
   // The 1D factors and their derivatives at each direction's points (see the .cpp).
   std::vector<double> A_, dA_, B_, dB_, C_, dC_;
