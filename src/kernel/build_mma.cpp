@@ -16,7 +16,8 @@
 //         B operand of the quadrature product (zero where no test term reads a pair,
 //         past the rule's last point and for cells past n_cells);
 //      c. quadrature: Y += Psi^T (test basis x (derivative, point)) x s_f, each warp
-//         accumulating its row tiles of Y for every column in registers (r_y);
+//         accumulating its row tiles of Y for every column in registers (r_y), row
+//         tile by row tile or (MmaQuadOrder::Steps) step by step of 4 points;
 //   3. scatters Y with one atomic add per (test DOF, cell, component).
 // The shared layout is mma_layout.h's. Every barrier is reached by the whole group; the
 // products' control flow is uniform over each warp (task indices depend on the warp,
@@ -262,6 +263,28 @@ Block quadrature(const ActionIR &ir)
           unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), tile)}))};
 }
 
+// 2c with MmaQuadOrder::Steps: for each test derivative and step of 4 points, the warp
+// loads every column tile's s_f fragment once into r_bq, then multiplies it with the A
+// fragment of each of its row tiles.
+Block quadrature_by_steps(const ActionIR &ir)
+{
+  const int nd = static_cast<int>(ir.test_derivatives.size());
+  const Ex frag = size("OFFSET_MMA_TEST") +
+                  ((var("i_dt") * size("TEST_ROW_TILES") + warp_row_tile()) * size("MMA_POINT_STEPS") + var("r_q0") / lit(4) + var("i_p")) * lit(32) +
+                  var("r_lane");
+  Block row_tile{declare(Space::Register, Type::Real, "r_a", var("g_tables")[frag]),
+                 unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"),
+                               {mma_8x8x4(y_word(var("i_ct"), 0), y_word(var("i_ct"), 1), var("r_a"), var("r_bq")[var("i_ct")])}))};
+  Block p_step{declare(Space::Register, Type::Int, "r_k", var("i_dt") * size("QUAD_TILE") + var("i_p") * lit(4) + var("r_lane_col")),
+               unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"),
+                             {assign(var("r_bq")[var("i_ct")],
+                                     var("s_f")[(var("i_ct") * lit(8) + var("r_lane_row")) * size("TEST_K_STRIDE") + var("r_k")])})),
+               unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), row_tile)}))};
+  return {comment("quadrature: Y += Psi^T x s_f on the tensor cores, each s_f fragment loaded once a step"),
+          declare_array(Space::Register, Type::Real, "r_bq", size("TEST_COL_TILES")),
+          unrolled(loop("i_dt", lit(0), lit(nd), {unrolled(loop("i_p", lit(0), size("QUAD_STEPS"), p_step))}))};
+}
+
 // 3. One atomic add per (test basis function, cell, component) of Y.
 Block scatter()
 {
@@ -281,7 +304,7 @@ Block scatter()
           unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), tile)}))};
 }
 
-Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l)
+Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, const MmaLayout &l)
 {
   Block b{declare(Space::Register, Type::Int, "r_thread", builtin(Builtin::LocalX)),
           declare(Space::Register, Type::Int, "r_lane", var("r_thread") % lit(32)),
@@ -311,7 +334,7 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l)
   Block pw = pointwise_pairs(ir, l);
   tile.insert(tile.end(), pw.begin(), pw.end());
   tile.push_back(barrier());  // s_f complete before the products read it
-  Block q = quadrature(ir);
+  Block q = m.quad_order == MmaQuadOrder::Steps ? quadrature_by_steps(ir) : quadrature(ir);
   tile.insert(tile.end(), q.begin(), q.end());
   // No barrier here: the next tile's evaluation writes s_e, which the points finished
   // reading before the last barrier, and its points write s_f only after the next one.
@@ -334,7 +357,7 @@ Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &sche
   k.block_x = 32 * m.warps;
   k.block_y = 1;
   k.cells_per_group = m.cells_per_group;
-  k.body = mma_body(ir, tab, layout);
+  k.body = mma_body(ir, tab, m, layout);
   return k;
 }
 

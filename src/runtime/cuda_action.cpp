@@ -12,6 +12,7 @@
 #include "kernel/sliced_spmv.h"
 #include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
+#include "runtime/occupancy.h"
 
 namespace femgpu {
 
@@ -246,6 +247,11 @@ void CudaKernel::load()
     throw std::invalid_argument("schedule " + to_string(schedule_) + " has " + std::to_string(threads_per_group(schedule_)) +
                                 " threads per group but the compiled kernel allows " + std::to_string(resources_.max_threads) +
                                 " (" + std::to_string(resources_.registers) + " registers per thread)");
+  // The driver sizes the shared memory of an SM for the most groups it might hold; a
+  // kernel whose registers hold fewer leaves the rest to L1 (its table loads hit more).
+  const int percent = shared_percent_for(sm_limits(cuda::device_info(cuda::current_device())), threads_per_group(schedule_),
+                                         resources_.registers, shared_bytes_ + resources_.static_shared_bytes);
+  if (percent > 0) module_->prefer_shared_percent(percent);
 }
 
 CudaKernel::~CudaKernel() = default;

@@ -109,6 +109,13 @@ DeviceInfo open_device(int ordinal)
   CUcontext ctx;
   FEMGPU_CU(use().cuDevicePrimaryCtxRetain_(&ctx, dev));
   FEMGPU_CU(use().cuCtxSetCurrent_(ctx));
+  return device_info(ordinal);
+}
+
+DeviceInfo device_info(int ordinal)
+{
+  CUdevice dev;
+  FEMGPU_CU(use().cuDeviceGet_(&dev, ordinal));
   DeviceInfo info;
   char name[256] = {0};
   FEMGPU_CU(use().cuDeviceGetName_(name, sizeof(name) - 1, dev));
@@ -165,6 +172,11 @@ KernelResources Module::resources() const
   FEMGPU_CU(use().cuFuncGetAttribute_(&r.static_shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
   FEMGPU_CU(use().cuFuncGetAttribute_(&r.max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
   return r;
+}
+
+void Module::prefer_shared_percent(int percent) const
+{
+  FEMGPU_CU(use().cuFuncSetAttribute_(static_cast<CUfunction>(function_), CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent));
 }
 
 void Module::launch(unsigned grid, unsigned block_x, unsigned block_y, unsigned dynamic_shared, void **params) const

@@ -47,6 +47,9 @@ int driver_version();
 
 // Makes device `ordinal`'s primary context current (initializing the driver once).
 DeviceInfo open_device(int ordinal = 0);
+// Device `ordinal`'s name and limits, without making a context current (the driver
+// initialized by open_device).
+DeviceInfo device_info(int ordinal);
 // The ordinal of the current context's device (open_device made it current).
 int current_device();
 
@@ -64,6 +67,10 @@ class Module {
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
   KernelResources resources() const;
+  // The share of the SM's unified L1/shared memory the kernel would like as shared memory,
+  // in percent of the most it may have (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT);
+  // the rest is L1 cache.
+  void prefer_shared_percent(int percent) const;
   // Launch with `params` pointing at each argument's value (as cuLaunchKernel wants).
   void launch(unsigned grid, unsigned block_x, unsigned block_y, unsigned dynamic_shared, void **params) const;
 

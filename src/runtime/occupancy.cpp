@@ -47,6 +47,13 @@ Residency residency(const SmLimits &sm, int threads, int registers, long long sh
   return r;
 }
 
+int shared_percent_for(const SmLimits &sm, int threads, int registers, long long shared_bytes)
+{
+  if (shared_bytes <= 0) return 0;
+  const long long needed = residency(sm, threads, registers, shared_bytes).groups() * (shared_bytes + sm.shared_reserved_per_group);
+  return static_cast<int>(std::clamp<long long>((100 * needed + sm.shared_bytes - 1) / sm.shared_bytes, 1, 100));
+}
+
 std::string describe_residency(const SmLimits &sm, int threads, int registers, long long shared_bytes)
 {
   const Residency r = residency(sm, threads, registers, shared_bytes);

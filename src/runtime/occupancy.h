@@ -49,6 +49,12 @@ int register_bound_groups(const SmLimits &sm, int threads, int registers, long l
 // threads 8".
 std::string describe_residency(const SmLimits &sm, int threads, int registers, long long shared_bytes);
 
+// The smallest share of the SM's shared memory, in percent (as Module::prefer_shared_percent
+// takes it), that still holds the groups residency() allows; the rest of the unified
+// L1/shared memory stays L1, which holds the tables the groups read. 0 for a kernel
+// without shared memory (no preference: the driver's choice).
+int shared_percent_for(const SmLimits &sm, int threads, int registers, long long shared_bytes);
+
 // The most registers per thread with which K groups of `threads` fit the register file
 // (a multiple of 8, as ptxas bounds it).
 int registers_for(const SmLimits &sm, int threads, int groups);

@@ -129,15 +129,26 @@ inline bool operator==(const TileSizes &a, const TileSizes &b)
 // tile, the evaluated values of every cell as products (tables x DOFs), the pointwise
 // program at each (cell, point), and the quadrature contraction accumulated in
 // registers (test tables x e).
+//
+// quad_order: the quadrature's loop nest in each warp. Rows: each of the warp's row tiles
+// of Y in turn, every step of 4 points loading its s_f (B) fragments again for that row
+// tile. Steps: each step of 4 points in turn, its B fragments loaded once and multiplied
+// with the A fragment of every row tile the warp holds (row tiles + column tiles loads a
+// step instead of row tiles x (1 + column tiles)). On the H200 Steps ran mass 2D P8 and
+// 3D P6's winners 1.08-1.09x faster and Helmholtz 3D P4's 0.88x
+// (bench/experiments/h200_mma_operand_reuse.txt), so it is measured: a tuner twin.
+enum class MmaQuadOrder { Rows, Steps };
+
 struct MmaSizes {
   int cells_per_group = 8;
   int warps = 4;
   int quad_tile = 16;
+  MmaQuadOrder quad_order = MmaQuadOrder::Rows;
 };
 
 inline bool operator==(const MmaSizes &a, const MmaSizes &b)
 {
-  return a.cells_per_group == b.cells_per_group && a.warps == b.warps && a.quad_tile == b.quad_tile;
+  return a.cells_per_group == b.cells_per_group && a.warps == b.warps && a.quad_tile == b.quad_tile && a.quad_order == b.quad_order;
 }
 
 class Schedule {
@@ -217,7 +228,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64",
-// "mma nc=16 warps=4 tq=32 fp64" (which may add only a register bound);
+// "mma nc=16 warps=4 tq=32 fp64" (which may add only "quad=steps" after tq and a register bound);
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", per-cell values in shared memory "cells=shared", unrolled tiled loops "loops=unrolled", constant tables
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter

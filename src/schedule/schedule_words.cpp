@@ -91,6 +91,16 @@ std::vector<ScheduleWord> size_words()
   w.push_back(tile_word("nwi", "tiled: work-items per cell N_WI", kMaxThreadsPerGroup, &TileSizes::items_per_cell));
   w.push_back(tile_word("tq", "tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", kTile,
                         &TileSizes::quad_tile, &MmaSizes::quad_tile));
+  w.push_back({"quad", WordKind::Choice, 0, 0, {"rows", "steps"}, {S::TensorCore},
+               "mma: the quadrature's outer loop, the warp's row tiles or the steps of 4 points (each s_f fragment loaded once a step)",
+               [](const Schedule &s) {
+                 return s.strategy() == S::TensorCore && s.mma().quad_order == MmaQuadOrder::Steps ? std::string("steps") : std::string();
+               },
+               [](const Schedule &s, const std::string &v) {
+                 MmaSizes m = s.mma();
+                 m.quad_order = v == "steps" ? MmaQuadOrder::Steps : MmaQuadOrder::Rows;
+                 return s.with_mma(m);
+               }});
   w.push_back(tile_word("ter", "tiled: evaluation row tile T_e^r", kTile, &TileSizes::eval_rows));
   w.push_back({"tec", WordKind::IntegerList, 1, kTile, {}, {S::Tiled}, "tiled: evaluation column tiles T_e^c, one per evaluation group",
                [](const Schedule &s) { return s.strategy() == S::Tiled ? list_text(s.tiles().eval_cols) : ""; },

@@ -8,6 +8,8 @@
 //   tensor_core      the FP64 tensor-core schedules (CUDA, FP64 only)
 //   shared_dofs warp_scatter interleaved half_group register_bound cell_value_bound
 //                    twins of the n fastest candidates so far
+//   quad_steps       the quad=steps twins of the tensor-core candidates among the n
+//                    fastest so far
 //   assembled        the assembled operator (schedule.h's Strategy::Assembled: cell
 //                    matrices summed into a sparse matrix, applied by an SpMV), where
 //                    the form allows it (FP64, no coefficients) and the CUDA tuner
@@ -36,7 +38,20 @@
 
 namespace femgpu {
 
-enum class Move { First, TensorCore, Assembled, SharedDofs, WarpScatter, Interleaved, HalfGroup, RegisterBound, CellValueBound, LocalSearch, BoundBest };
+enum class Move {
+  First,
+  TensorCore,
+  Assembled,
+  QuadSteps,
+  SharedDofs,
+  WarpScatter,
+  Interleaved,
+  HalfGroup,
+  RegisterBound,
+  CellValueBound,
+  LocalSearch,
+  BoundBest
+};
 
 struct PlanMove {
   Move move = Move::First;

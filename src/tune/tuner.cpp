@@ -78,6 +78,26 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
       [](const TimedCandidate &c) { return c.schedule.with_tables(Tables::Interleaved); });
 }
 
+std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  // The n fastest of all first (twins_of_fastest with every candidate eligible and no
+  // change lists none: each is timed already), then the tensor-core ones among them.
+  std::vector<const TimedCandidate *> ran;
+  for (const TimedCandidate &c : timed)
+    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.strategy() != Strategy::Assembled) ran.push_back(&c);
+  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
+  std::vector<TimedCandidate> leaders;
+  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i)
+    if (ran[i]->schedule.strategy() == Strategy::TensorCore) leaders.push_back(*ran[i]);
+  return twins_of_fastest(
+      leaders, leaders.size(), [](const TimedCandidate &c) { return c.schedule.mma().quad_order == MmaQuadOrder::Rows; },
+      [](const TimedCandidate &c) {
+        MmaSizes m = c.schedule.mma();
+        m.quad_order = MmaQuadOrder::Steps;
+        return c.schedule.with_mma(m);
+      });
+}
+
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
   return twins_of_fastest(

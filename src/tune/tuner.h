@@ -136,6 +136,14 @@ struct TuneSettings {
   // halves their shared table loads but may cost registers (schedule.h), so it is
   // measured. 0 turns this off.
   std::size_t interleaved_candidates = 2;
+  // Right after the tensor cores (CUDA only), with the first register bound, also time
+  // the quad=steps twin (schedule.h's MmaQuadOrder::Steps) of each tensor-core candidate
+  // among this many of the fastest so far: the quadrature loads each s_f fragment once
+  // for all of a warp's row tiles. On the H200 it ran the scalar winners of 8 cells and
+  // 32 points a tile 1.08-1.09x faster (mass 2D P8, 3D P6) and Helmholtz 3D P4's 0.88x
+  // (bench/experiments/h200_mma_operand_reuse.txt), so it is measured, and only where a
+  // tensor-core kernel leads. 0 turns this off.
+  std::size_t quad_steps_candidates = 1;
   // In a third round (CUDA only), also time the register-bound twin (schedule.h's
   // groups_per_sm) of this many of the fastest candidates of both rounds whose
   // registers, not shared memory or threads, hold their groups per SM lowest: the twin
@@ -316,6 +324,11 @@ std::vector<TimedCandidate> assembled_candidates(const ActionIR &ir, int Q, Prec
 // > 0), fastest first; those already in shared memory, and twins already in `timed`,
 // are skipped.
 std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
+
+// The MmaQuadOrder::Steps twins of the tensor-core candidates with MmaQuadOrder::Rows
+// among the n fastest candidates that ran (of any strategy), fastest first; twins
+// already in `timed` are skipped.
+std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 
 // The Scatter::Warp twins of the n fastest candidates that ran with Scatter::Atomic,
 // fastest first; twins already in `timed` are skipped.

@@ -132,13 +132,15 @@ std::vector<Schedule> with_warp_twins(std::vector<Schedule> out, size_t first_ti
 
 // Tensor-core schedules (FP64) of three shapes: one quadrature tile of 8 points with
 // more warps than row tiles, 16 cells over 2 warps, and 8 warps on tiles of up to 32
-// points; with a mesh whose cell count is no multiple of 8 (-faces 5,3), the last group
-// is partly empty.
+// points; the last two also with the quadrature step by step (quad=steps); with a mesh
+// whose cell count is no multiple of 8 (-faces 5,3), the last group is partly empty.
 std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_limit)
 {
   const int q8 = (Q + 7) / 8 * 8;
+  const MmaQuadOrder steps = MmaQuadOrder::Steps;
   std::vector<Schedule> out;
-  for (const MmaSizes &m : {MmaSizes{8, 4, 8}, MmaSizes{16, 2, std::min(16, q8)}, MmaSizes{8, 8, std::min(32, q8)}}) {
+  for (const MmaSizes &m : {MmaSizes{8, 4, 8}, MmaSizes{16, 2, std::min(16, q8)}, MmaSizes{8, 8, std::min(32, q8)},
+                            MmaSizes{16, 2, std::min(16, q8), steps}, MmaSizes{8, 8, std::min(32, q8), steps}}) {
     const Schedule s = Schedule::tensor_core(m);
     if (shared_memory_bytes(s, ir) <= shared_limit) out.push_back(s);
   }
@@ -367,7 +369,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-register_bound", "also check the tightest groups_per_sm twins of the first SCPWI, the best tiled and the last schedule",
                              "", o.register_bound, &o.register_bound, nullptr));
   PetscCall(PetscOptionsBool("-interleaved", "also check the tables=interleaved twin of every tiled schedule", "", o.interleaved, &o.interleaved, nullptr));
-  PetscCall(PetscOptionsBool("-mma", "also check tensor-core (mma) schedules of three shapes", "", o.mma, &o.mma, nullptr));
+  PetscCall(PetscOptionsBool("-mma", "also check tensor-core (mma) schedules of three shapes, two of them in both quadrature orders", "", o.mma, &o.mma, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tensor-core (mma) kernels against the CPU reference on the GPU: femgpu-gpu-check with
-# its three mma shapes per case beside SCPWI, the five operators at 2D P1-P4 and 3D P1-P3,
+# its three mma shapes per case (two also with quad=steps) beside SCPWI, the five operators at 2D P1-P4 and 3D P1-P3,
 # on boxes whose cell counts are no multiple of 8 (5x5 squares: 50 triangles; 3x3x3
 # cubes: 162 tetrahedra), so the last group of cells is partly empty.
 # Usage: run_mma_check.sh OUT_DIR   (femgpu-gpu-check on PATH: source .carry/env.sh)

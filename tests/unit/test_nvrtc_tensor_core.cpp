@@ -1,7 +1,8 @@
 // NVRTC compiles a tensor-core kernel (Strategy::TensorCore) of every test form (bilinear
 // and residual, scalar and vector, coefficients, x-dependent, curved P2 geometry,
 // hyperelasticity) in 2D and 3D at P1-P3, for shapes that leave warps without row
-// tiles, split the evaluation columns into chunks and tile the quadrature; the PTX holds
+// tiles, split the evaluation columns into chunks and tile the quadrature, in both
+// quadrature orders (quad=steps: MmaQuadOrder); the PTX holds
 // the FP64 m8n8k4 product. What they compute is checked on the GPU (tests/gpu).
 #include <catch2/catch.hpp>
 
@@ -21,7 +22,9 @@ TEST_CASE("NVRTC compiles a tensor-core kernel of every test form", "[nvrtc][ker
       for (int k = 1; k <= 3; ++k) {
         ActionData d = make_action(f, dim, k, 1, rng);
         const int q8 = (d.tab.n_points() + 7) / 8 * 8;
-        const Schedule s = Schedule::tensor_core({k == 2 ? 24 : 8, k == 3 ? 8 : 2, std::min(q8, 8 * k)});
+        // Both quadrature orders, each on half of the (dim, degree) pairs of every form.
+        const MmaQuadOrder order = (dim + k) % 2 ? MmaQuadOrder::Steps : MmaQuadOrder::Rows;
+        const Schedule s = Schedule::tensor_core({k == 2 ? 24 : 8, k == 3 ? 8 : 2, std::min(q8, 8 * k), order});
         INFO(f.name << " dim " << dim << " P" << k << ": " << to_string(s));
         const std::string source = action_cuda_source(d, s);
         CHECK(source.find("mma.sync.aligned.m8n8k4.row.col.f64") != std::string::npos);

@@ -71,6 +71,24 @@ TEST_CASE("resident groups per SM follow CUDA's register, shared-memory and thre
   CHECK(registers_for(sm, 672, 2) == 40);  // 42 warps, 11 per sub-partition: 16384 / 11 = 1489, 1280 in granules
 }
 
+TEST_CASE("a kernel asks for the shared memory its resident groups need, the rest left to L1", "[tune][occupancy]")
+{
+  const SmLimits sm;  // 233472 B of shared memory an SM, 1 KiB reserved per group
+  // The Helmholtz 2D P8 tiles above: registers hold 3 groups, 3 x (54176 + 1024) B =
+  // 165600 B = 70.9% of 233472 B, rounded up.
+  CHECK(shared_percent_for(sm, 128, 137, 54176) == 71);
+  // Mass 3D P6's tensor-core winner as ncu saw it: 128 threads, 56 registers, 8.9 KiB:
+  // 9 groups by registers, so 9 x (9114 + 1024) B = 91242 B, 40% (the driver gave 135 KiB).
+  CHECK(residency(sm, 128, 56, 9114).groups() == 9);
+  CHECK(shared_percent_for(sm, 128, 56, 9114) == 40);
+  // Mass 3D P6's SCPWI-era kernel above: one group of 142752 + 1024 B, 62%.
+  CHECK(shared_percent_for(sm, 256, 210, 142752) == 62);
+  // 32 groups (the most an SM holds) of 6 KiB + 1 KiB: 229376 B, 98.2%.
+  CHECK(shared_percent_for(sm, 32, 32, 6 * 1024) == 99);
+  // No shared memory: no preference.
+  CHECK(shared_percent_for(sm, 256, 64, 0) == 0);
+}
+
 TEST_CASE("groups_per_sm is part of the schedule text and validated", "[schedule][occupancy]")
 {
   const Schedule scpwi = Schedule::single_cell_per_work_item(32).with_tables(Tables::Constant).with_scatter(Scatter::Warp).with_groups_per_sm(9);

@@ -10,6 +10,7 @@
 #include "kernel/emit.h"
 #include "schedule/mma_layout.h"
 #include "support/action_cases.h"
+#include "support/timed_candidates.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -160,6 +161,34 @@ TEST_CASE("the tuner's tensor-core candidates follow kMmaShapes within Q and the
   for (const TimedCandidate &c : one_point) CHECK(c.schedule.mma().quad_tile == 8);
   for (size_t i = 0; i < one_point.size(); ++i)
     for (size_t j = i + 1; j < one_point.size(); ++j) CHECK_FALSE(one_point[i].schedule.mma() == one_point[j].schedule.mma());
+}
+
+TEST_CASE("the quad=steps twin is timed only for tensor-core kernels among the fastest so far", "[tune][mma]")
+{
+  const Schedule mma8 = Schedule::tensor_core({8, 4, 32}), mma16 = Schedule::tensor_core({16, 4, 8});
+  MmaSizes steps = mma8.mma();
+  steps.quad_order = MmaQuadOrder::Steps;
+  const Schedule scpwi = Schedule::single_cell_per_work_item(32);
+  // A tensor-core kernel leads: its twin, and with n = 2 the second one's too.
+  std::vector<TimedCandidate> timed = {timed_candidate(scpwi, 3.0), timed_candidate(mma8, 2.0), timed_candidate(mma16, 2.5),
+                                       timed_candidate(Schedule::tensor_core({8, 4, 8}), 1.0, "out of shared memory")};
+  std::vector<TimedCandidate> twins = quad_steps_twins(timed, 1);
+  REQUIRE(twins.size() == 1);
+  CHECK(to_string(twins[0].schedule) == "mma nc=8 warps=4 tq=32 quad=steps fp64");
+  CHECK(twins[0].schedule.mma() == steps);
+  CHECK(quad_steps_twins(timed, 2).size() == 2);
+  CHECK(quad_steps_twins(timed, 0).empty());
+  // An SCPWI kernel leads: no twin at n = 1, only the tensor-core one behind it at n = 2.
+  timed[0].median_ms = 1.5;
+  CHECK(quad_steps_twins(timed, 1).empty());
+  REQUIRE(quad_steps_twins(timed, 2).size() == 1);
+  CHECK(quad_steps_twins(timed, 2)[0].schedule.mma().cells_per_group == 8);
+  // A twin timed already, or a leader that is one, is not timed again.
+  timed.push_back(timed_candidate(Schedule::tensor_core(steps), 1.9));
+  CHECK(quad_steps_twins(timed, 2).empty());
+  // Written and read as text, refused for other strategies.
+  CHECK(parse_schedule("mma nc=8 warps=4 tq=32 quad=steps fp64").mma() == steps);
+  CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 quad=steps fp64"), Catch::Contains("quad"));
 }
 
 // The tensor-core kernels read each table operand as 32 consecutive words (mma_tables in

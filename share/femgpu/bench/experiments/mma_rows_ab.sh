@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# A/B of the tensor-core codegen's operand reuse on one GPU: each case's table winner and
+# the two most frequent mma shapes, forced (-schedule), timed by the old build and then by
+# the new build under each variant of VARIANTS, one run right after the other, each run's
+# fastest kernel verified on 1024 cells of the paper's mesh. No SpMV baseline.
+# A variant is R,Q: FEMGPU_MMA_EVAL_ROWS=R (evaluation rows per task) and
+# FEMGPU_MMA_QUAD_REUSE=Q (1: the quadrature loads each s_f fragment once per step).
+# The new build is one with mma_operand_reuse.patch (its environment variables).
+# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_rows_ab.sh:CASES):
+#   mma_rows_ab.sh OUT_DIR OP:DIM:DEG...
+set -u
+here="$(cd "$(dirname "$0")/.." && pwd)"
+out="$1"; shift
+mkdir -p "$out"
+old=${OLD_BENCH:-.carry/bin/femgpu-bench-old}
+new=${NEW_BENCH:-femgpu-bench}
+variants=${VARIANTS:-"1,1 2,1 4,1 2,0"}
+for c in "$@"; do
+  IFS=: read -r op dim deg <<<"$c"
+  winner=$(python3 - "${WINNERS:-$here/h200_70_cases.json}" "$op" "$dim" "$deg" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    if r["operator"] == sys.argv[2] and r["dim"] == int(sys.argv[3]) and r["degree"] == int(sys.argv[4]):
+        print(r["schedule"])
+PY
+)
+  shapes="$winner;mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
+  for which in old $variants; do
+    bench=$new && [ "$which" = old ] && bench=$old
+    IFS=, read -r rows reuse <<<"$which"
+    echo "=== $which $op $dim $deg"
+    FEMGPU_MMA_EVAL_ROWS=${rows:-1} FEMGPU_MMA_QUAD_REUSE=${reuse:-0} \
+      "$bench" -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \
+      -schedule "$shapes" -spmv_max_cell_entries 0 2>&1 | grep -E "ms \(median|verified|failed|rror"
+  done
+done 2>&1 | tee "$out/mma_rows_ab.txt"
