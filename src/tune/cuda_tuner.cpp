@@ -199,8 +199,14 @@ struct CudaRounds {
   {
     return round_budget > 0 ? round_budget - clock.elapsed() - kTimingReserveSeconds : std::numeric_limits<double>::infinity();
   }
-  // Timing in order ends kGlanceReserveSeconds before the round's budget (glance).
-  bool timing_spent() const { return std::isfinite(fastest_ms) && round_budget > 0 && clock.elapsed() + kGlanceReserveSeconds >= round_budget; }
+  // Timing in order ends kGlanceReserveSeconds, or the time one more candidate takes
+  // (expected_timing_seconds: more where the fastest runs 60 ms or more a launch), before
+  // the round's budget (glance).
+  bool timing_spent() const
+  {
+    return std::isfinite(fastest_ms) && round_budget > 0 &&
+           clock.elapsed() + expected_timing_seconds(fastest_ms, kGlanceReserveSeconds) >= round_budget;
+  }
 
   std::unique_ptr<CudaKernel> compile(const Schedule &schedule, std::unique_ptr<kernel::Kernel> built = nullptr) const
   {
@@ -279,7 +285,7 @@ struct CudaRounds {
     // Only a tuning that has timed nothing yet must start a compile whatever its estimate.
     std::vector<std::unique_ptr<kernel::Kernel>> built;  // each compile takes its own entry
     std::vector<double> estimates = compile_estimates(ir, tab, round.candidates, settings.compile_threads, &built);
-    CompileQueue queue(std::move(estimates), round_budget, kTimingReserveSeconds, compile_ratio, first);
+    CompileQueue queue(std::move(estimates), round_budget, expected_timing_seconds(fastest_ms, kTimingReserveSeconds), compile_ratio, first);
     CompileWorkers workers(std::move(queue), settings.compile_threads, clock, [&](std::size_t i) {
       try {
         more[i] = compile(schedules[i], std::move(built[i]));

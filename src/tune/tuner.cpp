@@ -50,6 +50,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
 
 }  // namespace
 
+double expected_timing_seconds(double fastest_ms, double floor)
+{
+  return std::isfinite(fastest_ms) ? std::max(floor, kBudgetLaunches * fastest_ms * 1e-3) : floor;
+}
+
 std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
   return twins_of_fastest(

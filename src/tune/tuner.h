@@ -260,6 +260,15 @@ class TuneClock {
 constexpr double kBudgetCutoff = 2;
 // TuneSettings::candidate_seconds of a budgeted CUDA tuning.
 constexpr double kBudgetCandidateSeconds = 1.0;
+// Launches a budgeted tuning spends at least on a candidate that may win: the module's
+// lazy load, the check, then at least 3 runs (TuneSettings::candidate_seconds).
+constexpr int kBudgetLaunches = 5;
+// What timing one more candidate is expected to take, at least `floor` seconds, where the
+// fastest so far runs in fastest_ms: kBudgetLaunches of it (a candidate slower than the
+// cutoff stops after 2 launches of at most cutoff x that). On the H200 (36453ed) a twin
+// of hyperelasticity 3D P6's 289 ms winner started 0.8 s before the budget's end and
+// ended 0.7 s past it.
+double expected_timing_seconds(double fastest_ms, double floor);
 
 // The reason a candidate left untimed by the budget carries (TimedCandidate::error),
 // alone or followed by ": " and what it would have taken.

@@ -81,6 +81,17 @@ TEST_CASE("the tuning clock is past an end only after it, and never without one"
   REQUIRE(clock.elapsed() >= 0.04);
 }
 
+TEST_CASE("one more candidate's timing is kept from the budget, longer behind a slow fastest kernel", "[tune]")
+{
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK(expected_timing_seconds(inf, 0.5) == 0.5);  // nothing timed yet: the floor
+  CHECK(expected_timing_seconds(2.0, 0.5) == 0.5);  // fast kernels: the floor
+  CHECK(expected_timing_seconds(60.0, 0.3) == Approx(0.3));
+  // Hyperelasticity 3D P6 on the H200: 289 ms a launch, 5 launches at least.
+  CHECK(expected_timing_seconds(289.0, 0.3) == Approx(kBudgetLaunches * 0.289));
+  CHECK(expected_timing_seconds(289.0, 0.5) == Approx(1.445));
+}
+
 TEST_CASE("the budget is part of the tuning cache key's settings text", "[tune]")
 {
   TuneSettings unbounded, budgeted;
