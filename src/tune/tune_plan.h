@@ -10,7 +10,6 @@
 //                    twins of the n fastest candidates so far
 //   quad_steps       the quad=steps twins of the tensor-core candidates among the n
 //                    fastest so far
-//   wide_mma         their twins with 2x and 4x the cells per group (scalar forms)
 //   assembled        the assembled operator (schedule.h's Strategy::Assembled: cell
 //                    matrices summed into a sparse matrix, applied by an SpMV), where
 //                    the form allows it (FP64, no coefficients) and the CUDA tuner
@@ -44,7 +43,6 @@ enum class Move {
   TensorCore,
   Assembled,
   QuadSteps,
-  WideMma,
   SharedDofs,
   WarpScatter,
   Interleaved,

@@ -30,7 +30,6 @@ std::vector<TimedCandidate> make_move(const PlanMove &m, const PlanContext &ctx,
     return tensor_core_candidates(*ctx.ir, ctx.Q, m.n, ctx.shared_limit);
   case Move::Assembled: return assembled_candidates(*ctx.ir, ctx.Q, ctx.precision);
   case Move::QuadSteps: return quad_steps_twins(timed, m.n);
-  case Move::WideMma: return wide_mma_twins(*ctx.ir, ctx.Q, timed, m.n, ctx.shared_limit);
   case Move::SharedDofs: return shared_dofs_twins(timed, m.n);
   case Move::WarpScatter: return warp_scatter_twins(timed, m.n);
   case Move::Interleaved: return interleaved_twins(*ctx.ir, timed, m.n);

@@ -43,20 +43,6 @@ std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &
   return twins;
 }
 
-// The tensor-core candidates among the n fastest that ran, of any strategy: their twins
-// are worth timing only where a tensor-core kernel leads.
-std::vector<TimedCandidate> tensor_core_leaders(const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  std::vector<const TimedCandidate *> ran;
-  for (const TimedCandidate &c : timed)
-    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.strategy() != Strategy::Assembled) ran.push_back(&c);
-  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
-  std::vector<TimedCandidate> leaders;
-  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i)
-    if (ran[i]->schedule.strategy() == Strategy::TensorCore) leaders.push_back(*ran[i]);
-  return leaders;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -99,7 +85,15 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
 
 std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
-  const std::vector<TimedCandidate> leaders = tensor_core_leaders(timed, n);
+  // The n fastest of all first (twins_of_fastest with every candidate eligible and no
+  // change lists none: each is timed already), then the tensor-core ones among them.
+  std::vector<const TimedCandidate *> ran;
+  for (const TimedCandidate &c : timed)
+    if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.strategy() != Strategy::Assembled) ran.push_back(&c);
+  std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
+  std::vector<TimedCandidate> leaders;
+  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i)
+    if (ran[i]->schedule.strategy() == Strategy::TensorCore) leaders.push_back(*ran[i]);
   return twins_of_fastest(
       leaders, leaders.size(), [](const TimedCandidate &c) { return c.schedule.mma().quad_order == MmaQuadOrder::Rows; },
       [](const TimedCandidate &c) {
@@ -107,29 +101,6 @@ std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &
         m.quad_order = MmaQuadOrder::Steps;
         return c.schedule.with_mma(m);
       });
-}
-
-std::vector<TimedCandidate> wide_mma_twins(const ActionIR &ir, int Q, const std::vector<TimedCandidate> &timed, std::size_t n,
-                                           long long shared_limit)
-{
-  if (ir.signature.element.components != 1) return {};
-  std::vector<TimedCandidate> twins;
-  for (const TimedCandidate &c : tensor_core_leaders(timed, n))
-    for (int scale : {2, 4}) {
-      MmaSizes m = c.schedule.mma();
-      m.cells_per_group *= scale;
-      m.warps *= scale / 2;
-      TimedCandidate twin;
-      twin.schedule = c.schedule.with_mma(m).with_groups_per_sm(0);  // a bound for N_c cells does not fit more
-      twin.model_seconds = c.model_seconds;
-      try {
-        validate(twin.schedule, ir, Q, shared_limit);
-      } catch (const std::invalid_argument &) {
-        continue;  // more cells than 32 x warps, or more shared memory than the device has
-      }
-      if (!listed(timed, twin.schedule) && !listed(twins, twin.schedule)) twins.push_back(twin);
-    }
-  return twins;
 }
 
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)

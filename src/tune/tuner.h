@@ -144,15 +144,6 @@ struct TuneSettings {
   // (bench/experiments/h200_mma_operand_reuse.txt), so it is measured, and only where a
   // tensor-core kernel leads. 0 turns this off.
   std::size_t quad_steps_candidates = 1;
-  // In the same round (CUDA only, scalar forms), also time the wide twins of each
-  // tensor-core candidate among this many of the fastest so far: twice its cells per
-  // group with the same warps, and four times with twice the warps. A scalar form's
-  // cells are the products' columns, so a table fragment then feeds 2-4 times the
-  // products. On the H200 (3fe3323) nc=32 (4 warps) ran Helmholtz 3D P3 1.43x faster than
-  // its winner and nc=64 (8 warps) Laplace 3D P4-P5 and Helmholtz 2D P8 1.10-1.14x, while
-  // they lost in 18 other scalar cases (registers: bench/experiments/h200_mma_wide_groups_3fe3323.txt),
-  // so they are measured, and only where a tensor-core kernel leads. 0 turns this off.
-  std::size_t wide_mma_candidates = 1;
   // In a third round (CUDA only), also time the register-bound twin (schedule.h's
   // groups_per_sm) of this many of the fastest candidates of both rounds whose
   // registers, not shared memory or threads, hold their groups per SM lowest: the twin
@@ -347,13 +338,6 @@ std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> 
 // among the n fastest candidates that ran (of any strategy), fastest first; twins
 // already in `timed` are skipped.
 std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
-
-// For a form whose test function has one component: the twins of the tensor-core
-// candidates among the n fastest that ran (of any strategy) with 2x N_c (same warps) and
-// 4x N_c (2x warps), where they are valid for Q points and fit shared_limit; fastest
-// first, twins already in `timed` skipped.
-std::vector<TimedCandidate> wide_mma_twins(const ActionIR &ir, int Q, const std::vector<TimedCandidate> &timed, std::size_t n,
-                                           long long shared_limit);
 
 // The Scatter::Warp twins of the n fastest candidates that ran with Scatter::Atomic,
 // fastest first; twins already in `timed` are skipped.

@@ -191,32 +191,6 @@ TEST_CASE("the quad=steps twin is timed only for tensor-core kernels among the f
   CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 quad=steps fp64"), Catch::Contains("quad"));
 }
 
-TEST_CASE("the wide twins of a leading tensor-core kernel hold 2x and 4x its cells, for scalar forms only", "[tune][mma]")
-{
-  std::mt19937 rng(19);
-  ActionData laplace = make_action(form_named("laplace"), 3, 4, 1, rng);
-  const int Q = laplace.tab.n_points();
-  const Schedule leader = Schedule::tensor_core({16, 4, 8}).with_groups_per_sm(7);
-  std::vector<TimedCandidate> timed = {timed_candidate(leader, 1.0), timed_candidate(Schedule::single_cell_per_work_item(32), 2.0)};
-  std::vector<TimedCandidate> twins = wide_mma_twins(laplace.ir, Q, timed, 1, 1 << 30);
-  REQUIRE(twins.size() == 2);
-  CHECK(to_string(twins[0].schedule) == "mma nc=32 warps=4 tq=8 fp64");  // the bound is dropped
-  CHECK(to_string(twins[1].schedule) == "mma nc=64 warps=8 tq=8 fp64");
-  // Only where a tensor-core kernel leads; a shared-memory limit leaves out what it cannot hold.
-  timed[1].median_ms = 0.5;
-  CHECK(wide_mma_twins(laplace.ir, Q, timed, 1, 1 << 30).empty());
-  CHECK(wide_mma_twins(laplace.ir, Q, timed, 2, 1 << 30).size() == 2);
-  const long long nc32 = shared_memory_bytes(twins[0].schedule, laplace.ir);
-  CHECK(wide_mma_twins(laplace.ir, Q, timed, 2, nc32).size() == 1);
-  // 32 cells a warp is the most its per-cell work-items take: 32 cells over 1 warp has no
-  // wide twin (64 over 1 warp, 128 over 2), 16 over 1 warp both.
-  CHECK(wide_mma_twins(laplace.ir, Q, {timed_candidate(Schedule::tensor_core({32, 1, 8}), 1.0)}, 1, 1 << 30).empty());
-  CHECK(wide_mma_twins(laplace.ir, Q, {timed_candidate(Schedule::tensor_core({16, 1, 8}), 1.0)}, 1, 1 << 30).size() == 2);
-  // A vector form's cells are already several columns each: no wide twins.
-  ActionData elasticity = make_action(form_named("elasticity"), 3, 4, 1, rng);
-  CHECK(wide_mma_twins(elasticity.ir, elasticity.tab.n_points(), {timed_candidate(leader, 1.0)}, 1, 1 << 30).empty());
-}
-
 // The tensor-core kernels read each table operand as 32 consecutive words (mma_tables in
 // kernel_abi.h): every table entry must sit at the lane that the m8n8k4 product reads
 // for it, with zeros past the rule's points and the basis, after the plain tables.
