@@ -24,14 +24,7 @@ shapes=${SHAPES:-$shapes}
 winners=${WINNERS:-$here/h200_70_cases.json}
 for c in "${cases[@]}"; do
   IFS=: read -r op dim deg <<<"$c"
-  winner=$(python3 - "$winners" "$op" "$dim" "$deg" <<'EOF'
-import json, sys
-rows = json.load(open(sys.argv[1]))
-for r in rows:
-    if r["operator"] == sys.argv[2] and r["dim"] == int(sys.argv[3]) and r["degree"] == int(sys.argv[4]):
-        print(r["schedule"])
-EOF
-)
+  winner=$(python3 "$here/table_winner.py" "$winners" "$op" "$dim" "$deg")
   echo "=== $op $dim $deg (recorded winner: $winner)"
   start=$(date +%s)
   femgpu-bench -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \

@@ -18,13 +18,7 @@ new=${NEW_BENCH:-femgpu-bench}
 for c in "$@"; do
   case "$c" in old=*) old=${c#old=}; continue ;; new=*) new=${c#new=}; continue ;; esac
   IFS=: read -r op dim deg <<<"$c"
-  winner=$(python3 - "${WINNERS:-$here/h200_70_cases.json}" "$op" "$dim" "$deg" <<'PY'
-import json, sys
-for r in json.load(open(sys.argv[1])):
-    if r["operator"] == sys.argv[2] and r["dim"] == int(sys.argv[3]) and r["degree"] == int(sys.argv[4]):
-        print(r["schedule"])
-PY
-)
+  winner=$(python3 "$here/table_winner.py" "${WINNERS:-$here/h200_70_cases.json}" "$op" "$dim" "$deg")
   shapes="$winner;mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
   for which in old new; do
     bench=$new && [ "$which" = old ] && bench=$old
