@@ -85,22 +85,24 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
 
 std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
-  // The n fastest of all first (twins_of_fastest with every candidate eligible and no
-  // change lists none: each is timed already), then the tensor-core ones among them.
+  // The n fastest of all first, then the tensor-core ones among them: the twin is worth
+  // its time only where a tensor-core kernel leads.
   std::vector<const TimedCandidate *> ran;
   for (const TimedCandidate &c : timed)
     if (c.error.empty() && std::isfinite(c.median_ms) && c.schedule.strategy() != Strategy::Assembled) ran.push_back(&c);
   std::stable_sort(ran.begin(), ran.end(), [](const TimedCandidate *a, const TimedCandidate *b) { return a->median_ms < b->median_ms; });
-  std::vector<TimedCandidate> leaders;
-  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i)
-    if (ran[i]->schedule.strategy() == Strategy::TensorCore) leaders.push_back(*ran[i]);
-  return twins_of_fastest(
-      leaders, leaders.size(), [](const TimedCandidate &c) { return c.schedule.mma().quad_order == MmaQuadOrder::Rows; },
-      [](const TimedCandidate &c) {
-        MmaSizes m = c.schedule.mma();
-        m.quad_order = MmaQuadOrder::Steps;
-        return c.schedule.with_mma(m);
-      });
+  std::vector<TimedCandidate> twins;
+  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
+    const Schedule &s = ran[i]->schedule;
+    if (s.strategy() != Strategy::TensorCore || s.mma().quad_order != MmaQuadOrder::Rows) continue;
+    MmaSizes m = s.mma();
+    m.quad_order = MmaQuadOrder::Steps;
+    TimedCandidate twin;
+    twin.schedule = s.with_mma(m);
+    twin.model_seconds = ran[i]->model_seconds;
+    if (!listed(timed, twin.schedule)) twins.push_back(twin);
+  }
+  return twins;
 }
 
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)

@@ -183,9 +183,14 @@ TEST_CASE("the quad=steps twin is timed only for tensor-core kernels among the f
   CHECK(quad_steps_twins(timed, 1).empty());
   REQUIRE(quad_steps_twins(timed, 2).size() == 1);
   CHECK(quad_steps_twins(timed, 2)[0].schedule.mma().cells_per_group == 8);
-  // A twin timed already, or a leader that is one, is not timed again.
-  timed.push_back(timed_candidate(Schedule::tensor_core(steps), 1.9));
-  CHECK(quad_steps_twins(timed, 2).empty());
+  // A twin timed already is not timed again, whether it leads or trails its original.
+  timed[0].median_ms = 3.0;
+  timed.push_back(timed_candidate(Schedule::tensor_core(steps), 2.2));
+  REQUIRE(quad_steps_twins(timed, 1).empty());   // mma8 leads, its twin ran
+  timed.back().median_ms = 1.9;
+  CHECK(quad_steps_twins(timed, 1).empty());     // the twin leads: it has no twin
+  REQUIRE(quad_steps_twins(timed, 3).size() == 1);  // mma16's only
+  CHECK(quad_steps_twins(timed, 3)[0].schedule.mma().cells_per_group == 16);
   // Written and read as text, refused for other strategies.
   CHECK(parse_schedule("mma nc=8 warps=4 tq=32 quad=steps fp64").mma() == steps);
   CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 quad=steps fp64"), Catch::Contains("quad"));
