@@ -16,6 +16,7 @@
 #include "tune/compile_queue.h"
 #include "tune/compile_workers.h"
 #include "tune/tune_plan.h"
+#include "tune/twins.h"
 
 namespace femgpu {
 

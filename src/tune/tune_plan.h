@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/occupancy.h"
 #include "tune/tuner.h"
 
 namespace femgpu {

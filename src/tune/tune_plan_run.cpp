@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "tune/tune_plan.h"
+#include "tune/twins.h"
 
 namespace femgpu {
 

@@ -11,6 +11,7 @@
 #include "support/opencl_check.h"
 #include "support/timed_candidates.h"
 #include "tune/tuner.h"
+#include "tune/twins.h"
 
 using namespace femgpu;
 using namespace femgpu::test;

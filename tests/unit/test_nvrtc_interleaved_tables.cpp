@@ -9,6 +9,7 @@
 #include "support/action_cases.h"
 #include "support/nvrtc_check.h"
 #include "tune/tuner.h"
+#include "tune/twins.h"
 
 using namespace femgpu;
 using namespace femgpu::test;

@@ -12,6 +12,7 @@
 #include "support/timed_candidates.h"
 #include "runtime/occupancy.h"
 #include "tune/tuner.h"
+#include "tune/twins.h"
 
 using namespace femgpu;
 using namespace femgpu::test;

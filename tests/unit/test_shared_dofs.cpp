@@ -13,6 +13,7 @@
 #include "support/timed_candidates.h"
 #include "model/quantities.h"
 #include "tune/tuner.h"
+#include "tune/twins.h"
 
 using namespace femgpu;
 using namespace femgpu::test;

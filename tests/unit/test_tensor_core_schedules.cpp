@@ -12,6 +12,7 @@
 #include "support/action_cases.h"
 #include "support/timed_candidates.h"
 #include "tune/tuner.h"
+#include "tune/twins.h"
 
 using namespace femgpu;
 using namespace femgpu::test;

@@ -14,6 +14,7 @@
 #include "support/source_text.h"
 #include "support/timed_candidates.h"
 #include "tune/tuner.h"
+#include "tune/twins.h"
 
 using namespace femgpu;
 using namespace femgpu::test;
