@@ -2,7 +2,9 @@
 #include "fem/action_tables.h"
 
 #include <algorithm>
+#include <utility>
 
+#include "fem/compressed_points.h"
 #include "fem/facet_quadrature.h"
 #include "fem/tabulation.h"
 
@@ -19,12 +21,13 @@ int max_order(const std::vector<MultiIndex> &ds)
 
 }  // namespace
 
-Tabulation tabulate_action(const ActionIR &ir, const std::string &share_dir)
+Tabulation tabulate_action(const ActionIR &ir, const std::string &share_dir, Points points)
 {
   Tabulation t;
   // A ds operator's rule lies on its reference facet; everything else is as for cells.
   t.rule = ir.facet >= 0 ? facet_quadrature(ir.dim, ir.facet, ir.quadrature_degree, share_dir)
                          : simplex_quadrature(ir.dim, ir.quadrature_degree, share_dir);
+  t.weights = t.rule.weights;
   for (const EvalGroup &g : ir.groups) {
     BasisTable b = tabulate_lagrange(ir.dim, g.element.degree, t.rule.points, max_order(g.derivatives));
     std::vector<std::vector<double>> tables;
@@ -42,7 +45,7 @@ Tabulation tabulate_action(const ActionIR &ir, const std::string &share_dir)
       a[static_cast<size_t>(k)] = 1;
       t.p1_gradients.push_back(p1(a, 0, j));
     }
-  return t;
+  return points == Points::Compressed ? compress_points(ir, std::move(t)) : t;
 }
 
 }  // namespace femgpu

@@ -3,7 +3,7 @@
 //
 // Takes: an ActionIR and femgpu's share folder (for the quadrature tables).
 // Returns: Tabulation, immutable; tables are Q x n row-major (point-major), the
-// transposes of the paper's Phi[i, q].
+// transposes of the paper's Phi[i, q], Q the rule's points or fewer (compressed).
 // Does not: touch meshes; requires PetscInitialize (tables come from PetscFE).
 #pragma once
 
@@ -16,16 +16,24 @@
 namespace femgpu {
 
 struct Tabulation {
-  QuadratureRule rule;
+  QuadratureRule rule;  // the rule the form is integrated with
+  // The kernels' points, one weight per table row: the rule's weights, or, where
+  // compress_points applies (fem/compressed_points.h), weight 1 at each of r < Q
+  // combinations of the rule's points. Q below is n_points().
+  std::vector<double> weights;
   // [group][derivative]: Q x group.n_basis
   std::vector<std::vector<std::vector<double>>> group_tables;
   // [test derivative]: Q x n_test_basis
   std::vector<std::vector<double>> test_tables;
   // Reference gradients of the P1 basis, (dim+1) x dim: J = sum_j X_j (x) grad(lambda_j).
   std::vector<double> p1_gradients;
-  int n_points() const { return rule.size(); }
+  int n_points() const { return static_cast<int>(weights.size()); }
+  bool compressed() const { return n_points() != rule.size(); }
 };
 
-Tabulation tabulate_action(const ActionIR &ir, const std::string &share_dir);
+// Points::Compressed: the tables at compress_points' r points where that is exact and
+// fewer; Points::Rule: always at the rule's points.
+enum class Points { Compressed, Rule };
+Tabulation tabulate_action(const ActionIR &ir, const std::string &share_dir, Points points = Points::Compressed);
 
 }  // namespace femgpu

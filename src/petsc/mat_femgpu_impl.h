@@ -56,6 +56,7 @@ struct ScheduleRequest {
 struct MatFEMGPUOptions {
   std::string backend_name = "auto";
   PetscInt quadrature_degree = -1;  // -1: estimated from the form
+  PetscBool compress_points = PETSC_TRUE;  // fem/compressed_points.h, where exact
   PetscBool view_ir = PETSC_FALSE;
   PetscBool view_source = PETSC_FALSE;
   ScheduleRequest schedule;

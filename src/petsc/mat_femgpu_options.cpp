@@ -164,6 +164,11 @@ static PetscErrorCode read_options(Mat A)
   PetscCall(read_int_option(PetscOptionsObject, src, "-mat_fem_gpu_quadrature_degree", "Quadrature degree (-1: estimated from the form as UFL does)",
                             {-1, 100}, &ctx->options.quadrature_degree, &set));
   if (set) ctx->set_up = false;
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_compress_points",
+                             "Where the form is one linear map at every quadrature point (mass, Laplace, Helmholtz, linear elasticity on affine cells), "
+                             "run the kernels at fewer points that give the same action (the test derivatives' polynomial space)",
+                             "", ctx->options.compress_points, &ctx->options.compress_points, &set));
+  if (set) ctx->set_up = false;
   PetscBool symmetric = ctx->options.symmetric_declared == 1 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-mat_fem_gpu_symmetric", "Declare the form symmetric (MatMultTranspose = MatMult, MAT_SYMMETRIC) or not; default: detected from a cell matrix at setup", "MatIsSymmetric", symmetric, &symmetric, &set));
   if (set) {

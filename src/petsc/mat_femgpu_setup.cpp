@@ -145,7 +145,8 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
       ctx->op.form = std::make_shared<const Form>(ctx->op.residual ? *forms.F : forms.a);
     }
     ctx->op.ir = std::make_unique<ActionIR>(lower_form(*ctx->op.form, main_operator(*ctx->op.form, *lo, &ctx->op.on_facets)));
-    ctx->op.tab = std::make_unique<Tabulation>(tabulate_action(*ctx->op.ir, default_share_dir()));
+    ctx->op.tab = std::make_unique<Tabulation>(
+        tabulate_action(*ctx->op.ir, default_share_dir(), ctx->options.compress_points ? Points::Compressed : Points::Rule));
   });
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -224,7 +225,8 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   ctx->setup_seconds = t1 - t0;
-  PetscCall(PetscInfo(A, "fem_gpu set up in %g s: %" PetscInt_FMT " cells, Q = %d\n", ctx->setup_seconds, ctx->op.maps().n_cells, ctx->op.tab->n_points()));
+  PetscCall(PetscInfo(A, "fem_gpu set up in %g s: %" PetscInt_FMT " cells, Q = %d (the rule's %d%s)\n", ctx->setup_seconds, ctx->op.maps().n_cells,
+                      ctx->op.tab->n_points(), ctx->op.tab->rule.size(), ctx->op.tab->compressed() ? ", compressed" : ""));
   if (ctx->options.view_ir) PetscCall(MatView(A, PETSC_VIEWER_STDOUT_(comm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -238,7 +240,11 @@ static std::string describe(const MatFEMGPUContext *ctx)
      << " on " << cell_name(ctx->op.signature.cell) << "s, coordinates P" << ctx->op.signature.coordinate_degree
      << (ir.affine ? " (affine)" : " (curved)") << "\n";
   os << "  quadrature: degree " << ir.quadrature_degree << (ir.quadrature_degree_estimated ? " (estimated)" : " (set)") << ", Q = "
-     << ctx->op.tab->n_points() << " points (" << ctx->op.tab->rule.family << ")\n";
+     << ctx->op.tab->n_points() << " points (" << ctx->op.tab->rule.family;
+  if (ctx->op.tab->compressed())
+    os << " rule of " << ctx->op.tab->rule.size() << " points, compressed to " << ctx->op.tab->n_points()
+       << ": one linear map at every point; -mat_fem_gpu_compress_points 0 keeps the rule's";
+  os << ")\n";
   for (const EvalGroup &g : ir.groups) {
     os << "  evaluation group P" << g.element.degree << (g.coordinates ? " coordinates" : "") << ": n = " << g.n_basis
        << ", N_deriv = " << g.terms.size() << ", tables = " << g.derivatives.size() << "\n";

@@ -120,6 +120,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   b->op.constants_set = a->op.constants_set;
   b->options.backend_name = a->options.backend_name;
   b->options.quadrature_degree = a->options.quadrature_degree;
+  b->options.compress_points = a->options.compress_points;
   b->options.view_ir = a->options.view_ir;
   b->options.view_source = a->options.view_source;
   b->options.schedule = a->options.schedule;

@@ -84,6 +84,7 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
   l->op.given_form = f->op.given_form;  // a block of a mixed form: lowered for the level's element
   l->options.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
   l->options.quadrature_degree = f->options.quadrature_degree;
+  l->options.compress_points = f->options.compress_points;
   l->options.symmetric_declared = f->options.symmetric_declared;
   l->options.boundary_label = f->options.boundary_label;
   l->options.schedule = level_schedule(f->options.schedule);

@@ -98,7 +98,7 @@ double point_input(const ActionIR &ir, const Tabulation &tab, const ActionArrays
 {
   const InputRef &in = ir.pointwise.program.inputs()[i];
   if (in.kind == InputKind::Jacobian) return J[static_cast<size_t>(in.row * ir.dim + in.col)];
-  if (in.kind == InputKind::Weight) return tab.rule.weights[static_cast<size_t>(q)];
+  if (in.kind == InputKind::Weight) return tab.weights[static_cast<size_t>(q)];
   if (in.kind == InputKind::Constant) return a.constants[static_cast<size_t>(in.slot)];
   const size_t g = static_cast<size_t>(ir.pointwise.input_group[i]);
   const EvalGroup &grp = ir.groups[g];

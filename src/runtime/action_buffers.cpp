@@ -70,7 +70,7 @@ std::vector<HostArgument> host_arguments(const std::vector<KernelArg> &arguments
       case ArgKind::Map: h.bytes = bytes_of(f->map, cells * width); break;
       case ArgKind::TestMap: h.bytes = bytes_of(arrays.test_map, cells * test_width); break;
       case ArgKind::Tables: h.bytes = reals(tables.data.data(), tables.data.size(), p); break;
-      case ArgKind::Weights: h.bytes = reals(tab.rule.weights.data(), tab.rule.weights.size(), p); break;
+      case ArgKind::Weights: h.bytes = reals(tab.weights.data(), tab.weights.size(), p); break;
       case ArgKind::Constants: h.bytes = reals(arrays.constants.data(), arrays.constants.size(), p); break;
       case ArgKind::Out: h.bytes = reals(out, n_out, p); break;
     }

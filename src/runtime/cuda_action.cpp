@@ -92,7 +92,7 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
 {
   const std::vector<double> tables = device_tables(ir, tab);
   tables_ = reals(tables.data(), tables.size(), p);
-  weights_ = reals(tab.rule.weights.data(), tab.rule.weights.size(), p);
+  weights_ = reals(tab.weights.data(), tab.weights.size(), p);
   constants_ = cuda::Buffer(std::max<size_t>(1, ir.constants.size()) * static_cast<size_t>(bytes_per_real(p)));
   const size_t cells = static_cast<size_t>(a.n_cells);
   const size_t coord_entries = cells * static_cast<size_t>(map_width(ir, kCoordinates));

@@ -17,13 +17,13 @@ bool is_vector(const std::string &op) { return op == "elasticity" || op == "hype
 
 std::string BenchCase::name() const { return op + " P" + std::to_string(degree) + " " + std::to_string(dim) + "D"; }
 
-std::unique_ptr<BenchCase> lower_case(const std::string &op, int dim, int degree)
+std::unique_ptr<BenchCase> lower_case(const std::string &op, int dim, int degree, Points points)
 {
   auto c = std::make_unique<BenchCase>();
   c->op = op, c->dim = dim, c->degree = degree;
   FormSignature sig{dim == 2 ? CellType::Triangle : CellType::Tetrahedron, Element{degree, is_vector(op) ? dim : 1}, 1};
   c->ir = lower_form(parse_form_file(default_share_dir() + "/forms/" + op + ".ufl", sig).a);
-  c->tab = tabulate_action(c->ir, default_share_dir());
+  c->tab = tabulate_action(c->ir, default_share_dir(), points);
   return c;
 }
 

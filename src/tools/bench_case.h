@@ -36,7 +36,7 @@ struct BenchOperands {
   std::unique_ptr<DeviceActionData> data;
 };
 
-std::unique_ptr<BenchCase> lower_case(const std::string &op, int dim, int degree);
+std::unique_ptr<BenchCase> lower_case(const std::string &op, int dim, int degree, Points points = Points::Compressed);
 // `intervals` squares/cubes per side (paper: 1280 in 2D, 56 in 3D).
 std::unique_ptr<BenchOperands> upload_operands(const BenchCase &c, int intervals);
 // The same operands on the host only (data stays null): the SpMV baseline's mesh.

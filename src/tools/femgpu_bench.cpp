@@ -131,9 +131,9 @@ double application_flops(const ActionIR &ir, int Q, int n_cells, const CudaKerne
 }
 
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
-             const DeviceParams &params, const std::string &forced, int verify_cells, double spmv_cap)
+             const DeviceParams &params, const std::string &forced, int verify_cells, double spmv_cap, Points points)
 {
-  std::unique_ptr<BenchCase> bench = lower_case(op, dim, k);
+  std::unique_ptr<BenchCase> bench = lower_case(op, dim, k, points);
   const ActionIR &ir = bench->ir;
   const Tabulation &tab = bench->tab;
   std::unique_ptr<BenchOperands> operands = upload_operands(*bench, N);
@@ -245,7 +245,8 @@ void run_and_print(const BenchArgs &a, const std::string &op, int dim, int k, co
                    const std::map<std::string, double> &paper, Tally *t)
 {
   try {
-    Row r = run_case(op, dim, k, dim == 2 ? a.cases.n2 : a.cases.n3, a.settings, info, params, a.forced, a.verify_cells, a.spmv_max_cell_entries);
+    Row r = run_case(op, dim, k, dim == 2 ? a.cases.n2 : a.cases.n3, a.settings, info, params, a.forced, a.verify_cells, a.spmv_max_cell_entries,
+                     a.cases.compress_points ? Points::Compressed : Points::Rule);
     r.commit = a.commit;
     auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
     if (it != paper.end()) {

@@ -31,7 +31,7 @@ template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject
   char ops[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity";
   PetscInt dims[2] = {2, 3}, nd = 2, n2 = o->n2, n3 = o->n3, lo = o->min_degree, max2 = o->max_degree_2d, max3 = o->max_degree_3d;
   PetscInt threads = o->compile_threads;
-  PetscBool dims_set = PETSC_FALSE, monitor = PETSC_FALSE;
+  PetscBool dims_set = PETSC_FALSE, monitor = PETSC_FALSE, compress = o->compress_points ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionBegin;
   PetscCall(PetscOptionsString("-ops", "operators", "", ops, ops, sizeof(ops), nullptr));
   PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, &dims_set));
@@ -43,6 +43,8 @@ template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject
   PetscCall(PetscOptionsInt("-max_degree_3d", "highest degree in 3D", "", max3, &max3, nullptr));
   PetscCall(PetscOptionsInt("-compile_threads", "NVRTC compilations in parallel", "", threads, &threads, nullptr));
   PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
+  PetscCall(PetscOptionsBool("-compress_points", "as -mat_fem_gpu_compress_points: fewer points with the same action where the form allows (0: the rule's)", "",
+                             compress, &compress, nullptr));
   for (PetscInt i = 0; i < nd; ++i)
     PetscCheck(dims[i] == 2 || dims[i] == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-dims has %" PetscInt_FMT "; it takes 2 and 3", dims[i]);
   PetscCheck(n2 > 0 && n3 > 0 && lo >= 1 && threads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -52,6 +54,7 @@ template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject
   o->n2 = static_cast<int>(n2), o->n3 = static_cast<int>(n3), o->min_degree = static_cast<int>(lo);
   o->max_degree_2d = static_cast<int>(max2), o->max_degree_3d = static_cast<int>(max3);
   o->compile_threads = static_cast<int>(threads), o->monitor = monitor == PETSC_TRUE;
+  o->compress_points = compress == PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

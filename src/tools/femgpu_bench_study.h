@@ -21,6 +21,7 @@ struct BenchOptions {
   int b = 9;
   int compile_threads = 16;
   bool monitor = false;
+  bool compress_points = true;  // -compress_points: tables at compressed points where exact
 };
 
 // `which`: ablation, spearman, topk, sensitivity, all, or a comma-separated list.

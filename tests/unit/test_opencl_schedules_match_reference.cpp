@@ -46,12 +46,12 @@ TEST_CASE("OpenCL SCPWI kernels with constant-memory tables match the reference 
     }
 }
 
-// Merged constant tables (pack_tables stores equal tables once): Helmholtz P7 in 2D,
-// whose 3 + 3 tables fit constant memory only merged.
+// Merged constant tables (pack_tables stores equal tables once): Helmholtz P8 in 2D,
+// whose 3 + 3 tables (at its 45 compressed points) fit constant memory only merged.
 TEST_CASE("an OpenCL SCPWI kernel with merged constant tables matches the reference action", "[opencl][kernel][scpwi]")
 {
   std::mt19937 rng(29);
-  ActionData d = make_action(form_cases()[2], 2, 7, 5, rng);
+  ActionData d = make_action(form_cases()[2], 2, 8, 5, rng);
   const Schedule s = Schedule::single_cell_per_work_item(4).with_tables(Tables::MergedConstant);
   REQUIRE(constant_table_bytes(s.with_tables(Tables::Constant), d.ir, d.tab.n_points()) > kMaxConstantTableBytes);
   INFO(to_string(s) << ", Q " << d.tab.n_points());

@@ -208,7 +208,8 @@ std::string replay(const RecordedCase &rec, const std::string &op, int dim, int 
   const bool vector = op == "elasticity" || op == "hyperelasticity";
   FormSignature sig{dim == 2 ? CellType::Triangle : CellType::Tetrahedron, Element{degree, vector ? dim : 1}, 1};
   const ActionIR ir = lower_form(parse_form_file(default_share_dir() + "/forms/" + op + ".ufl", sig).a);
-  const Tabulation tab = tabulate_action(ir, default_share_dir());
+  // The recorded kernels ran at the rule's points (before compressed points).
+  const Tabulation tab = tabulate_action(ir, default_share_dir(), Points::Rule);
   TuneSettings settings;
   PlanContext ctx;
   ctx.ir = &ir;

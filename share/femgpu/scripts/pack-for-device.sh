@@ -4,7 +4,9 @@
 # but no PETSc.
 #
 # Usage:  pack-for-device.sh [-p PETSC_PREFIX] [-o PACK_DIR] [BUILD_DIR]
-#   -p PETSC_PREFIX  PETSc install prefix (default: $PETSC_CUDA_PREFIX or /opt/femgpu/petsc-cuda)
+#   -p PETSC_PREFIX  PETSc install prefix (default: $PETSC_CUDA_PREFIX or /opt/femgpu/petsc-cuda);
+#                    Debian's /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real packs the CPU PETSc
+#                    (femgpu-bench then has no cuSPARSE SpMV baseline)
 #   -o PACK_DIR      output folder (default: <repo root>/.carry, git-ignored); it is wiped first
 #   BUILD_DIR        femgpu CMake build dir (optional; without it only PETSc is packed)
 # Environment: PACK_LIMIT_MIB (default 60) - fail if the pack is larger.
@@ -49,7 +51,7 @@ BUILD_DIR="${1:-${FEMGPU_BUILD_DIR:-}}"
 
 for t in ldd readelf strip file; do command -v "$t" >/dev/null || die "$t not found"; done
 [[ -d "$PETSC_PREFIX/lib" ]] || die "PETSc prefix $PETSC_PREFIX has no lib/ (build it with build-petsc-cuda.sh)"
-compgen -G "$PETSC_PREFIX/lib/libpetsc.so*" >/dev/null || die "no libpetsc.so* in $PETSC_PREFIX/lib"
+compgen -G "$PETSC_PREFIX/lib/libpetsc*.so*" >/dev/null || die "no libpetsc*.so* in $PETSC_PREFIX/lib"
 if [[ -n "$BUILD_DIR" ]]; then
   [[ -d "$BUILD_DIR" ]] || die "build dir $BUILD_DIR does not exist"
   BUILD_DIR="$(cd "$BUILD_DIR" && pwd)"
@@ -97,19 +99,24 @@ copy_elf() {
 QUEUE=()   # packed ELF files whose NEEDED entries must be checked
 
 # ---------------------------------------------------------------- PETSc
-for f in "$PETSC_PREFIX"/lib/libpetsc.so*; do
-  name="$(basename "$f")"
-  if [[ -L "$f" ]]; then
-    continue   # symlinks are recreated below
+# libpetsc.so* (a PETSc build) or libpetsc_real.so* (Debian's, whose prefix holds only
+# links into /usr/lib: then the file they resolve to is packed).
+PETSC_LIB_DIR="$(cd "$PETSC_PREFIX/lib" && pwd -P)"
+for f in "$PETSC_PREFIX"/lib/libpetsc*.so*; do
+  real="$(readlink -f "$f")"
+  if [[ -L "$f" && "$(dirname "$real")" == "$PETSC_LIB_DIR" ]]; then
+    continue   # links within the prefix are recreated below
   fi
-  copy_elf "$f" "$PACK_DIR/lib/$name"
+  name="$(basename "$real")"
+  [[ -e "$PACK_DIR/lib/$name" ]] && continue
+  copy_elf "$real" "$PACK_DIR/lib/$name"
   QUEUE+=("$PACK_DIR/lib/$name")
   REAL_PETSC="$name"
   echo "packed: lib/$name (from $f)" >> "$MANIFEST"
 done
-[[ -n "${REAL_PETSC:-}" ]] || die "no real (non-symlink) libpetsc.so* file found"
-for f in "$PETSC_PREFIX"/lib/libpetsc.so*; do
-  [[ -L "$f" ]] || continue
+[[ -n "${REAL_PETSC:-}" ]] || die "no libpetsc*.so* file found"
+for f in "$PETSC_PREFIX"/lib/libpetsc*.so*; do
+  [[ -L "$f" && "$(basename "$f")" != "$REAL_PETSC" ]] || continue
   ln -sf "$REAL_PETSC" "$PACK_DIR/lib/$(basename "$f")"
 done
 

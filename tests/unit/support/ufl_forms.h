@@ -36,11 +36,12 @@ inline ActionIR lower_text(const std::string &text, const FormSignature &sig, in
 // out = A u (rank 2) or F(w) (rank 1) on n_cells disconnected random cells, with DOF
 // values, coefficients and constants drawn from `seed` in table order: two forms with
 // the same element and the same coefficient and constant tables see the same data.
-inline std::vector<double> random_action(const ActionIR &ir, unsigned seed, int n_cells = 3)
+// points: the tables at the rule's points or compressed (fem/compressed_points.h).
+inline std::vector<double> random_action(const ActionIR &ir, unsigned seed, int n_cells = 3, Points points = Points::Compressed)
 {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> value(-1.0, 1.0), positive(0.5, 1.5);
-  const Tabulation tab = tabulate_action(ir, default_share_dir());
+  const Tabulation tab = tabulate_action(ir, default_share_dir(), points);
   const CellMesh mesh = random_cells(ir.dim, n_cells, rng);
   auto random_function = [&](int function) {
     std::vector<double> v(static_cast<size_t>(function_dofs(ir, function) * n_cells));
