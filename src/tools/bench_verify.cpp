@@ -60,8 +60,7 @@ BenchVerification verify_on_sample(const BenchCase &c, const BenchOperands &o, c
   for (size_t i = 0; i < sub.coefficients.size(); ++i) restrict_map(sub.coefficients[i], coefficient_function(static_cast<int>(i)));
   const std::size_t n_out = o.data->n_out();
   std::vector<double> want(n_out, 0.0), got(n_out, 0.0);
-  // The reference integrates at the rule's points, also where the kernel's tables are at
-  // compressed points: that checks the compression too.
+  // At the rule's points also where the kernel's are compressed: that checks the compression.
   const Tabulation rule = c.tab.compressed() ? tabulate_action(c.ir, default_share_dir(), Points::Rule) : c.tab;
   reference_action(c.ir, rule, sub, want.data());
   DeviceActionData data(c.ir, c.tab, sub, n_out, kernel.schedule().precision());
