@@ -148,6 +148,20 @@ std::string OpenCLRuntime::device_name() const
   return name;
 }
 
+namespace {
+
+std::string build_log(cl_program program, cl_device_id device)
+{
+  size_t len = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
+  std::string log(len, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
+  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));  // what() stops at a NUL
+  return log;
+}
+
+}  // namespace
+
 cl_program opencl::build_program(cl_context context, cl_device_id device, const std::string &source)
 {
   const char *text = source.c_str();
@@ -156,12 +170,14 @@ cl_program opencl::build_program(cl_context context, cl_device_id device, const 
   check(err, "clCreateProgramWithSource");
   // An injected compile fault passes an option the OpenCL compiler refuses (device_faults.h).
   const char *options = injected_faults().compile ? "-cl-injected-fault-no-such-option" : "";
-  if (clBuildProgram(program, 1, &device, options, nullptr, nullptr) != CL_SUCCESS) {
-    size_t len = 0;
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &len);
-    std::string log(len, '\0');
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, len, log.data(), nullptr);
-    log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));  // what() stops at a NUL
+  cl_int built = clBuildProgram(program, 1, &device, options, nullptr, nullptr);
+  // PoCL's kernel cache can fail a build with no diagnostic when two processes (MPI ranks)
+  // build the same program at once; the same build then succeeds. A compiler error has a
+  // diagnostic and fails again.
+  if (built == CL_BUILD_PROGRAM_FAILURE && build_log(program, device).find("error") == std::string::npos)
+    built = clBuildProgram(program, 1, &device, options, nullptr, nullptr);
+  if (built != CL_SUCCESS) {
+    const std::string log = build_log(program, device);
     clReleaseProgram(program);
     throw std::runtime_error("OpenCL build failed:\n" + log + "\n--- source (first 40 lines) ---\n" + first_lines(source, 40));
   }
