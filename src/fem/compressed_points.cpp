@@ -24,19 +24,19 @@ void remove_component(std::vector<double> &v, const std::vector<double> &u)
   for (size_t i = 0; i < v.size(); ++i) v[i] -= c * u[i];
 }
 
-// The columns of a Q x n point-major table, each scaled pointwise by `scale` (or not).
-std::vector<std::vector<double>> table_columns(const std::vector<double> &table, int Q, const std::vector<double> *scale)
+// The columns of a Q x n point-major table, each scaled pointwise by `scale`.
+std::vector<std::vector<double>> table_columns(const std::vector<double> &table, int Q, const std::vector<double> &scale)
 {
   const int n = static_cast<int>(table.size()) / Q;
   std::vector<std::vector<double>> cols(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(Q)));
   for (int q = 0; q < Q; ++q)
     for (int a = 0; a < n; ++a)
-      cols[static_cast<size_t>(a)][static_cast<size_t>(q)] = table[static_cast<size_t>(q * n + a)] * (scale ? (*scale)[static_cast<size_t>(q)] : 1.0);
+      cols[static_cast<size_t>(a)][static_cast<size_t>(q)] = table[static_cast<size_t>(q * n + a)] * scale[static_cast<size_t>(q)];
   return cols;
 }
 
 // U^T S T for a Q x n point-major table T and S = diag(scale): r x n, point-major.
-std::vector<double> project(const std::vector<double> &U, int r, const std::vector<double> &table, int Q, const std::vector<double> *scale)
+std::vector<double> project(const std::vector<double> &U, int r, const std::vector<double> &table, int Q, const std::vector<double> &scale)
 {
   const std::vector<std::vector<double>> cols = table_columns(table, Q, scale);
   const int n = static_cast<int>(cols.size());
@@ -99,15 +99,15 @@ Tabulation compress_points(const ActionIR &ir, Tabulation tab)
   }
   std::vector<std::vector<double>> columns;
   for (const auto &t : tab.test_tables) {
-    auto c = table_columns(t, Q, &root);
+    auto c = table_columns(t, Q, root);
     columns.insert(columns.end(), c.begin(), c.end());
   }
   const std::vector<double> U = orthonormal_span(columns, Q, kDependentBelow);
   const int r = static_cast<int>(U.size()) / Q;
   if (r >= Q) return tab;
-  for (auto &t : tab.test_tables) t = project(U, r, t, Q, &root);
+  for (auto &t : tab.test_tables) t = project(U, r, t, Q, root);
   for (auto &group : tab.group_tables)
-    for (auto &t : group) t = project(U, r, t, Q, &root);
+    for (auto &t : group) t = project(U, r, t, Q, root);
   tab.weights.assign(static_cast<size_t>(r), 1.0);
   return tab;
 }
