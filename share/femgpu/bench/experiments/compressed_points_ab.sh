@@ -7,18 +7,15 @@
 # Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/compressed_points_ab.sh:CASES):
 #   compressed_points_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
-here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$1"; shift
-mkdir -p "$out"
+source "$(dirname "$0")/forced_ab.sh"
+forced_ab_start compressed_points_ab "$@"
 bench=${BENCH:-femgpu-bench}
-for c in "$@"; do
+for c in "${cases[@]}"; do
   IFS=: read -r op dim deg <<<"$c"
-  shapes=$(python3 "$here/table_winner.py" "${WINNERS:-$here/h200_70_cases.json}" "$op" "$dim" "$deg")
-  ((deg >= 4)) && shapes="$shapes;mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
+  more="" && ((deg >= 4)) && more="mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
+  shapes=$(case_shapes "$op" "$dim" "$deg" "$more")
   for compress in 0 1; do
     echo "=== compress_points=$compress $op $dim $deg"
-    "$bench" -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \
-      -schedule "$shapes" -compress_points "$compress" -spmv_max_cell_entries 0 -csv "$out/${op}_${dim}_${deg}_c$compress.csv" 2>&1 |
-      grep -E "ms \(median|verified|failed|rror"
+    forced_run "$bench" "$op" "$dim" "$deg" "$shapes" -compress_points "$compress" -csv "$out/${op}_${dim}_${deg}_c$compress.csv"
   done
-done 2>&1 | tee "$out/compressed_points_ab.txt"
+done 2>&1 | tee "$out/$log_name.txt"

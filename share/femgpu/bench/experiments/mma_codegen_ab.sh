@@ -10,20 +10,17 @@
 # winners are forced (default the one-commit table, h200_70_cases.json; the 2026-11-27
 # A/Bs used h200_70_cases_be07f9b/h200_70_cases.json).
 set -u
-here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$1"; shift
-mkdir -p "$out"
+source "$(dirname "$0")/forced_ab.sh"
+forced_ab_start mma_codegen_ab "$@"
 old=${OLD_BENCH:-.carry/bin/femgpu-bench-old}
 new=${NEW_BENCH:-femgpu-bench}
-for c in "$@"; do
+for c in "${cases[@]}"; do
   case "$c" in old=*) old=${c#old=}; continue ;; new=*) new=${c#new=}; continue ;; esac
   IFS=: read -r op dim deg <<<"$c"
-  winner=$(python3 "$here/table_winner.py" "${WINNERS:-$here/h200_70_cases.json}" "$op" "$dim" "$deg")
-  shapes="$winner;mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
+  shapes=$(case_shapes "$op" "$dim" "$deg" "mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64")
   for which in old new; do
     bench=$new && [ "$which" = old ] && bench=$old
     echo "=== $which $op $dim $deg"
-    "$bench" -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \
-      -schedule "$shapes" -spmv_max_cell_entries 0 2>&1 | grep -E "ms \(median|verified|failed|rror"
+    forced_run "$bench" "$op" "$dim" "$deg" "$shapes"
   done
-done 2>&1 | tee "$out/mma_codegen_ab.txt"
+done 2>&1 | tee "$out/$log_name.txt"

@@ -9,22 +9,18 @@
 # Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_rows_ab.sh:CASES):
 #   mma_rows_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
-here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$1"; shift
-mkdir -p "$out"
+source "$(dirname "$0")/forced_ab.sh"
+forced_ab_start mma_rows_ab "$@"
 old=${OLD_BENCH:-.carry/bin/femgpu-bench-old}
 new=${NEW_BENCH:-femgpu-bench}
 variants=${VARIANTS:-"1,1 2,1 4,1 2,0"}
-for c in "$@"; do
+for c in "${cases[@]}"; do
   IFS=: read -r op dim deg <<<"$c"
-  winner=$(python3 "$here/table_winner.py" "${WINNERS:-$here/h200_70_cases.json}" "$op" "$dim" "$deg")
-  shapes="$winner;mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
+  shapes=$(case_shapes "$op" "$dim" "$deg" "mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64")
   for which in old $variants; do
     bench=$new && [ "$which" = old ] && bench=$old
     IFS=, read -r rows reuse <<<"$which"
     echo "=== $which $op $dim $deg"
-    FEMGPU_MMA_EVAL_ROWS=${rows:-1} FEMGPU_MMA_QUAD_REUSE=${reuse:-0} \
-      "$bench" -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \
-      -schedule "$shapes" -spmv_max_cell_entries 0 2>&1 | grep -E "ms \(median|verified|failed|rror"
+    FEMGPU_MMA_EVAL_ROWS=${rows:-1} FEMGPU_MMA_QUAD_REUSE=${reuse:-0} forced_run "$bench" "$op" "$dim" "$deg" "$shapes"
   done
-done 2>&1 | tee "$out/mma_rows_ab.txt"
+done 2>&1 | tee "$out/$log_name.txt"

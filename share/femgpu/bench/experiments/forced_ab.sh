@@ -1,0 +1,31 @@
+# Sourced by the forced-schedule A/B scripts (mma_codegen_ab.sh, mma_rows_ab.sh,
+# compressed_points_ab.sh), after `set -u`: their common arguments and their one way of
+# timing a case's forced schedules.
+#   forced_ab_start NAME "$@"   out=OUT_DIR (created), cases=(the rest), the log $out/NAME.txt
+#   case_shapes OP DIM DEG [MORE]  the case's winner in WINNERS (default the one-commit
+#                               table, h200_70_cases.json), then ";MORE" if given
+#   forced_run BENCH OP DIM DEG SHAPES [OPTIONS...]   one femgpu-bench process timing
+#                               SHAPES on the paper's mesh, no SpMV, its fastest verified;
+#                               prints the timing and verification lines
+bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+forced_ab_start()
+{
+  log_name=$1
+  out=$2
+  shift 2
+  cases=("$@")
+  mkdir -p "$out"
+}
+case_shapes()
+{
+  local winner
+  winner=$(python3 "$bench_dir/table_winner.py" "${WINNERS:-$bench_dir/h200_70_cases.json}" "$1" "$2" "$3")
+  echo "$winner${4:+;$4}"
+}
+forced_run()
+{
+  local bench=$1 op=$2 dim=$3 deg=$4 shapes=$5
+  shift 5
+  "$bench" -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \
+    -schedule "$shapes" -spmv_max_cell_entries 0 "$@" 2>&1 | grep -E "ms \(median|verified|failed|rror"
+}
