@@ -25,10 +25,16 @@ struct Tabulation {
   std::vector<std::vector<std::vector<double>>> group_tables;
   // [test derivative]: Q x n_test_basis
   std::vector<std::vector<double>> test_tables;
+  // True where compress_points made the test side the identity (fem/compressed_points.h):
+  // the kernels' points are then the test basis functions, test_tables is the identity
+  // and the group tables hold the reference element matrices, so a kernel may add each
+  // point's value to its output instead of multiplying by the table.
+  bool test_identity = false;
   // Reference gradients of the P1 basis, (dim+1) x dim: J = sum_j X_j (x) grad(lambda_j).
   std::vector<double> p1_gradients;
   int n_points() const { return static_cast<int>(weights.size()); }
-  bool compressed() const { return n_points() != rule.size(); }
+  // Whether the tables differ from the rule's (fewer points, or the test side the identity).
+  bool compressed() const { return n_points() != rule.size() || test_identity; }
 };
 
 // Points::Compressed: the tables at compress_points' r points where that is exact and

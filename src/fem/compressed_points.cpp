@@ -55,6 +55,31 @@ std::vector<double> project(const std::vector<double> &U, int r, const std::vect
 // 1e-14 (the rank is the same for any tolerance between), so this is far from both.
 constexpr double kDependentBelow = 1e-10;
 
+// One square test table C (r = n_test): Y = C^T (sum_i M_i D_i) X = I^T (sum_i M_i C^T D_i) X,
+// so the group tables become C^T D_i (the reference element matrices, n_test x n) and
+// the test table the identity.
+void make_test_identity(Tabulation &tab)
+{
+  const std::vector<double> C = tab.test_tables[0];
+  const int r = tab.n_points();
+  for (auto &group : tab.group_tables)
+    for (auto &D : group) {
+      const int n = static_cast<int>(D.size()) / r;
+      std::vector<double> CtD(static_cast<size_t>(r * n), 0.0);
+      for (int i = 0; i < r; ++i)
+        for (int a = 0; a < n; ++a) {
+          double v = 0.0;
+          for (int s = 0; s < r; ++s) v += C[static_cast<size_t>(s * r + i)] * D[static_cast<size_t>(s * n + a)];
+          CtD[static_cast<size_t>(i * n + a)] = v;
+        }
+      D = std::move(CtD);
+    }
+  std::vector<double> identity(static_cast<size_t>(r * r), 0.0);
+  for (int i = 0; i < r; ++i) identity[static_cast<size_t>(i * r + i)] = 1.0;
+  tab.test_tables[0] = std::move(identity);
+  tab.test_identity = true;
+}
+
 }  // namespace
 
 std::vector<double> orthonormal_span(const std::vector<std::vector<double>> &columns, int rows, double rel_tol)
@@ -89,7 +114,7 @@ std::vector<double> orthonormal_span(const std::vector<std::vector<double>> &col
 Tabulation compress_points(const ActionIR &ir, Tabulation tab)
 {
   const int Q = tab.n_points();
-  if (tab.compressed() || !same_linear_map_at_every_point(ir)) return tab;
+  if (tab.compressed() || tab.test_identity || !same_linear_map_at_every_point(ir)) return tab;
   // The square roots of the weights scale both sides, so that a test table equal to a
   // trial table (mass: Psi = Phi) stays equal and the kernels still merge them.
   std::vector<double> root(static_cast<size_t>(Q));
@@ -104,11 +129,13 @@ Tabulation compress_points(const ActionIR &ir, Tabulation tab)
   }
   const std::vector<double> U = orthonormal_span(columns, Q, kDependentBelow);
   const int r = static_cast<int>(U.size()) / Q;
-  if (r >= Q) return tab;
+  const bool square_test = tab.test_tables.size() == 1 && r == ir.n_test_basis;
+  if (r >= Q && !square_test) return tab;
   for (auto &t : tab.test_tables) t = project(U, r, t, Q, root);
   for (auto &group : tab.group_tables)
     for (auto &t : group) t = project(U, r, t, Q, root);
   tab.weights.assign(static_cast<size_t>(r), 1.0);
+  if (square_test) make_test_identity(tab);
   return tab;
 }
 

@@ -94,7 +94,10 @@ struct FlopCount {
   long long geometry = 0;
   long long total() const { return contractions + pointwise + geometry; }
 };
-FlopCount count_flops(const ActionIR &ir, int n_quadrature_points);
+// test_identity: the points are the test basis functions and the test table the
+// identity (fem/action_tables.h), so the quadrature contraction is no work: each point's
+// value is its output's.
+FlopCount count_flops(const ActionIR &ir, int n_quadrature_points, bool test_identity = false);
 
 // Pointwise program operation counts: per quadrature point and per cell.
 // The values the point code reads that are the same at every point of a cell and are

@@ -15,12 +15,12 @@ PointwiseCost pointwise_cost(const Pointwise &pw)
   return c;
 }
 
-FlopCount count_flops(const ActionIR &ir, int n_quadrature_points)
+FlopCount count_flops(const ActionIR &ir, int n_quadrature_points, bool test_identity)
 {
   const long long Q = n_quadrature_points;
   FlopCount f;
   for (const EvalGroup &g : ir.groups) f.contractions += 2LL * static_cast<long long>(g.terms.size()) * Q * g.n_basis;
-  f.contractions += 2LL * ir.n_eval() * Q * ir.n_test_basis;
+  if (!test_identity) f.contractions += 2LL * ir.n_eval() * Q * ir.n_test_basis;
   PointwiseCost pc = pointwise_cost(ir.pointwise);
   f.pointwise = pc.per_point * Q + pc.per_cell;
   // Affine Jacobian from vertex differences: d*d subtractions and scalings.

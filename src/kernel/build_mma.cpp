@@ -19,6 +19,9 @@
 //         accumulating its row tiles of Y for every column in registers (r_y), row
 //         tile by row tile or (MmaQuadOrder::Steps) step by step of 4 points;
 //   3. scatters Y with one atomic add per (test DOF, cell, component).
+// Where the test table is the identity (Tabulation::test_identity: the points are the
+// test basis functions) there is no quadrature product: 2b adds each (cell, point)
+// value to its test DOF, and 2c and 3 are left out.
 // The shared layout is mma_layout.h's. Every barrier is reached by the whole group; the
 // products' control flow is uniform over each warp (task indices depend on the warp,
 // not the lane).
@@ -203,8 +206,19 @@ Ex test_operand(int c, int dt)
   return var("s_f")[(var("r_slot") * size("N_COMPONENTS") + lit(c)) * size("TEST_K_STRIDE") + lit(dt) * size("QUAD_TILE") + var("r_pair_point")];
 }
 
-// 2b. The pointwise program at each (cell, point) of the tile; its e_j into s_f.
-Block pointwise_pairs(const ActionIR &ir, const MmaLayout &l)
+// One atomic add of this (cell, point)'s value of component c to test DOF (point, c):
+// with Psi = I (Tabulation::test_identity) the points are the test basis functions.
+Block add_point_output(int c, const Ex &value)
+{
+  const Ex entry = var("r_qg") * size("N_COMPONENTS") + lit(c);
+  const std::string dof = "r_dof" + std::to_string(c);
+  return {declare(Space::Register, Type::Int, dof, var("g_test_map")[(var("r_cell0") + var("r_slot")) * size("N_TEST_DOFS") + entry]),
+          if_then(var(dof) >= lit(0), {atomic_add(address_of(var("g_out")[var(dof)]), value)})};
+}
+
+// 2b. The pointwise program at each (cell, point) of the tile; its e_j into s_f, or with
+// Psi = I straight to the outputs.
+Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l)
 {
   const int C = ir.signature.element.components, nd = static_cast<int>(ir.test_derivatives.size());
   const Program &p = ir.pointwise.program;
@@ -224,6 +238,13 @@ Block pointwise_pairs(const ActionIR &ir, const MmaLayout &l)
         if (t.component != c || t.derivative != dt) continue;
         const Ex e = node_value(p, ir.pointwise.outputs[static_cast<size_t>(j)]);
         sum = sum.node ? sum + e : e;
+      }
+      if (tab.test_identity) {
+        if (sum.node) {
+          const Block add = add_point_output(c, sum);
+          valid.insert(valid.end(), add.begin(), add.end());
+        }
+        continue;
       }
       valid.push_back(assign(test_operand(c, dt), sum.node ? sum : real_lit(0.0)));
       zeros.push_back(assign(test_operand(c, dt), real_lit(0.0)));
@@ -316,14 +337,16 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
     b.push_back(declare_array(Space::Shared, Type::Real, "s_u" + G(static_cast<int>(gi)), lit(l.groups[gi].dof_words)));
     b.push_back(declare_array(Space::Shared, Type::Real, "s_e" + G(static_cast<int>(gi)), lit(l.groups[gi].eval_words)));
   }
-  b.push_back(declare_array(Space::Shared, Type::Real, "s_f", lit(l.test_words)));
+  if (!tab.test_identity) b.push_back(declare_array(Space::Shared, Type::Real, "s_f", lit(l.test_words)));
   b.push_back(declare_array(Space::Shared, Type::Real, "s_cell", lit(l.cell_words)));
   auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
   append(gather_columns(ir, l));
   append(cell_values(ir, tab));
   const Ex y_words = size("TEST_ROW_TILES_PER_WARP") * size("TEST_COL_TILES") * lit(2);
-  b.push_back(declare_array(Space::Register, Type::Real, "r_y", y_words));
-  b.push_back(unrolled(loop("i_y", lit(0), y_words, {assign(var("r_y")[var("i_y")], real_lit(0.0))})));
+  if (!tab.test_identity) {
+    b.push_back(declare_array(Space::Register, Type::Real, "r_y", y_words));
+    b.push_back(unrolled(loop("i_y", lit(0), y_words, {assign(var("r_y")[var("i_y")], real_lit(0.0))})));
+  }
   b.push_back(barrier());  // s_u and s_cell complete
   Block tile{declare(Space::Register, Type::Int, "r_q0", var("i_quad_tile") * size("QUAD_TILE"))};
   for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
@@ -331,9 +354,15 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
     tile.insert(tile.end(), e.begin(), e.end());
   }
   tile.push_back(barrier());  // s_e complete before the points read it
-  Block pw = pointwise_pairs(ir, l);
+  Block pw = pointwise_pairs(ir, tab, l);
   tile.insert(tile.end(), pw.begin(), pw.end());
-  tile.push_back(barrier());  // s_f complete before the products read it
+  // s_f complete before the products read it; with Psi = I (no products) the points have
+  // finished reading s_e before the next tile's evaluation writes it.
+  tile.push_back(barrier());
+  if (tab.test_identity) {
+    b.push_back(loop("i_quad_tile", lit(0), size("N_QUAD_TILES"), tile));
+    return b;
+  }
   Block q = m.quad_order == MmaQuadOrder::Steps ? quadrature_by_steps(ir) : quadrature(ir);
   tile.insert(tile.end(), q.begin(), q.end());
   // No barrier here: the next tile's evaluation writes s_e, which the points finished

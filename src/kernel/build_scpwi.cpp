@@ -53,10 +53,20 @@ Block evaluate_group(const ActionIR &ir, const Placement &at, int g)
   return out;
 }
 
-Block quadrature_point(const ActionIR &ir, const Placement &at)
+Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placement &at)
 {
   const Ex iq = var("i_quad"), ib = var("i_test");
   Block b = evaluate_and_map(ir, [&](int g) { return evaluate_group(ir, at, g); });
+  if (tab.test_identity) {
+    // The points are the test basis functions (Psi = I): point i_quad's values are its outputs'.
+    b.push_back(comment("quadrature: Psi = I, r_out[i_quad] += e"));
+    for (int j = 0; j < ir.n_eval(); ++j) {
+      const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
+      b.push_back(accumulate(at.out(iq * size("N_COMPONENTS") + lit(tt.component)),
+                             node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
+    }
+    return b;
+  }
   b.push_back(comment("quadrature: r_out += Psi e"));
   Block test;
   for (size_t d = 0; d < ir.test_derivatives.size(); ++d)
@@ -91,7 +101,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
   if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
-  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, at)));
+  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
   b.push_back(comment("scatter: cells of other work-items may share DOFs"));
   const Ex i = var("i_out"), dof = var("r_dof");
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"),

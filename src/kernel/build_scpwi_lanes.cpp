@@ -89,7 +89,7 @@ Ex lane_output(const ActionIR &ir, int d)
   return value;
 }
 
-Block quadrature_point(const ActionIR &ir, const std::vector<LaneRow> &rows, const std::string &tables)
+Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const std::vector<LaneRow> &rows, const std::string &tables)
 {
   const Ex iq = var("i_quad"), ib = var("i_test");
   Block b{comment("evaluation: this lane's component of the split functions")};
@@ -116,10 +116,14 @@ Block quadrature_point(const ActionIR &ir, const std::vector<LaneRow> &rows, con
     const Ex e = lane_output(ir, static_cast<int>(d));
     if (e.node->kind == ExprNode::RealLit) continue;  // no test term has this derivative
     b.push_back(declare(Space::Register, Type::Real, "r_p" + std::to_string(d), e));
+    if (tab.test_identity) {  // the points are the test basis functions (Psi = I, one test derivative)
+      b.push_back(accumulate(var("r_out")[iq], var("r_p" + std::to_string(d))));
+      continue;
+    }
     test.push_back(accumulate(var("r_out")[ib], var(tables)[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib] *
                                                     var("r_p" + std::to_string(d))));
   }
-  b.push_back(loop("i_test", lit(0), size("N_TEST_BASIS"), test));
+  if (!test.empty()) b.push_back(loop("i_test", lit(0), size("N_TEST_BASIS"), test));
   return b;
 }
 
@@ -153,7 +157,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const std::vector<Lan
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
   b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_BASIS")));
   b.push_back(loop("i_out", zero, size("N_TEST_BASIS"), {assign(var("r_out")[var("i_out")], real_lit(0.0))}));
-  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, rows, tables)));
+  b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, rows, tables)));
   b.push_back(comment("scatter this lane's component: cells of other work-items may share DOFs"));
   const Ex i = var("i_out"), dof = var("r_dof");
   b.push_back(if_then(active, {loop("i_out", zero, size("N_TEST_BASIS"),

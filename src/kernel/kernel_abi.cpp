@@ -95,8 +95,13 @@ TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_eq
     for (size_t d = 0; d < tab.group_tables[g].size(); ++d)
       layout.group_offsets.back().push_back(append(ir.groups[g].element.degree, ir.groups[g].derivatives[d], tab.group_tables[g][d]));
   }
+  // Merged, an identity test table (Tabulation::test_identity) is left out (offset -1):
+  // the merging kernels (SCPWI's) add each point's value to its output instead of
+  // reading it, and table_words counts the test and trial tables of one key once.
   for (size_t d = 0; d < tab.test_tables.size(); ++d)
-    layout.test_offsets.push_back(append(ir.signature.element.degree, ir.test_derivatives[d], tab.test_tables[d]));
+    layout.test_offsets.push_back(merge_equal && tab.test_identity
+                                      ? -1
+                                      : append(ir.signature.element.degree, ir.test_derivatives[d], tab.test_tables[d]));
   if (layout.data.empty()) layout.data.push_back(0.0);  // buffers may not be empty
   return layout;
 }

@@ -69,7 +69,8 @@ struct TableLayout {
 // entries live between them and spill (ptxas: 872 bytes for Helmholtz 2D P8 with
 // global tables, 2.7x slower on the H200; none with separate copies), while the
 // smaller footprint fits the constant cache better (mass 2D P7: 1.41x). Global tables
-// and the tiled prefetch use separate copies.
+// and the tiled prefetch use separate copies. Merged, an identity test table
+// (Tabulation::test_identity) is not stored: its offset is -1.
 TableLayout pack_tables(const ActionIR &ir, const Tabulation &tab, bool merge_equal = false);
 
 // The tensor-core kernels' copies of the tables (build_mma.cpp), stored after

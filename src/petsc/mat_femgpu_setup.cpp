@@ -220,7 +220,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(PetscLogEventBegin(FEMGPU_Symmetry, A, 0, 0, 0));
   if (!ctx->op.residual) PetscCall(MatFEMGPUDetectSymmetry(A, ctx));
   PetscCall(PetscLogEventEnd(FEMGPU_Symmetry, A, 0, 0, 0));
-  ctx->op.flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->op.ir, ctx->op.tab->n_points()).total());
+  ctx->op.flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->op.ir, ctx->op.tab->n_points(), ctx->op.tab->test_identity).total());
   ctx->set_up = true;
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
@@ -243,6 +243,7 @@ static std::string describe(const MatFEMGPUContext *ctx)
      << ctx->op.tab->n_points() << " points (" << ctx->op.tab->rule.family;
   if (ctx->op.tab->compressed())
     os << " rule of " << ctx->op.tab->rule.size() << " points, compressed to " << ctx->op.tab->n_points()
+       << (ctx->op.tab->test_identity ? " (the test basis: the tables are reference element matrices)" : "")
        << ": one linear map at every point; -mat_fem_gpu_compress_points 0 keeps the rule's";
   os << ")\n";
   for (const EvalGroup &g : ir.groups) {

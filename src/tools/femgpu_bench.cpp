@@ -124,10 +124,10 @@ PhysicalLimits bench_limits(const cuda::DeviceInfo &info, const DeviceParams &pr
 
 // The flops of one application: the action's per cell, or for the assembled operator its
 // SpMV's, two per nonzero (its matrix as tuning timed it).
-double application_flops(const ActionIR &ir, int Q, int n_cells, const CudaKernel *kernel)
+double application_flops(const ActionIR &ir, const Tabulation &tab, int n_cells, const CudaKernel *kernel)
 {
   if (kernel && kernel->assembled()) return 2.0 * static_cast<double>(kernel->assembled()->nonzeros());
-  return static_cast<double>(count_flops(ir, Q).total()) * static_cast<double>(n_cells);
+  return static_cast<double>(count_flops(ir, tab.n_points(), tab.test_identity).total()) * static_cast<double>(n_cells);
 }
 
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
@@ -154,7 +154,7 @@ Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &s
   r.registers = best.registers, r.spills = best.local_bytes, r.shared = best.shared_bytes;
   r.ms = best.median_ms;
   r.scpwi_ms = report.candidates.front().median_ms;
-  r.flops_per_cell = application_flops(ir, r.Q, r.n_cells, report.best_kernel.get()) / static_cast<double>(r.n_cells);
+  r.flops_per_cell = application_flops(ir, tab, r.n_cells, report.best_kernel.get()) / static_cast<double>(r.n_cells);
   r.gflops = r.flops_per_cell * static_cast<double>(r.n_cells) / (r.ms * 1e-3) / 1e9;
   KernelShape shape = KernelShape::from(ir, r.Q);
   const long long inputs = static_cast<long long>(mesh.n_dofs()) * (1 + static_cast<long long>(ir.coefficients.size()));

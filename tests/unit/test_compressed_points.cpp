@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fem/compressed_points.h"
+#include "ir/action_ir.h"
 #include "ir/pointwise_linearity.h"
 #include "support/ufl_forms.h"
 
@@ -83,7 +84,9 @@ TEST_CASE("compressed points: as many as the test derivatives' polynomial space,
         const long long space = binomial((values ? p : p - 1) + dim, dim);
         INFO(name << " " << dim << "D P" << p << ": rule " << rule.n_points() << " points, compressed " << small.n_points());
         CHECK(small.n_points() == std::min<long long>(space, rule.n_points()));
-        CHECK(small.compressed() == (space < rule.n_points()));
+        // one square test table (mass: values alone): the points become the test basis
+        CHECK(small.test_identity == (name == "mass"));
+        CHECK(small.compressed() == (space < rule.n_points() || small.test_identity));
         CHECK(small.rule.size() == rule.rule.size());
         for (unsigned seed : {1u, 2u})
           CHECK(action_difference(random_action(ir, seed, 2, Points::Compressed), random_action(ir, seed, 2, Points::Rule)) < 1e-12);
@@ -96,4 +99,37 @@ TEST_CASE("forms that do not qualify keep the rule's points", "[fem][compressed]
   CHECK_FALSE(tabulate_action(hyper, default_share_dir()).compressed());
   const ActionIR aniso = lower_file(shipped("extra/anisotropic_diffusion"), signature(2, 5, 1));
   CHECK_FALSE(tabulate_action(aniso, default_share_dir()).compressed());
+}
+
+TEST_CASE("one square test table: the test side becomes the identity, the tables the element matrices", "[fem][compressed]")
+{
+  // mass 2D P2: n = 6, the rule has 6 points. Psi = I and the trial table is the
+  // reference mass matrix, C^T C with C = U^T W^(1/2) Phi: symmetric, and its entries
+  // sum to the reference triangle's area (the basis sums to one): 2 on [-1,1]^2's half.
+  const ActionIR mass = lower_file(shipped("mass"), signature(2, 2, 1));
+  const Tabulation tab = tabulate_action(mass, default_share_dir());
+  REQUIRE(tab.test_identity);
+  REQUIRE(tab.n_points() == 6);
+  const std::vector<double> &I = tab.test_tables.at(0), &M = tab.group_tables.at(0).at(0);
+  double sum = 0.0;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) {
+      CHECK(I[static_cast<size_t>(i * 6 + j)] == (i == j ? 1.0 : 0.0));
+      CHECK(M[static_cast<size_t>(i * 6 + j)] == Approx(M[static_cast<size_t>(j * 6 + i)]).margin(1e-15));
+      sum += M[static_cast<size_t>(i * 6 + j)];
+    }
+  CHECK(sum == Approx(2.0));
+  // No quadrature contraction: 2 n Q for the evaluation only (72), not 144.
+  CHECK(count_flops(mass, tab.n_points(), true).contractions == 72);
+  CHECK(count_flops(mass, tab.n_points()).contractions == 144);
+  // A trial derivative beside the value (test values alone): every trial table becomes
+  // its element matrix, the same action as at the rule's points.
+  const std::string text = "c = Constant(\"c\", 0.7)\na = c*u.dx(0)*v*dx + u.dx(1)*v*dx + u*v*dx\n";
+  for (int p : {1, 3}) {
+    INFO("advection-reaction P" << p);
+    const ActionIR ir = lower_text(text, triangle_p(p));
+    CHECK(tabulate_action(ir, default_share_dir()).test_identity);
+    for (unsigned seed : {3u, 4u})
+      CHECK(action_difference(random_action(ir, seed, 2, Points::Compressed), random_action(ir, seed, 2, Points::Rule)) < 1e-12);
+  }
 }
