@@ -1,6 +1,8 @@
 // Algorithm 3 (single cell per work-item): gather, affine geometry, hoisted per-cell
 // pointwise nodes, then per quadrature point: evaluation loops over the basis, the
-// pointwise program, accumulation into the outputs; finally an atomic scatter.
+// pointwise program, accumulation into the outputs; finally an atomic scatter. Where
+// the test table is the identity (Tabulation::test_identity) each point's value is its
+// test DOF's and is scattered at the point: no outputs are held.
 // Dofs::Registers keeps the gathered DOFs and the outputs in register arrays (r_u,
 // r_out); Dofs::Shared in shared-memory columns, entry i of work-item x at
 // [i * WORK_GROUP_SIZE + x] (consecutive work-items, consecutive banks), which only
@@ -58,12 +60,21 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
   const Ex iq = var("i_quad"), ib = var("i_test");
   Block b = evaluate_and_map(ir, [&](int g) { return evaluate_group(ir, at, g); });
   if (tab.test_identity) {
-    // The points are the test basis functions (Psi = I): point i_quad's values are its outputs'.
-    b.push_back(comment("quadrature: Psi = I, r_out[i_quad] += e"));
-    for (int j = 0; j < ir.n_eval(); ++j) {
-      const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
-      b.push_back(accumulate(at.out(iq * size("N_COMPONENTS") + lit(tt.component)),
-                             node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)])));
+    // The points are the test basis functions (Psi = I): point i_quad's value of
+    // component c is test DOF (i_quad, c)'s, added straight to the output (an output
+    // array indexed by the point loop would live in local memory).
+    b.push_back(comment("quadrature: Psi = I, scatter each point's value"));
+    for (int c = 0; c < ir.signature.element.components; ++c) {
+      Ex sum;
+      for (int j = 0; j < ir.n_eval(); ++j)
+        if (ir.test_terms[static_cast<size_t>(j)].component == c) {
+          const Ex e = node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)]);
+          sum = sum.node ? sum + e : e;
+        }
+      if (!sum.node) continue;
+      const std::string dof = "r_dof" + std::to_string(c);
+      b.push_back(declare(Space::Register, Type::Int, dof, var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + iq * size("N_COMPONENTS") + lit(c)]));
+      b.push_back(if_then(var(dof) >= lit(0), {atomic_add(address_of(var("g_out")[var(dof)]), sum)}));
     }
     return b;
   }
@@ -99,6 +110,10 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   if (ir.affine) append(affine_jacobian(ir, tab));
   b.push_back(comment("per-cell pointwise nodes, hoisted out of the quadrature loop"));
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
+  if (tab.test_identity) {  // each point scatters its own test DOF
+    b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
+    return b;
+  }
   if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
@@ -131,7 +146,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
         if (f != kCoordinates)
           k.body.push_back(declare_array(Space::Shared, Type::Real, "s_" + function_stem(f),
                                          size("N_DOFS_" + upper(function_stem(f))) * size("WORK_GROUP_SIZE")));
-    k.body.push_back(declare_array(Space::Shared, Type::Real, "s_out", size("N_TEST_DOFS") * size("WORK_GROUP_SIZE")));
+    if (!tab.test_identity) k.body.push_back(declare_array(Space::Shared, Type::Real, "s_out", size("N_TEST_DOFS") * size("WORK_GROUP_SIZE")));
   }
   k.body.push_back(declare(Space::Register, Type::Int, "r_cell", cell));
   k.body.push_back(if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab, at)));

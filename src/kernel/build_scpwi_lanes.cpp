@@ -117,7 +117,10 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const std::vec
     if (e.node->kind == ExprNode::RealLit) continue;  // no test term has this derivative
     b.push_back(declare(Space::Register, Type::Real, "r_p" + std::to_string(d), e));
     if (tab.test_identity) {  // the points are the test basis functions (Psi = I, one test derivative)
-      b.push_back(accumulate(var("r_out")[iq], var("r_p" + std::to_string(d))));
+      const Ex dof = var("r_dof");
+      b.push_back(declare(Space::Register, Type::Int, "r_dof",
+                          select(var("r_active"), var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + iq * size("N_COMPONENTS") + kLane], lit(-1))));
+      b.push_back(if_then(dof >= lit(0), {atomic_add(address_of(var("g_out")[dof]), var("r_p" + std::to_string(d)))}));
       continue;
     }
     test.push_back(accumulate(var("r_out")[ib], var(tables)[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib] *
@@ -155,6 +158,10 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const std::vector<Lan
   if (ir.affine) append(affine_jacobian(ir, tab));
   b.push_back(comment("per-cell pointwise nodes, hoisted out of the quadrature loop"));
   append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0)));
+  if (tab.test_identity) {  // each point scatters this lane's component of its own test DOF
+    b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, rows, tables)));
+    return b;
+  }
   b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_BASIS")));
   b.push_back(loop("i_out", zero, size("N_TEST_BASIS"), {assign(var("r_out")[var("i_out")], real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, rows, tables)));

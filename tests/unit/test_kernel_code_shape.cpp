@@ -85,3 +85,25 @@ TEST_CASE("element tables pack merged or separate, and table_words counts the pa
   CHECK(pack_tables(mass.ir, mass.tab, true).data.size() == static_cast<size_t>(10 * mass.tab.n_points()));
   CHECK(pack_tables(mass.ir, mass.tab).data.size() == static_cast<size_t>(2 * 10 * mass.tab.n_points()));
 }
+
+// Where the test table is the identity (mass: Tabulation::test_identity) the kernels run
+// no quadrature contraction: SCPWI and the tensor-core kernel scatter each point's value
+// (one atomic add in the point loop, no output array), the tensor-core kernel has only
+// its evaluation products. Laplace keeps both.
+TEST_CASE("kernels of an identity test table scatter each point and run no quadrature product", "[kernel][emit]")
+{
+  const Schedule mma = Schedule::tensor_core(MmaSizes{8, 4, 8});
+  const std::string scpwi_mass = kernel_source("a = u*v*dx", CellType::Triangle);
+  const std::string mma_mass = kernel_source("a = u*v*dx", CellType::Triangle, mma);
+  const std::string mma_laplace = kernel_source("a = inner(grad(u), grad(v))*dx", CellType::Triangle, mma);
+  CHECK(scpwi_mass.find("Psi = I") != std::string::npos);
+  CHECK(scpwi_mass.find("r_out") == std::string::npos);
+  CHECK(scpwi_mass.find("i_test") == std::string::npos);
+  CHECK(count(scpwi_mass, std::regex("atomicAdd")) == 1);
+  CHECK(mma_mass.find("Y += Psi^T") == std::string::npos);
+  CHECK(mma_mass.find("s_f[") == std::string::npos);
+  CHECK(mma_laplace.find("Y += Psi^T") != std::string::npos);
+  // the same helper and evaluation product in both; Laplace's quadrature adds one more
+  const std::regex product("femgpu_mma_8x8x4\\(");
+  CHECK(count(mma_laplace, product) == count(mma_mass, product) + 1);
+}

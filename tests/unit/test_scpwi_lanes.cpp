@@ -1,7 +1,7 @@
 // SCPWI with one lane per component (schedule lanes=C): the kernels add the same
 // action as the CPU reference on the OpenCL device (PoCL on CI), for every vector form
 // of the sample, a vector form with a scalar coefficient (evaluated whole by every
-// lane) and a vector residual; the schedule is validated against the form; the
+// lane), a vector residual and a vector mass (its test side the identity); the schedule is validated against the form; the
 // exchange buffer has the size the launch reserves.
 #include <catch2/catch.hpp>
 
@@ -35,6 +35,13 @@ FormCase scalar_coefficient_case()
 
 FormCase vector_residual_case() { return {"hyperelastic residual", 0, 1, 1, hyperelastic_residual}; }
 
+// u . v: its test side becomes the identity (Tabulation::test_identity), each point
+// scattered by its lane.
+FormCase vector_mass_case()
+{
+  return {"vector mass", 0, 2, 1, [](FormBuilder &b) { return one(inner(b.trial_function(), b.test_function())); }};
+}
+
 }  // namespace
 
 TEST_CASE("OpenCL SCPWI kernels with one lane per component match the reference action", "[opencl][kernel][scpwi][lanes]")
@@ -46,11 +53,13 @@ TEST_CASE("OpenCL SCPWI kernels with one lane per component match the reference 
   REQUIRE(forms.size() == 4);
   forms.push_back(scalar_coefficient_case());
   forms.push_back(vector_residual_case());
+  forms.push_back(vector_mass_case());
   for (const FormCase &f : forms)
     for (int dim : {2, 3})
       for (int degree = 1; degree <= (dim == 2 ? 3 : 2); ++degree) {
         // 37 cells: 5 groups of 8, the last one partly past n_cells.
         ActionData d = make_action(f, dim, degree, 37, rng);
+        if (f.name == "vector mass") REQUIRE(d.tab.test_identity);
         for (const Schedule &s : {Schedule::single_cell_per_work_item(8).with_lanes(dim),
                                   Schedule::single_cell_per_work_item(16).with_lanes(dim).with_tables(Tables::Constant),
                                   Schedule::single_cell_per_work_item(8).with_lanes(dim).with_tables(Tables::MergedConstant)}) {
