@@ -200,11 +200,12 @@ const char *to_string(CacheStatus s)
   return "?";
 }
 
-std::string form_fingerprint(const ActionIR &ir, int n_quadrature_points)
+std::string form_fingerprint(const ActionIR &ir, int n_quadrature_points, bool test_identity)
 {
   std::ostringstream os;
   print_ir_json(os, ir, n_quadrature_points);
   print_ir_listing(os, ir);
+  if (test_identity) os << "tables: identity test side\n";
   return fnv1a_hex(os.str());
 }
 
@@ -219,10 +220,10 @@ long long cell_count_bucket(long long n_cells)
   return bucket;
 }
 
-TuningKey tuning_key(const ActionIR &ir, int n_quadrature_points, long long n_cells)
+TuningKey tuning_key(const ActionIR &ir, int n_quadrature_points, long long n_cells, bool test_identity)
 {
   TuningKey k;
-  k.form_fingerprint = form_fingerprint(ir, n_quadrature_points);
+  k.form_fingerprint = form_fingerprint(ir, n_quadrature_points, test_identity);
   k.cell = cell_name(ir.signature.cell);
   k.degree = ir.signature.element.degree;
   k.components = ir.signature.element.components;

@@ -39,7 +39,7 @@
 namespace femgpu {
 
 struct TuningKey {
-  std::string form_fingerprint;  // form_fingerprint(ir, Q)
+  std::string form_fingerprint;  // form_fingerprint(ir, Q, test_identity)
   std::string cell;              // "triangle", "tetrahedron"
   int degree = 0, components = 0, coordinate_degree = 0;
   int quadrature_degree = 0, quadrature_points = 0;
@@ -80,11 +80,14 @@ struct CacheLookup {
 
 // 16 hex digits of FNV-1a 64 over the IR's JSON (structure, sizes, quadrature) and its
 // listing (the pointwise program itself).
-std::string form_fingerprint(const ActionIR &ir, int n_quadrature_points);
+// test_identity: the tables have an identity test side (fem/action_tables.h), whose kernels
+// differ from those of the same form at as many points without it (mass P1-P2 at the
+// rule's points, -mat_fem_gpu_compress_points 0), so it is part of the fingerprint.
+std::string form_fingerprint(const ActionIR &ir, int n_quadrature_points, bool test_identity = false);
 // The smallest power of two >= n_cells (1 for n <= 1).
 long long cell_count_bucket(long long n_cells);
 // The form's part of the key; device fields, backend and precision are left to fill.
-TuningKey tuning_key(const ActionIR &ir, int n_quadrature_points, long long n_cells);
+TuningKey tuning_key(const ActionIR &ir, int n_quadrature_points, long long n_cells, bool test_identity = false);
 std::string entry_checksum(const TuningEntry &entry);
 std::string utc_date_now();
 

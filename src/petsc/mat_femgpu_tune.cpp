@@ -42,7 +42,7 @@ std::string cache_path(const MatFEMGPUContext *ctx, std::string *note)
 
 TuningKey key_for(const MatFEMGPUContext *ctx, const TuneTarget &target)
 {
-  TuningKey key = tuning_key(*ctx->op.ir, ctx->op.tab->n_points(), ctx->op.maps().n_cells);
+  TuningKey key = tuning_key(*ctx->op.ir, ctx->op.tab->n_points(), ctx->op.maps().n_cells, ctx->op.tab->test_identity);
   key.precision = MatFEMGPURequestedPrecision(ctx->options.schedule) == Precision::FP64 ? "fp64" : "fp32";
   key.backend = target.backend;
   key.device = target.device;

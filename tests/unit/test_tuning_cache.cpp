@@ -280,6 +280,8 @@ TEST_CASE("Tuning cache: the fingerprint follows the lowered form", "[cache]")
   CHECK(form_fingerprint(mass, 6) != form_fingerprint(mass, 7));
   CHECK(form_fingerprint(mass, 6) != form_fingerprint(scaled, 6));  // same structure, another pointwise program
   CHECK(form_fingerprint(mass, 6) != form_fingerprint(laplace, 6));
+  // the same form at as many points with an identity test side has other kernels
+  CHECK(form_fingerprint(mass, 6) != form_fingerprint(mass, 6, true));
   CHECK(form_fingerprint(mass, 6).size() == 16);
   const TuningKey k = tuning_key(mass, 6, 100);
   CHECK(k.cell == "triangle");
