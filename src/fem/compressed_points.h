@@ -14,9 +14,16 @@
 // every evaluation and quadrature product, and every pointwise map, then runs r / Q as
 // often.
 //
+// Where there is one test table and r = n_test (values alone: mass), C is square and
+//   Y = C^T (sum_i M_i D_i) X = I^T (sum_i M_i C^T D_i) X:
+// the test table becomes the identity and each trial table the reference element matrix
+// C^T D_i (Tabulation::test_identity), so kernels need no quadrature product; this
+// applies at r = Q too (mass P1-P2).
+//
 // Takes: an ActionIR and its Tabulation at the rule's points.
 // Returns: the Tabulation at r points where the form qualifies, every weight is positive
-// and r < Q; otherwise the one it was given. The rule itself is kept (Tabulation::rule); n_points() is r.
+// and r < Q or the test side becomes the identity; otherwise the one it was given. The
+// rule itself is kept (Tabulation::rule); n_points() is r.
 // Does not: change the IR (its FLOP counts follow n_points()).
 #pragma once
 
