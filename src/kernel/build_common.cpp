@@ -262,6 +262,24 @@ Block pointwise_at_point(const ActionIR &ir)
   return b;
 }
 
+Ex test_term_sum(const ActionIR &ir, int component, int derivative)
+{
+  Ex sum;
+  for (int j = 0; j < ir.n_eval(); ++j) {
+    const TestTerm &t = ir.test_terms[static_cast<size_t>(j)];
+    if (t.component != component || t.derivative != derivative) continue;
+    const Ex e = node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)]);
+    sum = sum.node ? sum + e : e;
+  }
+  return sum;
+}
+
+Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof)
+{
+  return {declare(Space::Register, Type::Int, dof, var("g_test_map")[cell * size("N_TEST_DOFS") + entry]),
+          if_then(var(dof) >= lit(0), {atomic_add(address_of(var("g_out")[var(dof)]), value)})};
+}
+
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)
 {
   Kernel k;

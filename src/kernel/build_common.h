@@ -54,6 +54,13 @@ Block evaluate_and_map(const ActionIR &ir, const std::function<Block(int)> &eval
 // The varying pointwise nodes at point i_quad, on the r_e_g<group>_t<term> registers.
 Block pointwise_at_point(const ActionIR &ir);
 
+// The sum of the pointwise outputs e_j whose test term is (component, derivative); a
+// null Ex (no node) where no test term is.
+Ex test_term_sum(const ActionIR &ir, int component, int derivative);
+// <dof> = g_test_map's entry `entry` of `cell`; where it is not negative (a constrained
+// DOF), g_out[<dof>] += value, atomically: other cells may share the DOF.
+Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof = "r_dof");
+
 // What every action kernel starts with: the name femgpu_action, the schedule's text and
 // precision, the common sizes (declare_common_sizes) and the parameters (action_params).
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables = false);

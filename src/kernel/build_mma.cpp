@@ -206,22 +206,11 @@ Ex test_operand(int c, int dt)
   return var("s_f")[(var("r_slot") * size("N_COMPONENTS") + lit(c)) * size("TEST_K_STRIDE") + lit(dt) * size("QUAD_TILE") + var("r_pair_point")];
 }
 
-// One atomic add of this (cell, point)'s value of component c to test DOF (point, c):
-// with Psi = I (Tabulation::test_identity) the points are the test basis functions.
-Block add_point_output(int c, const Ex &value)
-{
-  const Ex entry = var("r_qg") * size("N_COMPONENTS") + lit(c);
-  const std::string dof = "r_dof" + std::to_string(c);
-  return {declare(Space::Register, Type::Int, dof, var("g_test_map")[(var("r_cell0") + var("r_slot")) * size("N_TEST_DOFS") + entry]),
-          if_then(var(dof) >= lit(0), {atomic_add(address_of(var("g_out")[var(dof)]), value)})};
-}
-
 // 2b. The pointwise program at each (cell, point) of the tile; its e_j into s_f, or with
 // Psi = I straight to the outputs.
 Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l)
 {
   const int C = ir.signature.element.components, nd = static_cast<int>(ir.test_derivatives.size());
-  const Program &p = ir.pointwise.program;
   Block valid;
   const std::vector<int> held = held_cell_values(ir.pointwise);
   for (size_t i = 0; i < held.size(); ++i)
@@ -232,18 +221,11 @@ Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout
   Block zeros;
   for (int c = 0; c < C; ++c)
     for (int dt = 0; dt < nd; ++dt) {
-      Ex sum;
-      for (int j = 0; j < ir.n_eval(); ++j) {
-        const TestTerm &t = ir.test_terms[static_cast<size_t>(j)];
-        if (t.component != c || t.derivative != dt) continue;
-        const Ex e = node_value(p, ir.pointwise.outputs[static_cast<size_t>(j)]);
-        sum = sum.node ? sum + e : e;
-      }
-      if (tab.test_identity) {
-        if (sum.node) {
-          const Block add = add_point_output(c, sum);
-          valid.insert(valid.end(), add.begin(), add.end());
-        }
+      const Ex sum = test_term_sum(ir, c, dt);
+      if (tab.test_identity) {  // Psi = I: the points are the test basis functions
+        if (!sum.node) continue;
+        const Block add = add_to_test_dof(var("r_cell0") + var("r_slot"), var("r_qg") * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c));
+        valid.insert(valid.end(), add.begin(), add.end());
         continue;
       }
       valid.push_back(assign(test_operand(c, dt), sum.node ? sum : real_lit(0.0)));
@@ -316,8 +298,7 @@ Block scatter()
     const Ex cell = var("r_cell0") + column / size("N_COMPONENTS");
     const Ex entry = var("r_test_row") * size("N_COMPONENTS") + column % size("N_COMPONENTS");
     per_word.push_back(if_then((var("r_test_row") < size("N_TEST_BASIS")) && (cell < var("n_cells")),
-                               {declare(Space::Register, Type::Int, "r_dof" + H, var("g_test_map")[cell * size("N_TEST_DOFS") + entry]),
-                                if_then(var("r_dof" + H) >= lit(0), {atomic_add(address_of(var("g_out")[var("r_dof" + H)]), y_word(var("i_ct"), h))})}));
+                               add_to_test_dof(cell, entry, y_word(var("i_ct"), h), "r_dof" + H)));
   }
   Block tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
              unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"), per_word))};

@@ -65,16 +65,10 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
     // array indexed by the point loop would live in local memory).
     b.push_back(comment("quadrature: Psi = I, scatter each point's value"));
     for (int c = 0; c < ir.signature.element.components; ++c) {
-      Ex sum;
-      for (int j = 0; j < ir.n_eval(); ++j)
-        if (ir.test_terms[static_cast<size_t>(j)].component == c) {
-          const Ex e = node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)]);
-          sum = sum.node ? sum + e : e;
-        }
+      const Ex sum = test_term_sum(ir, c, 0);  // one test table: derivative 0
       if (!sum.node) continue;
-      const std::string dof = "r_dof" + std::to_string(c);
-      b.push_back(declare(Space::Register, Type::Int, dof, var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + iq * size("N_COMPONENTS") + lit(c)]));
-      b.push_back(if_then(var(dof) >= lit(0), {atomic_add(address_of(var("g_out")[var(dof)]), sum)}));
+      const Block add = add_to_test_dof(var("r_cell"), iq * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c));
+      b.insert(b.end(), add.begin(), add.end());
     }
     return b;
   }
@@ -118,10 +112,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
   b.push_back(comment("scatter: cells of other work-items may share DOFs"));
-  const Ex i = var("i_out"), dof = var("r_dof");
-  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"),
-                   {declare(Space::Register, Type::Int, "r_dof", var("g_test_map")[cell * size("N_TEST_DOFS") + i]),
-                    if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), at.out(i))})}));
+  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(cell, var("i_out"), at.out(var("i_out")))));
   return b;
 }
 

@@ -77,13 +77,7 @@ Ex lane_output(const ActionIR &ir, int d)
   const int C = ir.signature.element.components;
   Ex value = real_lit(0.0);
   for (int c = 0; c < C; ++c) {
-    Ex sum;
-    for (int j = 0; j < ir.n_eval(); ++j) {
-      const TestTerm &tt = ir.test_terms[static_cast<size_t>(j)];
-      if (tt.component != c || tt.derivative != d) continue;
-      const Ex e = node_value(ir.pointwise.program, ir.pointwise.outputs[static_cast<size_t>(j)]);
-      sum = sum.node ? sum + e : e;
-    }
+    const Ex sum = test_term_sum(ir, c, d);
     if (sum.node) value = select(binary("==", kLane, lit(c)), sum, value);
   }
   return value;
@@ -117,10 +111,7 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const std::vec
     if (e.node->kind == ExprNode::RealLit) continue;  // no test term has this derivative
     b.push_back(declare(Space::Register, Type::Real, "r_p" + std::to_string(d), e));
     if (tab.test_identity) {  // the points are the test basis functions (Psi = I, one test derivative)
-      const Ex dof = var("r_dof");
-      b.push_back(declare(Space::Register, Type::Int, "r_dof",
-                          select(var("r_active"), var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + iq * size("N_COMPONENTS") + kLane], lit(-1))));
-      b.push_back(if_then(dof >= lit(0), {atomic_add(address_of(var("g_out")[dof]), var("r_p" + std::to_string(d)))}));
+      b.push_back(if_then(var("r_active"), add_to_test_dof(var("r_cell"), iq * size("N_COMPONENTS") + kLane, var("r_p" + std::to_string(d)))));
       continue;
     }
     test.push_back(accumulate(var("r_out")[ib], var(tables)[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib] *
@@ -166,11 +157,8 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const std::vector<Lan
   b.push_back(loop("i_out", zero, size("N_TEST_BASIS"), {assign(var("r_out")[var("i_out")], real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, rows, tables)));
   b.push_back(comment("scatter this lane's component: cells of other work-items may share DOFs"));
-  const Ex i = var("i_out"), dof = var("r_dof");
-  b.push_back(if_then(active, {loop("i_out", zero, size("N_TEST_BASIS"),
-                                    {declare(Space::Register, Type::Int, "r_dof",
-                                             var("g_test_map")[cell * size("N_TEST_DOFS") + i * size("N_COMPONENTS") + kLane]),
-                                     if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), var("r_out")[i])})})}));
+  const Ex i = var("i_out");
+  b.push_back(if_then(active, {loop("i_out", zero, size("N_TEST_BASIS"), add_to_test_dof(cell, i * size("N_COMPONENTS") + kLane, var("r_out")[i]))}));
   return b;
 }
 
