@@ -276,8 +276,12 @@ Ex test_term_sum(const ActionIR &ir, int component, int derivative)
 
 Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof)
 {
-  return {declare(Space::Register, Type::Int, dof, var("g_test_map")[cell * size("N_TEST_DOFS") + entry]),
-          if_then(var(dof) >= lit(0), {atomic_add(address_of(var("g_out")[var(dof)]), value)})};
+  return add_to_dof(var("g_test_map")[cell * size("N_TEST_DOFS") + entry], value, dof);
+}
+
+Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name)
+{
+  return {declare(Space::Register, Type::Int, name, dof), if_then(var(name) >= lit(0), {atomic_add(address_of(var("g_out")[var(name)]), value)})};
 }
 
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)

@@ -60,6 +60,8 @@ Ex test_term_sum(const ActionIR &ir, int component, int derivative);
 // <dof> = g_test_map's entry `entry` of `cell`; where it is not negative (a constrained
 // DOF), g_out[<dof>] += value, atomically: other cells may share the DOF.
 Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof = "r_dof");
+// The same add where the test DOF `dof` (a map entry, negative: none) is already known.
+Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name = "r_dof");
 
 // What every action kernel starts with: the name femgpu_action, the schedule's text and
 // precision, the common sizes (declare_common_sizes) and the parameters (action_params).

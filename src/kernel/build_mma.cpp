@@ -21,7 +21,10 @@
 //   3. scatters Y with one atomic add per (test DOF, cell, component).
 // Where the test table is the identity (Tabulation::test_identity: the points are the
 // test basis functions) there is no quadrature product: 2b adds each (cell, point)
-// value to its test DOF, and 2c and 3 are left out.
+// value to its test DOF, and 2c and 3 are left out. Such a kernel's work a group is small
+// and each tile's adds waited on their test map loads: where they fit in registers
+// (kMaxPrefetchedTestDofs), every test DOF a work-item adds to is loaded before the
+// gather, and the tile and pair loops are unrolled so that they stay in registers.
 // The shared layout is mma_layout.h's. Every barrier is reached by the whole group; the
 // products' control flow is uniform over each warp (task indices depend on the warp,
 // not the lane).
@@ -47,6 +50,20 @@ constexpr int kMaxEvalColumnTilesPerTask = 6;
 int eval_chunks(const MmaGroupLayout &g) { return ceil_div(g.columns / 8, kMaxEvalColumnTilesPerTask); }
 int eval_tiles_per_chunk(const MmaGroupLayout &g) { return ceil_div(g.columns / 8, eval_chunks(g)); }
 
+// Test DOFs a work-item of a test-identity kernel may hold in registers from the start:
+// one per (tile, pair round, component) it adds to.
+constexpr int kMaxPrefetchedTestDofs = 16;
+
+int pair_rounds(const MmaSizes &m) { return ceil_div(m.cells_per_group * m.quad_tile, 32 * m.warps); }
+int prefetched_test_dofs(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m)
+{
+  return ceil_div(tab.n_points(), m.quad_tile) * pair_rounds(m) * ir.signature.element.components;
+}
+bool prefetches_test_dofs(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m)
+{
+  return tab.test_identity && prefetched_test_dofs(ir, tab, m) <= kMaxPrefetchedTestDofs;
+}
+
 void declare_mma_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, const MmaLayout &l)
 {
   const int Q = tab.n_points();
@@ -63,7 +80,7 @@ void declare_mma_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, con
                                  {"N_QUAD_TILES", ceil_div(Q, m.quad_tile)},
                                  {"POINT_STRIDE", l.point_stride},
                                  {"N_PAIRS", m.cells_per_group * m.quad_tile},
-                                 {"PAIR_ROUNDS", ceil_div(m.cells_per_group * m.quad_tile, threads)},
+                                 {"PAIR_ROUNDS", pair_rounds(m)},
                                  {"TEST_COLUMNS", l.test_columns},
                                  {"TEST_COL_TILES", l.test_columns / 8},
                                  {"TEST_K_STRIDE", l.test_k_stride},
@@ -121,6 +138,27 @@ Block gather_columns(const ActionIR &ir, const MmaLayout &l)
     }
   }
   return b;
+}
+
+// 1. With Psi = I (prefetches_test_dofs): the test DOF of every (cell, point) pair this
+// work-item adds to, r_test_dof[(tile * PAIR_ROUNDS + pair round) * C + c], -1 where the
+// pair has none (past the rule's points or the last cell).
+Block prefetch_test_dofs(const ActionIR &ir)
+{
+  const int C = ir.signature.element.components;
+  const Ex pre = var("i_pre"), rounds = size("PAIR_ROUNDS");
+  Block body{declare(Space::Register, Type::Int, "r_pair", (pre % rounds) * size("N_THREADS") + var("r_thread")),
+             declare(Space::Register, Type::Int, "r_slot", var("r_pair") / size("QUAD_TILE")),
+             declare(Space::Register, Type::Int, "r_qg", (pre / rounds) * size("QUAD_TILE") + var("r_pair") % size("QUAD_TILE")),
+             declare(Space::Register, Type::Int, "r_has",
+                     (var("r_pair") < size("N_PAIRS")) && (var("r_qg") < size("N_QUAD")) && (var("r_cell0") + var("r_slot") < var("n_cells")))};
+  for (int c = 0; c < C; ++c) {
+    const Ex entry = var("g_test_map")[(var("r_cell0") + var("r_slot")) * size("N_TEST_DOFS") + var("r_qg") * size("N_COMPONENTS") + lit(c)];
+    body.push_back(assign(var("r_test_dof")[pre * size("N_COMPONENTS") + lit(c)], select(var("r_has"), entry, lit(-1))));
+  }
+  return {comment("the test DOF of each (cell, point) this work-item adds to, loaded before the gather"),
+          declare_array(Space::Register, Type::Int, "r_test_dof", size("N_QUAD_TILES") * rounds * size("N_COMPONENTS")),
+          unrolled(loop("i_pre", lit(0), size("N_QUAD_TILES") * rounds, body))};
 }
 
 // 1. One work-item per cell: the coordinates, the affine Jacobian and the per-cell nodes
@@ -208,7 +246,7 @@ Ex test_operand(int c, int dt)
 
 // 2b. The pointwise program at each (cell, point) of the tile; its e_j into s_f, or with
 // Psi = I straight to the outputs.
-Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l)
+Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l, bool prefetched)
 {
   const int C = ir.signature.element.components, nd = static_cast<int>(ir.test_derivatives.size());
   Block valid;
@@ -224,7 +262,10 @@ Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout
       const Ex sum = test_term_sum(ir, c, dt);
       if (tab.test_identity) {  // Psi = I: the points are the test basis functions
         if (!sum.node) continue;
-        const Block add = add_to_test_dof(var("r_cell0") + var("r_slot"), var("r_qg") * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c));
+        const std::string dof = "r_dof" + std::to_string(c);
+        const Ex held = var("r_test_dof")[(var("i_quad_tile") * size("PAIR_ROUNDS") + var("i_pair")) * size("N_COMPONENTS") + lit(c)];
+        const Block add = prefetched ? add_to_dof(held, sum, dof)
+                                     : add_to_test_dof(var("r_cell0") + var("r_slot"), var("r_qg") * size("N_COMPONENTS") + lit(c), sum, dof);
         valid.insert(valid.end(), add.begin(), add.end());
         continue;
       }
@@ -237,7 +278,8 @@ Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout
              declare(Space::Register, Type::Int, "r_valid", (var("r_qg") < size("N_QUAD")) && (var("r_cell0") + var("r_slot") < var("n_cells"))),
              if_then(var("r_valid"), valid),
              if_then(unary("!", var("r_valid")), zeros)};
-  return {comment("pointwise maps e_j at each (cell, point) into s_f"), strided("i_pair", size("PAIR_ROUNDS"), size("N_PAIRS"), "r_pair", body)};
+  const Stmt pairs = strided("i_pair", size("PAIR_ROUNDS"), size("N_PAIRS"), "r_pair", body);
+  return {comment("pointwise maps e_j at each (cell, point) into s_f"), prefetched ? unrolled(pairs) : pairs};
 }
 
 // This warp's row tile i_rt of Y: its rows, and whether it has that tile.
@@ -321,6 +363,8 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
   if (!tab.test_identity) b.push_back(declare_array(Space::Shared, Type::Real, "s_f", lit(l.test_words)));
   b.push_back(declare_array(Space::Shared, Type::Real, "s_cell", lit(l.cell_words)));
   auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
+  const bool prefetched = prefetches_test_dofs(ir, tab, m);
+  if (prefetched) append(prefetch_test_dofs(ir));
   append(gather_columns(ir, l));
   append(cell_values(ir, tab));
   const Ex y_words = size("TEST_ROW_TILES_PER_WARP") * size("TEST_COL_TILES") * lit(2);
@@ -335,13 +379,14 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
     tile.insert(tile.end(), e.begin(), e.end());
   }
   tile.push_back(barrier());  // s_e complete before the points read it
-  Block pw = pointwise_pairs(ir, tab, l);
+  Block pw = pointwise_pairs(ir, tab, l, prefetched);
   tile.insert(tile.end(), pw.begin(), pw.end());
   // s_f complete before the products read it; with Psi = I (no products) the points have
   // finished reading s_e before the next tile's evaluation writes it.
   tile.push_back(barrier());
   if (tab.test_identity) {
-    b.push_back(loop("i_quad_tile", lit(0), size("N_QUAD_TILES"), tile));
+    const Stmt tiles = loop("i_quad_tile", lit(0), size("N_QUAD_TILES"), tile);
+    b.push_back(prefetched ? unrolled(tiles) : tiles);  // r_test_dof's indices known at compile time
     return b;
   }
   Block q = m.quad_order == MmaQuadOrder::Steps ? quadrature_by_steps(ir) : quadrature(ir);

@@ -21,9 +21,9 @@ using namespace femgpu;
 namespace {
 
 std::string kernel_source(const std::string &form_text, CellType cell,
-                          const Schedule &schedule = Schedule::single_cell_per_work_item(64))
+                          const Schedule &schedule = Schedule::single_cell_per_work_item(64), int components = 1)
 {
-  FormSignature sig{cell, Element{1, 1}, 1};
+  FormSignature sig{cell, Element{1, components}, 1};
   const ActionIR ir = lower_form(parse_form_text("from ufl import *\n" + form_text + "\n", "t.ufl", sig).a);
   const Tabulation tab = tabulate_action(ir, default_share_dir());
   return kernel::emit_cuda(kernel::build_kernel(ir, tab, schedule));
@@ -106,4 +106,28 @@ TEST_CASE("kernels of an identity test table scatter each point and run no quadr
   // the same helper and evaluation product in both; Laplace's quadrature adds one more
   const std::regex product("femgpu_mma_8x8x4\\(");
   CHECK(count(mma_laplace, product) == count(mma_mass, product) + 1);
+}
+
+// A tensor-core kernel of an identity test table loads the test DOFs it adds to before
+// the gather (no map load waits in the point loop) where they fit in 16 registers a
+// work-item; past that it loads each in the point loop. Laplace scatters once at the end.
+TEST_CASE("a tensor-core kernel of an identity test table loads its test DOFs first where they fit", "[kernel][emit]")
+{
+  const std::regex map_load("g_test_map\\[");
+  // 1 tile x 1 pair round x 1 component
+  const std::string mass = kernel_source("a = u*v*dx", CellType::Triangle, Schedule::tensor_core(MmaSizes{8, 4, 8}));
+  CHECK(count(mass, map_load) == 1);
+  CHECK(mass.find("r_test_dof[") != std::string::npos);
+  CHECK(mass.find("g_test_map[") < mass.find("gather each"));
+  // 3D vector mass, N_c = 32 on one warp: 1 tile x 8 pair rounds x 3 components = 24 > 16
+  const std::string vector = kernel_source("a = inner(u, v)*dx", CellType::Tetrahedron, Schedule::tensor_core(MmaSizes{32, 1, 8}), 3);
+  CHECK(vector.find("r_test_dof") == std::string::npos);
+  CHECK(count(vector, map_load) == 3);
+  CHECK(vector.find("g_test_map[") > vector.find("gather each"));
+  // the same kernel with 2 components: 16 fit
+  const std::string pair = kernel_source("a = inner(u, v)*dx", CellType::Triangle, Schedule::tensor_core(MmaSizes{32, 1, 8}), 2);
+  CHECK(count(pair, map_load) == 2);
+  CHECK(pair.find("r_test_dof[") != std::string::npos);
+  const std::string laplace = kernel_source("a = inner(grad(u), grad(v))*dx", CellType::Triangle, Schedule::tensor_core(MmaSizes{8, 4, 8}));
+  CHECK(laplace.find("r_test_dof") == std::string::npos);
 }
