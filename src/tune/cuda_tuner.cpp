@@ -352,6 +352,7 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   PlanContext ctx;
   ctx.ir = &ir;
   ctx.Q = tab.n_points();
+  ctx.test_identity = tab.test_identity;
   ctx.device = device;  // t_sync counts the groups waiting side by side on this device's SMs
   if (info.multiprocessors > 0) ctx.device.multiprocessors = info.multiprocessors;
   ctx.sm = sm_limits(info);

@@ -16,6 +16,7 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
   PlanContext ctx;
   ctx.ir = &ir;
   ctx.Q = tab.n_points();
+  ctx.test_identity = tab.test_identity;
   ctx.device = device;
   ctx.precision = precision;
   ctx.settings = &settings;

@@ -95,6 +95,7 @@ struct PlanContext {
   DeviceParams device;        // as ranked (the local search's t_heur)
   SmLimits sm;                // the bound twins' occupancy
   long long shared_limit = 0; // the tensor-core schedules' shared memory
+  bool test_identity = false;  // Tabulation::test_identity: other tensor-core shapes, no quad=steps twins
   Precision precision = Precision::FP64;
   const TuneSettings *settings = nullptr;
 };

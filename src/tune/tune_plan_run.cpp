@@ -28,9 +28,10 @@ std::vector<TimedCandidate> make_move(const PlanMove &m, const PlanContext &ctx,
   }
   case Move::TensorCore:
     if (ctx.precision != Precision::FP64) return {};
-    return tensor_core_candidates(*ctx.ir, ctx.Q, m.n, ctx.shared_limit);
+    return tensor_core_candidates(*ctx.ir, ctx.Q, m.n, ctx.shared_limit, ctx.test_identity);
   case Move::Assembled: return assembled_candidates(*ctx.ir, ctx.Q, ctx.precision);
-  case Move::QuadSteps: return quad_steps_twins(timed, m.n);
+  case Move::QuadSteps:  // with Psi = I there is no quadrature product: the twin is the same kernel
+    return ctx.test_identity ? std::vector<TimedCandidate>{} : quad_steps_twins(timed, m.n);
   case Move::SharedDofs: return shared_dofs_twins(timed, m.n);
   case Move::WarpScatter: return warp_scatter_twins(timed, m.n);
   case Move::Interleaved: return interleaved_twins(*ctx.ir, timed, m.n);

@@ -320,9 +320,13 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
 // Shapes of the tensor-core candidates, in the order they are taken (N_c, warps, T^Q;
 // T^Q is capped at Q rounded up to 8, and repeats are dropped).
 extern const std::vector<MmaSizes> kMmaShapes;
-// The first n tensor-core schedules of kMmaShapes (FP64) whose shared memory is at most
-// shared_limit bytes.
-std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit);
+// The same for kernels of an identity test table (Tabulation::test_identity: no
+// quadrature product, no s_f or r_y), which take other shapes.
+extern const std::vector<MmaSizes> kIdentityMmaShapes;
+// The first n tensor-core schedules of kMmaShapes (of kIdentityMmaShapes where
+// test_identity) (FP64) whose shared memory is at most shared_limit bytes.
+std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit,
+                                                   bool test_identity = false);
 
 // The assembled schedule, alone, where the form and precision allow it (validate():
 // FP64, a bilinear form without coefficients), else none.

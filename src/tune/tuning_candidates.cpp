@@ -248,11 +248,20 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
 // its SM to one or two groups).
 const std::vector<MmaSizes> kMmaShapes{{16, 4, 8}, {8, 4, 16}, {16, 4, 16}, {8, 4, 8}, {8, 4, 32}, {16, 8, 32}};
 
-std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit)
+// Measured on the H200 (bench/experiments/h200_mma_identity_shapes.txt): forced on mass
+// 2D P4-P8 and 3D P4-P6 with the test side the identity, N_c = 16 with 4 warps was the
+// fastest tensor-core shape at 2D P4-P6 and 3D P5 (T^Q = 32 capped at the points: 1.13x
+// over the table's winner at 2D P5, a shape kMmaShapes lacks), N_c = 8 at 2D P7-P8 and
+// 3D P6; 8 warps, and 24 or 32 cells (more registers, fewer groups an SM), never were.
+// Scalar forms with a quadrature product ran 1.06-2.1x slower at N_c = 16 and T^Q = 32
+// than their winners, so they keep kMmaShapes.
+const std::vector<MmaSizes> kIdentityMmaShapes{{16, 4, 32}, {16, 4, 16}, {8, 4, 32}, {8, 4, 16}, {16, 4, 8}, {8, 4, 8}};
+
+std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit, bool test_identity)
 {
   std::vector<TimedCandidate> out;
   const int q8 = (Q + 7) / 8 * 8;
-  for (MmaSizes m : kMmaShapes) {
+  for (MmaSizes m : test_identity ? kIdentityMmaShapes : kMmaShapes) {
     if (out.size() >= n) break;
     m.quad_tile = std::min(m.quad_tile, q8);
     TimedCandidate c;

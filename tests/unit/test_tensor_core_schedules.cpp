@@ -6,6 +6,8 @@
 // (test_nvrtc_tensor_core.cpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "schedule/mma_layout.h"
@@ -246,4 +248,23 @@ TEST_CASE("tensor-core table fragments hold each entry at the lane the product r
         CHECK(offsets.group_offsets == m.group_offsets);
         CHECK(offsets.test_offset == m.test_offset);
       }
+}
+
+// Kernels of an identity test table take kIdentityMmaShapes, capped at the points the
+// same way (mass 2D P5: 21 points, T^Q up to 24).
+TEST_CASE("the tuner's tensor-core candidates of an identity test table follow kIdentityMmaShapes", "[tune][mma]")
+{
+  std::mt19937 rng(16);
+  ActionData d = make_action(form_named("mass"), 2, 5, 1, rng);
+  REQUIRE(d.tab.test_identity);
+  REQUIRE(d.tab.n_points() == 21);
+  const std::vector<TimedCandidate> all = tensor_core_candidates(d.ir, 21, 100, 1 << 30, true);
+  std::vector<MmaSizes> expected;
+  for (MmaSizes m : kIdentityMmaShapes) {
+    m.quad_tile = std::min(m.quad_tile, 24);
+    if (std::find(expected.begin(), expected.end(), m) == expected.end()) expected.push_back(m);
+  }
+  REQUIRE(all.size() == expected.size());
+  for (size_t i = 0; i < all.size(); ++i) CHECK(all[i].schedule.mma() == expected[i]);
+  CHECK(all.front().schedule.mma() == MmaSizes{16, 4, 24});
 }

@@ -4,6 +4,7 @@
 // picks the winner the tuner picked there.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -292,4 +293,62 @@ TEST_CASE("tune plan: with no budget the default plan picks the unbounded tuner'
   CHECK(cases == 47);
   // The twins matter here: without them the plan misses 22 of these winners.
   CHECK(missed_without_twins >= 15);
+}
+
+// With an identity test table (mass: Tabulation::test_identity) the tensor-core move takes
+// kIdentityMmaShapes and the quad_steps move makes no twin (the kernel has no quadrature
+// product: the twin would be the same kernel timed twice); without it, kMmaShapes and the
+// twin of the fastest tensor-core kernel.
+TEST_CASE("tune plan: an identity test table takes its own tensor-core shapes and no quad=steps twin", "[tune_plan][mma]")
+{
+  FormSignature sig{CellType::Triangle, Element{4, 1}, 1};
+  const ActionIR ir = lower_form(parse_form_file(default_share_dir() + "/forms/mass.ufl", sig).a);
+  const Tabulation tab = tabulate_action(ir, default_share_dir());
+  REQUIRE(tab.test_identity);
+  TuneSettings settings;
+  auto timed_schedules = [&](bool identity) {
+    PlanContext ctx;
+    ctx.ir = &ir;
+    ctx.Q = tab.n_points();
+    ctx.shared_limit = 232448;
+    ctx.settings = &settings;
+    ctx.test_identity = identity;
+    TuneReport report;
+    // every tensor-core kernel faster than anything else, the first fastest of all
+    const RoundTimer time = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool, double) {
+      TuneReport round;
+      round.candidates = std::move(candidates);
+      for (TimedCandidate &c : round.candidates) {
+        c.median_ms = c.mean_ms = (c.schedule.strategy() == Strategy::TensorCore ? 1.0 : 5.0) + 0.01 * static_cast<double>(into->candidates.size());
+        c.runs = 1;
+      }
+      append_round(into, std::move(round));
+    };
+    run_plan(parse_tune_plan("first; tensor_core n=6; quad_steps n=1"), ctx, &report, time);
+    std::vector<Schedule> mma;
+    for (const TimedCandidate &c : report.candidates)
+      if (c.schedule.strategy() == Strategy::TensorCore) mma.push_back(c.schedule);
+    return mma;
+  };
+  const int q8 = (tab.n_points() + 7) / 8 * 8;
+  auto capped = [&](MmaSizes m) {
+    m.quad_tile = std::min(m.quad_tile, q8);
+    return m;
+  };
+  const std::vector<Schedule> identity = timed_schedules(true);
+  REQUIRE(!identity.empty());
+  CHECK(identity.front().mma() == capped(kIdentityMmaShapes.front()));
+  for (const Schedule &s : identity) CHECK(s.mma().quad_order == MmaQuadOrder::Rows);
+  const std::vector<Schedule> other = timed_schedules(false);
+  REQUIRE(!other.empty());
+  CHECK(other.front().mma() == capped(kMmaShapes.front()));
+  CHECK(other.back().mma().quad_order == MmaQuadOrder::Steps);  // the twin, timed last
+  auto distinct = [&](const std::vector<MmaSizes> &shapes) {
+    std::vector<MmaSizes> out;
+    for (const MmaSizes &m : shapes)
+      if (std::find(out.begin(), out.end(), capped(m)) == out.end()) out.push_back(capped(m));
+    return out.size();
+  };
+  CHECK(identity.size() == distinct(kIdentityMmaShapes));
+  CHECK(other.size() == distinct(kMmaShapes) + 1);
 }
