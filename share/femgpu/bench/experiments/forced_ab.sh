@@ -7,6 +7,8 @@
 #   forced_run BENCH OP DIM DEG SHAPES [OPTIONS...]   one femgpu-bench process timing
 #                               SHAPES on the paper's mesh, no SpMV, its fastest verified;
 #                               prints the timing and verification lines
+#   before_after BEFORE AFTER OP DIM DEG SHAPES   forced_run by BEFORE then by AFTER, each
+#                               side's CSV in $out/OP_DIM_DEG_{before,after}.csv
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 forced_ab_start()
 {
@@ -28,4 +30,13 @@ forced_run()
   shift 5
   "$bench" -ops "$op" -dims "$dim" -min_degree "$deg" -max_degree_2d "$deg" -max_degree_3d "$deg" -monitor \
     -schedule "$shapes" -spmv_max_cell_entries 0 "$@" 2>&1 | grep -E "ms \(median|verified|failed|rror"
+}
+before_after()
+{
+  local before=$1 after=$2 op=$3 dim=$4 deg=$5 shapes=$6 side bench
+  for side in before after; do
+    echo "=== $side $op $dim $deg"
+    bench=$before && [ "$side" = after ] && bench=$after
+    forced_run "$bench" "$op" "$dim" "$deg" "$shapes" -csv "$out/${op}_${dim}_${deg}_$side.csv"
+  done
 }

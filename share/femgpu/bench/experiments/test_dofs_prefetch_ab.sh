@@ -16,9 +16,5 @@ for c in "${cases[@]}"; do
   IFS=: read -r op dim deg tq <<<"$c"
   more="mma nc=8 warps=4 tq=$tq fp64;mma nc=16 warps=4 tq=$tq fp64;mma nc=8 warps=8 tq=$tq fp64;mma nc=8 warps=4 tq=16 fp64"
   shapes=$(case_shapes "$op" "$dim" "$deg" "$more")
-  for side in before after; do
-    echo "=== $side $op $dim $deg"
-    bench=$before && [ "$side" = after ] && bench=$after
-    forced_run "$bench" "$op" "$dim" "$deg" "$shapes" -csv "$out/${op}_${dim}_${deg}_$side.csv"
-  done
+  before_after "$before" "$after" "$op" "$dim" "$deg" "$shapes"
 done 2>&1 | tee "$out/$log_name.txt"

@@ -15,9 +15,5 @@ scpwi="scpwi wg=32 tables=constant-merged fp64;scpwi wg=64 tables=constant-merge
 for c in "${cases[@]}"; do
   IFS=: read -r op dim deg <<<"$c"
   shapes=$(case_shapes "$op" "$dim" "$deg" "$scpwi")
-  for side in before after; do
-    echo "=== $side $op $dim $deg"
-    bench=$before && [ "$side" = after ] && bench=$after
-    forced_run "$bench" "$op" "$dim" "$deg" "$shapes" -csv "$out/${op}_${dim}_${deg}_$side.csv"
-  done
+  before_after "$before" "$after" "$op" "$dim" "$deg" "$shapes"
 done 2>&1 | tee "$out/$log_name.txt"
