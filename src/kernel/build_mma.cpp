@@ -21,10 +21,12 @@
 //   3. scatters Y with one atomic add per (test DOF, cell, component).
 // Where the test table is the identity (Tabulation::test_identity: the points are the
 // test basis functions) there is no quadrature product: 2b adds each (cell, point)
-// value to its test DOF, and 2c and 3 are left out. Such a kernel's work a group is small
-// and each tile's adds waited on their test map loads: where they fit in registers
-// (kMaxPrefetchedTestDofs), every test DOF a work-item adds to is loaded before the
-// gather, and the tile and pair loops are unrolled so that they stay in registers.
+// value to its test DOF, and 2c and 3 are left out. Such a kernel is bound by its L1
+// (the table fragments, the gathers, the adds) rather than its products, and each tile's
+// adds loaded their map entries: where they fit in registers (kMaxPrefetchedTestDofs),
+// every test DOF a work-item adds to is loaded once, before the gather, and the tile and
+// pair loops are unrolled so that they stay in registers (1.02-1.09x on the H200's mass
+// winners: bench/experiments/h200_test_dofs_prefetch.txt).
 // The shared layout is mma_layout.h's. Every barrier is reached by the whole group; the
 // products' control flow is uniform over each warp (task indices depend on the warp,
 // not the lane).

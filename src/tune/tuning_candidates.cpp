@@ -248,7 +248,7 @@ std::vector<TimedCandidate> tuning_candidates(const ActionIR &ir, int Q, const D
 // its SM to one or two groups).
 const std::vector<MmaSizes> kMmaShapes{{16, 4, 8}, {8, 4, 16}, {16, 4, 16}, {8, 4, 8}, {8, 4, 32}, {16, 8, 32}};
 
-// Measured on the H200 (bench/experiments/h200_mma_identity_shapes.txt): forced on mass
+// Measured on the H200 (bench/experiments/h200_test_dofs_prefetch.txt, 3.): forced on mass
 // 2D P4-P8 and 3D P4-P6 with the test side the identity, N_c = 16 with 4 warps was the
 // fastest tensor-core shape at 2D P4-P6 and 3D P5 (T^Q = 32 capped at the points: 1.13x
 // over the table's winner at 2D P5, a shape kMmaShapes lacks), N_c = 8 at 2D P7-P8 and
