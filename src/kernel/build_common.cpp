@@ -75,26 +75,26 @@ std::vector<Param> params_of(const std::vector<KernelArg> &arguments)
 }
 
 Block gather_to(const ActionIR &ir, int function, const std::function<Ex(const Ex &)> &slot, const Ex &cell, const Ex &active,
-                const Ex &first, const Ex &count, const Ex &valid, const MapRows &rows)
+                const Ex &first, const Ex &count, const Ex &valid)
 {
   const std::string stem = function_stem(function);
-  const Ex map = var(rows.array.empty() ? "g_" + stem + "_map" : rows.array), values = var("g_" + stem), i = var("i_dof");
+  const Ex map = var("g_" + stem + "_map"), values = var("g_" + stem), i = var("i_dof");
   (void)ir;
   // The coordinate map holds one entry per node (its components are contiguous), a
   // third of the traffic of one entry per component in 3D; other maps hold every DOF.
-  const Ex width = rows.array.empty() ? size(function == kCoordinates ? "N_NODES_COORDS" : "N_DOFS_" + upper(stem)) : lit(rows.stride);
-  const Ex entry = function == kCoordinates ? map[cell * width + (first + i) / size("DIM")] + (first + i) % size("DIM")
-                                            : map[cell * width + first + i];
+  const Ex entry = function == kCoordinates
+                       ? map[cell * size("N_NODES_COORDS") + (first + i) / size("DIM")] + (first + i) % size("DIM")
+                       : map[cell * size("N_DOFS_" + upper(stem)) + first + i];
   return {loop("i_dof", lit(0), count,
                {declare(Space::Register, Type::Int, "r_map", select(active && (i < valid), entry, lit(-1))),
                 assign(slot(i), select(var("r_map") >= lit(0), values[var("r_map")], real_lit(0.0)))})};
 }
 
 Block gather(const ActionIR &ir, int function, const std::string &local, const Ex &cell, const Ex &active,
-             const Ex &first, const Ex &count, const Ex &valid, const MapRows &rows)
+             const Ex &first, const Ex &count, const Ex &valid)
 {
   Block b{declare_array(Space::Register, Type::Real, local, count)};
-  Block g = gather_to(ir, function, [&](const Ex &i) { return var(local)[i]; }, cell, active, first, count, valid, rows);
+  Block g = gather_to(ir, function, [&](const Ex &i) { return var(local)[i]; }, cell, active, first, count, valid);
   b.insert(b.end(), g.begin(), g.end());
   return b;
 }

@@ -28,21 +28,13 @@ std::vector<Param> params_of(const std::vector<KernelArg> &arguments);
 Ex group_table(int group, int derivative);  // OFFSET_G<g>_D<k>
 Ex test_table(int derivative);              // OFFSET_TEST_D<k>
 
-// Where a kernel reads a function's map rows: array "" is the argument g_<stem>_map, rows
-// of the map's width; an SCPWI kernel with maps=shared reads its group's copy, rows of
-// `stride` entries (schedule.h's StagedMap).
-struct MapRows {
-  std::string array;
-  int stride = 0;
-};
-// r_<local>[count] = function's map-row entries first .. first+count-1 of `cell` (the
-// row in `rows`); entries at or past `valid`, negative map entries and inactive cells
-// read as zero.
+// r_<local>[count] = function's map-row entries first .. first+count-1 of `cell`; entries
+// at or past `valid`, negative map entries and inactive cells read as zero.
 Block gather(const ActionIR &ir, int function, const std::string &local, const Ex &cell, const Ex &active,
-             const Ex &first, const Ex &count, const Ex &valid, const MapRows &rows = {});
+             const Ex &first, const Ex &count, const Ex &valid);
 // The same entries, entry i stored to slot(i) (an lvalue) instead of a new register array.
 Block gather_to(const ActionIR &ir, int function, const std::function<Ex(const Ex &)> &slot, const Ex &cell, const Ex &active,
-                const Ex &first, const Ex &count, const Ex &valid, const MapRows &rows = {});
+                const Ex &first, const Ex &count, const Ex &valid);
 
 // const r_J_<i>_<k> from r_coords and the P1 reference gradients (affine forms only).
 Block affine_jacobian(const ActionIR &ir, const Tabulation &tab);

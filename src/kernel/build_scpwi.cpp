@@ -7,12 +7,6 @@
 // r_out); Dofs::Shared in shared-memory columns, entry i of work-item x at
 // [i * WORK_GROUP_SIZE + x] (consecutive work-items, consecutive banks), which only
 // that work-item touches, so no barrier is needed.
-// Maps::Shared first copies the map rows of the group's cells (coordinates, the
-// evaluated functions, the test map) into shared memory, row x of a map at
-// [x * width], with coalesced loads and one barrier; the gathers and the scatter then
-// read their rows there (stage_maps). A row's width is odd or even; with an odd width
-// the work-items of a warp read 32 distinct banks.
-#include <algorithm>
 #include <stdexcept>
 
 #include "kernel/build.h"
@@ -25,29 +19,10 @@ namespace femgpu::kernel {
 
 namespace {
 
-// maps=shared: the name of a function's (or the test map's) copy in shared memory.
-std::string staged_name(int function) { return "s_" + (function == kTestFunction ? std::string("test") : function_stem(function)) + "_map"; }
-
 // Where this kernel keeps a function's gathered DOFs and its outputs.
 struct Placement {
   bool shared = false;
-  std::vector<StagedMap> staged;    // maps=shared: the group's copies of the map rows
   std::string tables = "g_tables";  // or c_tables, the constant-memory copy
-  // The row of the cell's maps: its slot in the group's copy, or the cell in g_*_map.
-  Ex map_row() const { return var(staged.empty() ? "r_cell" : "r_slot"); }
-  MapRows map_rows(int f) const
-  {
-    for (const StagedMap &m : staged)
-      if (m.function == f) return {staged_name(f), m.stride};
-    return {};
-  }
-  // The cell's test DOF of entry `entry` (a map entry: negative receives nothing).
-  Ex test_dof(const Ex &entry) const
-  {
-    const MapRows rows = map_rows(kTestFunction);
-    if (rows.array.empty()) return var("g_test_map")[map_row() * size("N_TEST_DOFS") + entry];
-    return var(rows.array)[map_row() * lit(rows.stride) + entry];
-  }
   Ex column(const std::string &array, const Ex &i) const { return var(array)[i * size("WORK_GROUP_SIZE") + var("r_lane")]; }
   // Entry i of function f's DOFs; the coordinates stay in registers (the Jacobian reads them).
   Ex dof(int f, const Ex &i) const
@@ -92,7 +67,7 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
     for (int c = 0; c < ir.signature.element.components; ++c) {
       const Ex sum = test_term_sum(ir, c, 0);  // one test table: derivative 0
       if (!sum.node) continue;
-      const Block add = add_to_dof(at.test_dof(iq * size("N_COMPONENTS") + lit(c)), sum, "r_dof" + std::to_string(c));
+      const Block add = add_to_test_dof(var("r_cell"), iq * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c));
       b.insert(b.end(), add.begin(), add.end());
     }
     return b;
@@ -118,14 +93,13 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   Block b{comment("gather")};
   auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
   const Ex coords = size("N_DOFS_COORDS");
-  const Ex row = at.map_row();
-  append(gather(ir, kCoordinates, "r_coords", row, yes, zero, coords, coords, at.map_rows(kCoordinates)));
+  append(gather(ir, kCoordinates, "r_coords", cell, yes, zero, coords, coords));
   for (const EvalGroup &g : ir.groups)
     for (int f : g.functions)
       if (f != kCoordinates) {
         const Ex n = size("N_DOFS_" + upper(function_stem(f)));
-        if (at.shared) append(gather_to(ir, f, [&](const Ex &i) { return at.dof(f, i); }, row, yes, zero, n, n, at.map_rows(f)));
-        else append(gather(ir, f, "r_" + function_stem(f), row, yes, zero, n, n, at.map_rows(f)));
+        if (at.shared) append(gather_to(ir, f, [&](const Ex &i) { return at.dof(f, i); }, cell, yes, zero, n, n));
+        else append(gather(ir, f, "r_" + function_stem(f), cell, yes, zero, n, n));
       }
   if (ir.affine) append(affine_jacobian(ir, tab));
   b.push_back(comment("per-cell pointwise nodes, hoisted out of the quadrature loop"));
@@ -138,28 +112,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
   b.push_back(comment("scatter: cells of other work-items may share DOFs"));
-  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_dof(at.test_dof(var("i_out")), at.out(var("i_out")))));
-  return b;
-}
-
-// Copies the map rows of the group's cells into the s_<stem>_map arrays (schedule.h's
-// staged_maps): the group's rows are contiguous in g_<stem>_map, so work-item x copies
-// entries i * WORK_GROUP_SIZE + x (consecutive work-items, consecutive words:
-// coalesced), each to its row and column of the copy; entries past the last cell read
-// as -1. Every work-item of the group takes part, then one barrier.
-Block stage_maps(const ActionIR &ir)
-{
-  Block b{declare(Space::Register, Type::Int, "r_slot", builtin(Builtin::LocalX))};
-  const Ex wg = size("WORK_GROUP_SIZE"), entry = var("r_entry");
-  for (const StagedMap &m : staged_maps(ir)) {
-    const Ex width = lit(m.width), first = builtin(Builtin::GroupX) * wg * width;
-    const Ex from = var(m.function == kTestFunction ? "g_test_map" : "g_" + function_stem(m.function) + "_map");
-    b.push_back(loop("i_entry", lit(0), width,
-                     {declare(Space::Register, Type::Int, "r_entry", var("i_entry") * wg + var("r_slot")),
-                      assign(var(staged_name(m.function))[(entry / width) * lit(m.stride) + entry % width],
-                             select(first + entry < var("n_cells") * width, from[first + entry], lit(-1)))}));
-  }
-  b.push_back(barrier());
+  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(cell, var("i_out"), at.out(var("i_out")))));
   return b;
 }
 
@@ -172,9 +125,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   // Shapes only: whether the shared memory fits is the launching backend's check.
   validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
   Kernel k;
-  Placement at;
-  at.shared = schedule.dofs() == Dofs::Shared;
-  if (schedule.maps() == Maps::Shared) at.staged = staged_maps(ir);
+  Placement at{schedule.dofs() == Dofs::Shared};
   at.tables = begin_scpwi_kernel(k, ir, tab, schedule);
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
@@ -187,12 +138,6 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
           k.body.push_back(declare_array(Space::Shared, Type::Real, "s_" + function_stem(f),
                                          size("N_DOFS_" + upper(function_stem(f))) * size("WORK_GROUP_SIZE")));
     if (!tab.test_identity) k.body.push_back(declare_array(Space::Shared, Type::Real, "s_out", size("N_TEST_DOFS") * size("WORK_GROUP_SIZE")));
-  }
-  if (!at.staged.empty()) {
-    for (const StagedMap &m : staged_maps(ir))
-      k.body.push_back(declare_array(Space::Shared, Type::Int, staged_name(m.function), lit(m.stride) * size("WORK_GROUP_SIZE")));
-    const Block stage = stage_maps(ir);
-    k.body.insert(k.body.end(), stage.begin(), stage.end());
   }
   k.body.push_back(declare(Space::Register, Type::Int, "r_cell", cell));
   k.body.push_back(if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab, at)));

@@ -118,13 +118,6 @@ class Printer {
           os << pad << qualifier << (s.type == Type::Real ? "real" : "int") << " *" << s.name << " = " << expr(s.alias) << ";\n";
           return;
         }
-        if (s.space == Space::Shared && *d_.dynamic_shared && s.type == Type::Int) {
-          // 4-byte entries in the real-typed buffer, rounded up to whole reals so the
-          // next array stays aligned (schedule.h's staged_map_words counts the same).
-          os << pad << "int *" << s.name << " = (int *)(s_dynamic" << shared_offset_ << ");\n";
-          shared_offset_ += " + (4 * " + nested(s.size) + " + sizeof(real) - 1) / sizeof(real)";
-          return;
-        }
         if (s.space == Space::Shared && *d_.dynamic_shared) {
           os << pad << "real *" << s.name << " = s_dynamic" << shared_offset_ << ";\n";
           shared_offset_ += " + " + nested(s.size);

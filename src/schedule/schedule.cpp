@@ -3,7 +3,6 @@
 #include "schedule/schedule.h"
 
 #include "schedule/mma_layout.h"
-#include "form/form.h"
 
 #include <algorithm>
 #include <array>
@@ -89,13 +88,6 @@ Schedule Schedule::with_scatter(Scatter scatter) const
 {
   Schedule s = *this;
   s.scatter_ = scatter;
-  return s;
-}
-
-Schedule Schedule::with_maps(Maps maps) const
-{
-  Schedule s = *this;
-  s.maps_ = maps;
   return s;
 }
 
@@ -267,9 +259,6 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
                                 "in turns; an SCPWI work-item holds its own cell's");
   if (s.loops() != Loops::Compiler && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already");
-  if (s.maps() != Maps::Global && (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1))
-    throw std::invalid_argument("invalid schedule: maps=shared is for SCPWI kernels with one lane per cell, whose work-items each read "
-                                "their own cell's map rows");
   if (s.strategy() == Strategy::TensorCore) {
     validate_mma(s, ir, n_quadrature_points, max_shared_bytes);
     return;
@@ -285,8 +274,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
       require(threads <= kMaxThreadsPerGroup, "work_group_size*lanes", threads, "<=", kMaxThreadsPerGroup, "threads per group limit");
     }
     require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
-            "one column of DOFs and outputs per work-item (dofs=shared), the lanes' exchange buffer, or the group's map rows "
-            "(maps=shared)");
+            "one column of DOFs and outputs per work-item (dofs=shared), or the lanes' exchange buffer");
     return;
   }
   validate_tiles(s.tiles(), ir, n_quadrature_points);
@@ -388,31 +376,9 @@ long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
     if (!dofs_alias_evaluations(s)) words += shared_dof_words(s, ir);
     if (s.cell_values() == CellValues::Shared) words += static_cast<long long>(s.tiles().cells_per_group) * cell_value_stride(ir);
   } else {
-    words += shared_dof_words(s, ir) + staged_map_words(s, ir);
+    words += shared_dof_words(s, ir);
   }
   return words * bytes_per_real(s.precision());
-}
-
-std::vector<StagedMap> staged_maps(const ActionIR &ir)
-{
-  auto map = [](int function, int width) { return StagedMap{function, width, odd_stride(width)}; };
-  std::vector<StagedMap> maps{map(kCoordinates, lagrange_dimension(ir.dim, ir.signature.coordinate_degree))};
-  for (const EvalGroup &g : ir.groups)
-    for (int f : g.functions) {
-      const bool seen = std::any_of(maps.begin(), maps.end(), [f](const StagedMap &m) { return m.function == f; });
-      if (!seen) maps.push_back(map(f, g.n_basis * g.element.components));
-    }
-  maps.push_back(map(kTestFunction, ir.n_test_basis * ir.signature.element.components));
-  return maps;
-}
-
-long long staged_map_words(const Schedule &s, const ActionIR &ir)
-{
-  if (s.maps() != Maps::Shared) return 0;
-  const long long bytes = bytes_per_real(s.precision());
-  long long words = 0;
-  for (const StagedMap &m : staged_maps(ir)) words += (4LL * m.stride * s.work_group_size() + bytes - 1) / bytes;
-  return words;
 }
 
 bool dofs_alias_evaluations(const Schedule &s)

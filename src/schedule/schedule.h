@@ -81,16 +81,6 @@ enum class Loops { Compiler, Unrolled };
 // (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured: the CUDA tuner
 // times the Warp twin of its fastest candidates.
 enum class Scatter { Atomic, Warp };
-// Where an SCPWI kernel (one lane per cell) reads its DOF maps from. Global: each
-// work-item reads its own cell's map rows from global memory, entry by entry: the
-// work-items of a warp are a map row apart (4 x N_DOFS bytes), so every load touches
-// up to 32 cache lines, and the scatter reads the test map again at the end. Shared:
-// the group first copies the map rows of all its cells (coordinate, trial and
-// coefficient maps, and the test map) into shared memory with coalesced loads (one
-// 128-byte line per warp load), one barrier, and the work-items read their rows from
-// there. It costs 4 bytes of shared memory per map entry of the group's cells. Which
-// is faster is measured (a tuner twin).
-enum class Maps { Global, Shared };
 // A CUDA kernel's register budget, as the number of its groups that must fit on one SM
 // at once (groups_per_sm=K: __launch_bounds__(threads, K), so ptxas keeps each thread at
 // or below 65536 / (K * threads) registers and spills the rest to local memory). 0: no
@@ -176,7 +166,6 @@ class Schedule {
   Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
   Schedule with_loops(Loops loops) const;         // tiled only
   Schedule with_scatter(Scatter scatter) const;
-  Schedule with_maps(Maps maps) const;  // SCPWI with one lane only (validate)
   Schedule with_groups_per_sm(int groups) const;  // 0: no bound
   Schedule with_tiles(const TileSizes &tiles) const;  // tiled only: every other choice kept
   Schedule with_cells_per_group(int cells) const;  // tiled only: N_c, the other tiles kept
@@ -190,7 +179,6 @@ class Schedule {
   Tables tables() const { return tables_; }
   Loops loops() const { return loops_; }
   Scatter scatter() const { return scatter_; }
-  Maps maps() const { return maps_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only: cells per group
   int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
   int groups_per_sm() const { return groups_per_sm_; }      // CUDA register bound, 0: none
@@ -206,7 +194,6 @@ class Schedule {
   Tables tables_ = Tables::Global;
   Loops loops_ = Loops::Compiler;
   Scatter scatter_ = Scatter::Atomic;
-  Maps maps_ = Maps::Global;
   int work_group_size_ = 32;
   int lanes_ = 1;
   int groups_per_sm_ = 0;
@@ -245,7 +232,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", per-cell values in shared memory "cells=shared", unrolled tiled loops "loops=unrolled", constant tables
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter
-// "scatter=warp", maps staged in shared memory "maps=shared", a register bound "groups_per_sm=K", in that order, before the
+// "scatter=warp", a register bound "groups_per_sm=K", in that order, before the
 // precision; a tiled kernel's interleaved tables "tables=interleaved" where constant
 // tables would be. Written from the table of schedule words (schedule_words.h), in its order.
 std::string to_string(const Schedule &s);
@@ -300,17 +287,5 @@ std::vector<LaneRow> lane_exchange_rows(const ActionIR &ir);
 // Words of the exchange buffer: two halves (even and odd quadrature points, so one
 // barrier per point suffices) of rows x lanes x cells per group.
 long long lane_exchange_words(const Schedule &s, const ActionIR &ir);
-// maps=shared: the map arrays an SCPWI group copies to shared memory, in this order: the
-// coordinate map (function kCoordinates, one entry per node), each evaluated function's
-// map once, the test map (function kTestFunction). width: entries a cell; stride: the
-// row's length in the copy, odd_stride(width), so that the work-items of a warp, one
-// row each, read 32 distinct banks.
-struct StagedMap {
-  int function = 0, width = 0, stride = 0;
-};
-std::vector<StagedMap> staged_maps(const ActionIR &ir);
-// The copies' size (4 bytes an entry, work_group_size rows each) in words of the
-// schedule's precision, each array rounded up to whole words; 0 unless maps=shared.
-long long staged_map_words(const Schedule &s, const ActionIR &ir);
 
 }  // namespace femgpu

@@ -130,8 +130,6 @@ std::vector<ScheduleWord> placement_words()
                           &Schedule::with_tables));
   w.push_back(choice_word("scatter", "how outputs are added (warp: CUDA)", {"atomic", "warp"}, std::vector<Scatter>{Scatter::Atomic, Scatter::Warp},
                           &Schedule::scatter, &Schedule::with_scatter));
-  w.push_back(choice_word("maps", "SCPWI: where the work-items read their cells' map rows (shared: staged by the group)", {"global", "shared"},
-                          std::vector<Maps>{Maps::Global, Maps::Shared}, &Schedule::maps, &Schedule::with_maps));
   w.push_back({"groups_per_sm", WordKind::Integer, 1, kMaxGroupsPerSM, {}, all_kinds(),
                "CUDA: bound the registers so that this many groups fit on one SM (__launch_bounds__; left out: no bound)",
                [](const Schedule &s) { return s.groups_per_sm() > 0 ? std::to_string(s.groups_per_sm()) : ""; },

@@ -22,7 +22,6 @@ const MoveName kMoves[] = {{Move::First, "first"},
                            {Move::QuadSteps, "quad_steps"},
                            {Move::SharedDofs, "shared_dofs"},
                            {Move::WarpScatter, "warp_scatter"},
-                           {Move::StagedMaps, "staged_maps"},
                            {Move::Interleaved, "interleaved"},
                            {Move::HalfGroup, "half_group"},
                            {Move::RegisterBound, "register_bound"},
@@ -114,8 +113,7 @@ TunePlan default_cuda_plan(const TuneSettings &s)
   add_round(&p, {{Move::First, 0}});
   add_round(&p, {{Move::TensorCore, s.mma_candidates}});
   if (s.assembled_candidate) add_round(&p, {{Move::Assembled, 0}});
-  add_round(&p, {{Move::RegisterBound, std::min<std::size_t>(1, s.register_bound_candidates)}, {Move::QuadSteps, s.quad_steps_candidates},
-                 {Move::StagedMaps, s.staged_maps_candidates}});
+  add_round(&p, {{Move::RegisterBound, std::min<std::size_t>(1, s.register_bound_candidates)}, {Move::QuadSteps, s.quad_steps_candidates}});
   add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
                  {Move::Interleaved, s.interleaved_candidates}});
   add_round(&p, {{Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},

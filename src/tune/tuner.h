@@ -129,12 +129,6 @@ struct TuneSettings {
   // 1.66x faster on the H200 and the 2D scalar one 1.2x slower
   // (bench/experiments/h200_warp_scatter_p1.txt), so it is measured. 0 turns this off.
   std::size_t warp_scatter_candidates = 2;
-  // Right after the tensor cores (CUDA), with the first register bound, also time the
-  // Maps::Shared twin (schedule.h) of this many of the fastest one-lane SCPWI
-  // candidates: the group reads its cells' map rows once, coalesced, where each
-  // work-item read its own row, a row apart from its neighbours. Measured on the H200
-  // (bench/experiments/h200_staged_maps.txt). 0 turns this off.
-  std::size_t staged_maps_candidates = 2;
   // In the second round (CUDA only), also time the Tables::Interleaved twin of this
   // many of the fastest first-round tiled candidates, for forms where some group or
   // the test function has an even number of derivative tables (pairs_table_loads): it

@@ -104,17 +104,6 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
       [](const TimedCandidate &c) { return c.schedule.with_scatter(Scatter::Warp); });
 }
 
-std::vector<TimedCandidate> staged_maps_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  return twins_of_fastest(
-      timed, n,
-      [](const TimedCandidate &c) {
-        const Schedule &s = c.schedule;
-        return s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.maps() == Maps::Global;
-      },
-      [](const TimedCandidate &c) { return c.schedule.with_maps(Maps::Shared); });
-}
-
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm)
 {
   auto groups = [&sm](const TimedCandidate &c) {

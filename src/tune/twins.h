@@ -31,10 +31,6 @@ std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &
 // fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 
-// The Maps::Shared twins of the n fastest one-lane SCPWI candidates that ran with their
-// maps read from global memory, fastest first; twins already in `timed` are skipped.
-std::vector<TimedCandidate> staged_maps_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
-
 // The register-bound twins (groups_per_sm = register_bound_groups) of the n fastest
 // candidates that ran unbounded with their registers known (CUDA) and registers alone
 // limiting their groups per SM, fastest first; twins already in `timed` are skipped.
