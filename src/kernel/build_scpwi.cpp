@@ -7,7 +7,6 @@
 // r_out); Dofs::Shared in shared-memory columns, entry i of work-item x at
 // [i * WORK_GROUP_SIZE + x] (consecutive work-items, consecutive banks), which only
 // that work-item touches, so no barrier is needed.
-#include <algorithm>
 #include <stdexcept>
 
 #include "kernel/build.h"
@@ -34,60 +33,25 @@ struct Placement {
   Ex out(const Ex &i) const { return shared ? column("s_out", i) : var("r_out")[i]; }
 };
 
-// Independent accumulation chains a group keeps per point: each term's sum over the basis
-// is split into this many partial sums (basis function i into chain i mod K), added at the
-// end, so that at least kEvaluationChains multiply-adds of the group are independent. A
-// sum held in one register is a chain of n dependent FMAs per point (mass: one term, n up
-// to 35 in 3D P4), which the FMA latency, not the FP64 pipe, paces.
-constexpr int kEvaluationChains = 4;
-
-int evaluation_chains(const EvalGroup &grp)
-{
-  const int terms = std::max<int>(1, static_cast<int>(grp.terms.size()));
-  return std::max(1, std::min(grp.n_basis, (kEvaluationChains + terms - 1) / terms));
-}
-
 // All terms of one group at point iq, sharing one loop over the basis so each table
-// entry is loaded once per point; each term in evaluation_chains partial sums.
+// entry is loaded once per point.
 Block evaluate_group(const ActionIR &ir, const Placement &at, int g)
 {
   const EvalGroup &grp = ir.groups[static_cast<size_t>(g)];
   const std::string n = "N_BASIS_G" + std::to_string(g);
-  const Ex iq = var("i_quad");
-  const int K = evaluation_chains(grp);
-  auto chain = [&](int t, int c) { return eval_register(g, t) + (c == 0 ? "" : "_c" + std::to_string(c)); };
-  // The multiply-adds of basis function ib into chain c; `tag` keeps the table registers' names apart.
-  auto add_basis = [&](const Ex &ib, int c, const std::string &tag) {
-    Block b;
-    for (size_t d = 0; d < grp.derivatives.size(); ++d)
-      b.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d) + tag,
-                          var(at.tables)[group_table(g, static_cast<int>(d)) + iq * size(n) + ib]));
-    for (size_t t = 0; t < grp.terms.size(); ++t) {
-      const EvalTerm &term = grp.terms[t];
-      const int C = function_components(ir, term.function);
-      b.push_back(accumulate(var(chain(static_cast<int>(t), c)),
-                             var("r_phi" + std::to_string(term.derivative) + tag) * at.dof(term.function, ib * lit(C) + lit(term.component))));
-    }
-    return b;
-  };
+  const Ex ib = var("i_basis"), iq = var("i_quad");
   Block out, body;
-  for (size_t t = 0; t < grp.terms.size(); ++t)
-    for (int c = 0; c < K; ++c) out.push_back(declare(Space::Register, Type::Real, chain(static_cast<int>(t), c), real_lit(0.0), false));
-  if (K == 1) {
-    out.push_back(loop("i_basis", lit(0), size(n), add_basis(var("i_basis"), 0, "")));
-    return out;
+  for (size_t d = 0; d < grp.derivatives.size(); ++d)
+    body.push_back(declare(Space::Register, Type::Real, "r_phi" + std::to_string(d),
+                           var(at.tables)[group_table(g, static_cast<int>(d)) + iq * size(n) + ib]));
+  for (size_t t = 0; t < grp.terms.size(); ++t) {
+    const EvalTerm &term = grp.terms[t];
+    const int C = function_components(ir, term.function);
+    out.push_back(declare(Space::Register, Type::Real, eval_register(g, static_cast<int>(t)), real_lit(0.0), false));
+    body.push_back(accumulate(var(eval_register(g, static_cast<int>(t))),
+                              var("r_phi" + std::to_string(term.derivative)) * at.dof(term.function, ib * lit(C) + lit(term.component))));
   }
-  for (int c = 0; c < K; ++c) {
-    const Block add = add_basis(var("i_basis") * lit(K) + lit(c), c, "_" + std::to_string(c));
-    body.insert(body.end(), add.begin(), add.end());
-  }
-  out.push_back(loop("i_basis", lit(0), lit(grp.n_basis / K), body));
-  for (int r = 0; r < grp.n_basis % K; ++r) {  // the last n mod K basis functions
-    const Block add = add_basis(lit(grp.n_basis / K * K + r), r, "_tail" + std::to_string(r));
-    out.insert(out.end(), add.begin(), add.end());
-  }
-  for (size_t t = 0; t < grp.terms.size(); ++t)
-    for (int c = 1; c < K; ++c) out.push_back(accumulate(var(chain(static_cast<int>(t), 0)), var(chain(static_cast<int>(t), c))));
+  out.push_back(loop("i_basis", lit(0), size(n), body));
   return out;
 }
 

@@ -3,7 +3,6 @@
 
 #include <random>
 
-#include "fem/cell_order.h"
 #include "fem/quadrature.h"
 #include "form/parser.h"
 #include "ir/lower.h"
@@ -32,12 +31,6 @@ std::unique_ptr<BenchOperands> host_operands(const BenchCase &c, int intervals)
 {
   auto o = std::make_unique<BenchOperands>();
   o->mesh = lattice_mesh(c.dim, intervals, c.degree, is_vector(c.op) ? c.dim : 1);
-  if (c.morton_cells) {
-    LatticeMesh &m = o->mesh;
-    const std::vector<int> order = morton_cell_order(c.dim, m.n_cells, c.dim + 1, m.coordinates.data(), m.coordinate_map.data());
-    permute_cell_rows(&m.coordinate_map, c.dim + 1, order);
-    permute_cell_rows(&m.map, static_cast<int>(m.map.size() / static_cast<size_t>(m.n_cells)), order);
-  }
   const LatticeMesh &mesh = o->mesh;
   std::mt19937 rng(static_cast<unsigned>(c.dim * 100 + c.degree));
   std::uniform_real_distribution<double> u(-1, 1);

@@ -26,7 +26,6 @@ struct BenchCase {
   int dim = 2, degree = 1;
   ActionIR ir;
   Tabulation tab;
-  bool morton_cells = false;  // the mesh's cells along a Z-order curve (fem/cell_order.h), not row by row
   std::string name() const;  // "mass P3 2D"
 };
 

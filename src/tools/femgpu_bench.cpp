@@ -131,10 +131,9 @@ double application_flops(const ActionIR &ir, const Tabulation &tab, int n_cells,
 }
 
 Row run_case(const std::string &op, int dim, int k, int N, const TuneSettings &settings, const cuda::DeviceInfo &info,
-             const DeviceParams &params, const std::string &forced, int verify_cells, double spmv_cap, Points points, bool morton_cells)
+             const DeviceParams &params, const std::string &forced, int verify_cells, double spmv_cap, Points points)
 {
   std::unique_ptr<BenchCase> bench = lower_case(op, dim, k, points);
-  bench->morton_cells = morton_cells;
   const ActionIR &ir = bench->ir;
   const Tabulation &tab = bench->tab;
   std::unique_ptr<BenchOperands> operands = upload_operands(*bench, N);
@@ -247,7 +246,7 @@ void run_and_print(const BenchArgs &a, const std::string &op, int dim, int k, co
 {
   try {
     Row r = run_case(op, dim, k, dim == 2 ? a.cases.n2 : a.cases.n3, a.settings, info, params, a.forced, a.verify_cells, a.spmv_max_cell_entries,
-                     a.cases.compress_points ? Points::Compressed : Points::Rule, a.cases.morton_cells);
+                     a.cases.compress_points ? Points::Compressed : Points::Rule);
     r.commit = a.commit;
     auto it = paper.find(op + std::to_string(dim) + "_" + std::to_string(k));
     if (it != paper.end()) {

@@ -45,12 +45,6 @@ template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject
   PetscCall(PetscOptionsBool("-monitor", "print every timed candidate", "", monitor, &monitor, nullptr));
   PetscCall(PetscOptionsBool("-compress_points", "as -mat_fem_gpu_compress_points: fewer points with the same action where the form allows (0: the rule's)", "",
                              compress, &compress, nullptr));
-  char order[32] = "lattice";
-  PetscCall(PetscOptionsString("-cell_order", "the order of the meshes' cells: lattice (row by row) or morton (a Z-order curve of their centroids)",
-                               "", order, order, sizeof(order), nullptr));
-  PetscCheck(std::string(order) == "lattice" || std::string(order) == "morton", PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-cell_order %s: it takes lattice or morton", order);
-  o->morton_cells = std::string(order) == "morton";
   for (PetscInt i = 0; i < nd; ++i)
     PetscCheck(dims[i] == 2 || dims[i] == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-dims has %" PetscInt_FMT "; it takes 2 and 3", dims[i]);
   PetscCheck(n2 > 0 && n3 > 0 && lo >= 1 && threads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,

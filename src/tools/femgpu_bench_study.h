@@ -21,7 +21,6 @@ struct BenchOptions {
   int b = 9;
   int compile_threads = 16;
   bool monitor = false;
-  bool morton_cells = false;    // -cell_order morton: the meshes' cells along a Z-order curve (fem/cell_order.h)
   bool compress_points = true;  // -compress_points: tables at compressed points where exact
 };
 
