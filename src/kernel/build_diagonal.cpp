@@ -122,7 +122,7 @@ enum class Output { Diagonal, Matrix };
 
 Block dof_body(const ActionIR &ir, Output output)
 {
-  const Ex cell = var("r_cell"), local = var("r_local"), dof = var("r_dof"), zero = lit(0);
+  const Ex cell = var("r_cell"), local = var("r_local"), zero = lit(0);
   const Ex test = output == Output::Diagonal ? local : local / size("N_TEST_DOFS");
   const Ex trial = output == Output::Diagonal ? local : local % size("N_TEST_DOFS");
   Block b{declare(Space::Register, Type::Int, "r_basis", test / size("N_COMPONENTS")),
@@ -135,8 +135,8 @@ Block dof_body(const ActionIR &ir, Output output)
     b.push_back(assign(var("g_out")[cell * size("N_ENTRIES") + local], var("r_diag")));
     return b;
   }
-  b.push_back(declare(Space::Register, Type::Int, "r_dof", var("g_test_map")[cell * size("N_TEST_DOFS") + local]));
-  b.push_back(if_then(dof >= zero, {atomic_add(address_of(var("g_out")[dof]), var("r_diag"))}));
+  const Block add = add_to_test_dof(cell, local, var("r_diag"));
+  b.insert(b.end(), add.begin(), add.end());
   return b;
 }
 

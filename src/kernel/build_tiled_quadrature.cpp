@@ -59,11 +59,8 @@ Block scatter_rows(const ActionIR &ir, bool unroll)
   Block per_component;
   for (int c = 0; c < C; ++c) {
     const Ex entry = (var("i_qrow_tile") * size("QUAD_ROWS") + row) * size("N_COMPONENTS") + lit(c);
-    per_component.push_back(declare(Space::Register, Type::Int, "r_dof" + std::to_string(c),
-                                    var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + entry]));
-    const Ex dc = var("r_dof" + std::to_string(c));
-    per_component.push_back(if_then(dc >= lit(0), {atomic_add(address_of(var("g_out")[dc]),
-                                                              var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(c)])}));
+    const Block add = add_to_test_dof(var("r_cell"), entry, var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(c)], "r_dof" + std::to_string(c));
+    per_component.insert(per_component.end(), add.begin(), add.end());
   }
   return {comment("scatter: other groups' cells may share DOFs"),
           private_loop(unroll, loop("i_row", lit(0), size("QUAD_ROWS_PER_ITEM"),
