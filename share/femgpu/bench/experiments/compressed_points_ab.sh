@@ -14,8 +14,5 @@ for c in "${cases[@]}"; do
   IFS=: read -r op dim deg <<<"$c"
   more="" && ((deg >= 4)) && more="mma nc=16 warps=4 tq=8 fp64;mma nc=8 warps=4 tq=16 fp64"
   shapes=$(case_shapes "$op" "$dim" "$deg" "$more")
-  for compress in 0 1; do
-    echo "=== compress_points=$compress $op $dim $deg"
-    forced_run "$bench" "$op" "$dim" "$deg" "$shapes" -compress_points "$compress" -csv "$out/${op}_${dim}_${deg}_c$compress.csv"
-  done
+  option_ab "$bench" "$op" "$dim" "$deg" "$shapes" compress_points 0 1
 done 2>&1 | tee "$out/$log_name.txt"

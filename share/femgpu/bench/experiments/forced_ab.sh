@@ -1,6 +1,7 @@
 # Sourced by the forced-schedule A/B scripts (mma_codegen_ab.sh, mma_rows_ab.sh,
-# compressed_points_ab.sh, test_identity_ab.sh), after `set -u`: their common arguments
-# and their one way of timing a case's forced schedules.
+# compressed_points_ab.sh, test_identity_ab.sh, test_dofs_prefetch_ab.sh,
+# mma_identity_shapes.sh, staged_maps_ab.sh, scpwi_chains_ab.sh, cell_order_ab.sh), after
+# `set -u`: their common arguments and their one way of timing a case's forced schedules.
 #   forced_ab_start NAME "$@"   out=OUT_DIR (created), cases=(the rest), the log $out/NAME.txt
 #   case_shapes OP DIM DEG [MORE]  the case's winner in WINNERS (default the one-commit
 #                               table, h200_70_cases.json), then ";MORE" if given
@@ -9,6 +10,9 @@
 #                               prints the timing and verification lines
 #   before_after BEFORE AFTER OP DIM DEG SHAPES   forced_run by BEFORE then by AFTER, each
 #                               side's CSV in $out/OP_DIM_DEG_{before,after}.csv
+#   option_ab BENCH OP DIM DEG SHAPES OPTION VALUE...   forced_run by BENCH once with each
+#                               -OPTION VALUE, one after the other, each run's CSV in
+#                               $out/OP_DIM_DEG_OPTION_VALUE.csv
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 forced_ab_start()
 {
@@ -38,5 +42,14 @@ before_after()
     echo "=== $side $op $dim $deg"
     bench=$before && [ "$side" = after ] && bench=$after
     forced_run "$bench" "$op" "$dim" "$deg" "$shapes" -csv "$out/${op}_${dim}_${deg}_$side.csv"
+  done
+}
+option_ab()
+{
+  local bench=$1 op=$2 dim=$3 deg=$4 shapes=$5 option=$6 value
+  shift 6
+  for value in "$@"; do
+    echo "=== $option=$value $op $dim $deg"
+    forced_run "$bench" "$op" "$dim" "$deg" "$shapes" "-$option" "$value" -csv "$out/${op}_${dim}_${deg}_${option}_$value.csv"
   done
 }

@@ -3,7 +3,8 @@
 # stage_maps) on one GPU: each case's table winner and two more one-lane SCPWI shapes, each
 # without and with maps=shared, forced and timed by one femgpu-bench process (the pairs
 # side by side in one run); the fastest of each case verified on 1024 cells against the
-# CPU reference. No SpMV baseline.
+# CPU reference. No SpMV baseline. maps=shared is not a schedule word in the tree: build
+# femgpu-bench with staged_maps.patch applied (h200_staged_maps.txt).
 # Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/staged_maps_ab.sh:CASES, commas between cases):
 #   staged_maps_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
