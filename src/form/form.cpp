@@ -28,6 +28,12 @@ int lagrange_dimension(int dim, int degree)
   return (k + 1) * (k + 2) * (k + 3) / 6;
 }
 
+int lagrange_interior_dimension(int dim, int degree)
+{
+  lagrange_dimension(dim, degree);  // checks dim and degree
+  return degree > dim ? lagrange_dimension(dim, degree - dim - 1) : 0;
+}
+
 Shape element_shape(const Element &e) { return e.components == 1 ? Shape{} : Shape{e.components}; }
 
 std::string describe_element(const Element &e, CellType cell)

@@ -33,6 +33,10 @@ struct Element {
 // Scalar basis functions of P_degree on the simplex of dimension dim (1, 2 or 3):
 // k+1, (k+1)(k+2)/2 or (k+1)(k+2)(k+3)/6. Throws std::invalid_argument otherwise.
 int lagrange_dimension(int dim, int degree);
+// Of those, the ones whose node lies inside the simplex (on no vertex, edge or face):
+// lagrange_dimension(dim, degree - dim - 1), none below degree dim + 1. PetscFE's basis
+// order (the closure's, the cell first) puts them first.
+int lagrange_interior_dimension(int dim, int degree);
 
 // Shape of a function in element `e`: () for scalars, (components) for vectors.
 Shape element_shape(const Element &e);

@@ -44,6 +44,7 @@ void declare_common_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, 
                                  {"N_TEST_BASIS", ir.n_test_basis},
                                  {"N_COMPONENTS", C},
                                  {"N_TEST_DOFS", ir.n_test_basis * C},
+                                 {"N_OWNED_TEST_DOFS", owned_test_dofs(ir)},
                                  {"N_EVAL", ir.n_eval()}});
   for (int f : all_functions(ir))
     k.sizes.push_back({"N_DOFS_" + upper(function_stem(f)), function_dofs(ir, f)});
@@ -274,14 +275,24 @@ Ex test_term_sum(const ActionIR &ir, int component, int derivative)
   return sum;
 }
 
-Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof)
+int owned_test_dofs(const ActionIR &ir)
 {
-  return add_to_dof(var("g_test_map")[cell * size("N_TEST_DOFS") + entry], value, dof);
+  return lagrange_interior_dimension(ir.dim, ir.signature.element.degree) * ir.signature.element.components;
 }
 
-Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name)
+Block add_to_test_dof(const ActionIR &ir, const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof)
 {
-  return {declare(Space::Register, Type::Int, name, dof), if_then(var(name) >= lit(0), {atomic_add(address_of(var("g_out")[var(name)]), value)})};
+  return add_to_dof(ir, var("g_test_map")[cell * size("N_TEST_DOFS") + entry], entry, value, dof);
+}
+
+Block add_to_dof(const ActionIR &ir, const Ex &dof, const Ex &entry, const Ex &value, const std::string &name)
+{
+  const Ex d = var(name), out = var("g_out")[d];
+  const Stmt shared = atomic_add(address_of(out), value);
+  if (owned_test_dofs(ir) == 0) return {declare(Space::Register, Type::Int, name, dof), if_then(d >= lit(0), {shared})};
+  const Ex owned = entry < size("N_OWNED_TEST_DOFS");
+  return {declare(Space::Register, Type::Int, name, dof),
+          if_then(d >= lit(0), {if_then(owned, {accumulate(out, value)}), if_then(unary("!", owned), {shared})})};
 }
 
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)

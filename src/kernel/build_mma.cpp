@@ -267,9 +267,9 @@ Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout
       if (tab.test_identity) {  // Psi = I: the points are the test basis functions
         if (!sum.node) continue;
         const std::string dof = "r_dof" + std::to_string(c);
+        const Ex entry = var("r_qg") * size("N_COMPONENTS") + lit(c);
         const Ex held = var("r_test_dof")[(var("i_quad_tile") * size("PAIR_ROUNDS") + var("i_pair")) * size("N_COMPONENTS") + lit(c)];
-        const Block add = prefetched ? add_to_dof(held, sum, dof)
-                                     : add_to_test_dof(var("r_cell0") + var("r_slot"), var("r_qg") * size("N_COMPONENTS") + lit(c), sum, dof);
+        const Block add = prefetched ? add_to_dof(ir, held, entry, sum, dof) : add_to_test_dof(ir, var("r_cell0") + var("r_slot"), entry, sum, dof);
         valid.insert(valid.end(), add.begin(), add.end());
         continue;
       }
@@ -332,7 +332,7 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
   // No barrier here: the next tile's evaluation writes s_e, which the points finished
   // reading before the last barrier, and its points write s_f only after the next one.
   b.push_back(loop("i_quad_tile", lit(0), size("N_QUAD_TILES"), tile));
-  append(mma::scatter());
+  append(mma::scatter(ir));
   return b;
 }
 

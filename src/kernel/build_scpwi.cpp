@@ -67,7 +67,7 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
     for (int c = 0; c < ir.signature.element.components; ++c) {
       const Ex sum = test_term_sum(ir, c, 0);  // one test table: derivative 0
       if (!sum.node) continue;
-      const Block add = add_to_test_dof(var("r_cell"), iq * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c));
+      const Block add = add_to_test_dof(ir, var("r_cell"), iq * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c));
       b.insert(b.end(), add.begin(), add.end());
     }
     return b;
@@ -112,7 +112,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
   b.push_back(comment("scatter: cells of other work-items may share DOFs"));
-  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(cell, var("i_out"), at.out(var("i_out")))));
+  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(ir, cell, var("i_out"), at.out(var("i_out")))));
   return b;
 }
 
