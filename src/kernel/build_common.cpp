@@ -275,24 +275,28 @@ Ex test_term_sum(const ActionIR &ir, int component, int derivative)
   return sum;
 }
 
+Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof)
+{
+  return add_to_dof(var("g_test_map")[cell * size("N_TEST_DOFS") + entry], value, dof);
+}
+
+Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name)
+{
+  return {declare(Space::Register, Type::Int, name, dof), if_then(var(name) >= lit(0), {atomic_add(address_of(var("g_out")[var(name)]), value)})};
+}
+
 int owned_test_dofs(const ActionIR &ir)
 {
   return lagrange_interior_dimension(ir.dim, ir.signature.element.degree) * ir.signature.element.components;
 }
 
-Block add_to_test_dof(const ActionIR &ir, const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof)
-{
-  return add_to_dof(ir, var("g_test_map")[cell * size("N_TEST_DOFS") + entry], entry, value, dof);
-}
+Ex owned_entry(const Ex &entry) { return entry < size("N_OWNED_TEST_DOFS"); }
 
-Block add_to_dof(const ActionIR &ir, const Ex &dof, const Ex &entry, const Ex &value, const std::string &name)
+Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value, const Ex &old)
 {
-  const Ex d = var(name), out = var("g_out")[d];
-  const Stmt shared = atomic_add(address_of(out), value);
-  if (owned_test_dofs(ir) == 0) return {declare(Space::Register, Type::Int, name, dof), if_then(d >= lit(0), {shared})};
-  const Ex owned = entry < size("N_OWNED_TEST_DOFS");
-  return {declare(Space::Register, Type::Int, name, dof),
-          if_then(d >= lit(0), {if_then(owned, {accumulate(out, value)}), if_then(unary("!", owned), {shared})})};
+  const Ex out = var("g_out")[dof];
+  const Stmt own = old.node ? assign(out, old + value) : accumulate(out, value);
+  return {if_then(dof >= lit(0), {if_then(owned_entry(entry), {own}), if_then(unary("!", owned_entry(entry)), {atomic_add(address_of(out), value)})})};
 }
 
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)

@@ -57,17 +57,23 @@ Block pointwise_at_point(const ActionIR &ir);
 // The sum of the pointwise outputs e_j whose test term is (component, derivative); a
 // null Ex (no node) where no test term is.
 Ex test_term_sum(const ActionIR &ir, int component, int derivative);
-// Test entries below N_OWNED_TEST_DOFS are the cell's own DOFs (its interior nodes, first
-// in PetscFE's basis order): no other cell adds to them.
-int owned_test_dofs(const ActionIR &ir);
 // <dof> = g_test_map's entry `entry` of `cell`; where it is not negative (a constrained
-// DOF), g_out[<dof>] += value: atomically, as other cells may share the DOF, unless the
-// entry is one of the cell's own DOFs (a plain add: each kernel adds to a cell's entry
-// from one work-item, once a launch, so the L2's atomic units serve the shared DOFs only).
-Block add_to_test_dof(const ActionIR &ir, const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof = "r_dof");
-// The same add where the test DOF `dof` (entry `entry`'s map value, negative: none) is
-// already known.
-Block add_to_dof(const ActionIR &ir, const Ex &dof, const Ex &entry, const Ex &value, const std::string &name = "r_dof");
+// DOF), g_out[<dof>] += value, atomically: other cells may share the DOF.
+Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof = "r_dof");
+// The same add where the test DOF `dof` (a map entry, negative: none) is already known.
+Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name = "r_dof");
+
+// A cell's own DOFs: its interior nodes, first in PetscFE's basis order, so test entries
+// below N_OWNED_TEST_DOFS (owned_test_dofs). No other cell adds to them, and each kernel
+// below adds to a cell's entry from one work-item, once a launch, so they need no atomic
+// add; a plain one leaves the L2's atomic units to the shared DOFs. But a plain add waits
+// for its load where an atomic one does not: where nothing else can run meanwhile, the
+// load goes first (an `old` value loaded earlier; bench/experiments/h200_owned_dofs.txt).
+int owned_test_dofs(const ActionIR &ir);
+Ex owned_entry(const Ex &entry);  // entry < N_OWNED_TEST_DOFS
+// Where the test DOF in register `dof` is not negative: g_out[dof] = old + value (old
+// null: g_out[dof] += value) for an owned entry, else the atomic add.
+Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value, const Ex &old = Ex());
 
 // What every action kernel starts with: the name femgpu_action, the schedule's text and
 // precision, the common sizes (declare_common_sizes) and the parameters (action_params).

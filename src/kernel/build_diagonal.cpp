@@ -135,7 +135,7 @@ Block dof_body(const ActionIR &ir, Output output)
     b.push_back(assign(var("g_out")[cell * size("N_ENTRIES") + local], var("r_diag")));
     return b;
   }
-  const Block add = add_to_test_dof(ir, cell, local, var("r_diag"));
+  const Block add = add_to_test_dof(cell, local, var("r_diag"));
   b.insert(b.end(), add.begin(), add.end());
   return b;
 }

@@ -18,6 +18,6 @@ Block quadrature(const ActionIR &ir);
 // 2c, step by step of 4 points (MmaQuadOrder::Steps): each s_f fragment loaded once a step.
 Block quadrature_by_steps(const ActionIR &ir);
 // 3. One atomic add per (test basis function, cell, component) of Y.
-Block scatter(const ActionIR &ir);
+Block scatter();
 
 }  // namespace femgpu::kernel::mma

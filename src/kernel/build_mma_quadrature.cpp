@@ -57,7 +57,7 @@ Block quadrature_by_steps(const ActionIR &ir)
           unrolled(loop("i_dt", lit(0), lit(nd), {unrolled(loop("i_p", lit(0), size("QUAD_STEPS"), p_step))}))};
 }
 
-Block scatter(const ActionIR &ir)
+Block scatter()
 {
   Block per_word;
   for (int h = 0; h < 2; ++h) {
@@ -66,7 +66,7 @@ Block scatter(const ActionIR &ir)
     const Ex cell = var("r_cell0") + column / size("N_COMPONENTS");
     const Ex entry = var("r_test_row") * size("N_COMPONENTS") + column % size("N_COMPONENTS");
     per_word.push_back(if_then((var("r_test_row") < size("N_TEST_BASIS")) && (cell < var("n_cells")),
-                               add_to_test_dof(ir, cell, entry, y_word(var("i_ct"), h), "r_dof" + H)));
+                               add_to_test_dof(cell, entry, y_word(var("i_ct"), h), "r_dof" + H)));
   }
   Block tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
              unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"), per_word))};

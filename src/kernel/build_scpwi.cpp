@@ -67,7 +67,16 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
     for (int c = 0; c < ir.signature.element.components; ++c) {
       const Ex sum = test_term_sum(ir, c, 0);  // one test table: derivative 0
       if (!sum.node) continue;
-      const Block add = add_to_test_dof(ir, var("r_cell"), iq * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c));
+      const Ex entry = iq * size("N_COMPONENTS") + lit(c);
+      const std::string dof = "r_dof" + std::to_string(c);
+      if (owned_test_dofs(ir) == 0) {
+        const Block add = add_to_test_dof(var("r_cell"), entry, sum, dof);
+        b.insert(b.end(), add.begin(), add.end());
+        continue;
+      }
+      // The add sits among the point's work, which runs while its load waits.
+      b.push_back(declare(Space::Register, Type::Int, dof, var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + entry]));
+      const Block add = add_to_own_or_shared_dof(var(dof), entry, sum);
       b.insert(b.end(), add.begin(), add.end());
     }
     return b;
@@ -85,6 +94,23 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
   }
   b.push_back(loop("i_test", lit(0), size("N_TEST_BASIS"), test));
   return b;
+}
+
+// The scatter of a cell with DOFs of its own (add_to_own_or_shared_dof): their values
+// are loaded first, the shared DOFs are added atomically while the loads are under way,
+// and then the own DOFs are stored (one load latency a cell, not one an own DOF).
+Block scatter_own_and_shared(const Placement &at)
+{
+  const Ex cell = var("r_cell"), i = var("i_out"), zero = lit(0), owned = size("N_OWNED_TEST_DOFS");
+  const Ex dof = var("r_own_dof")[i], old = var("r_own_old")[i];
+  return {comment("scatter: the cell's own DOFs loaded first, those other work-items may share added meanwhile"),
+          declare_array(Space::Register, Type::Int, "r_own_dof", owned),
+          declare_array(Space::Register, Type::Real, "r_own_old", owned),
+          unrolled(loop("i_out", zero, owned,
+                        {assign(dof, var("g_test_map")[cell * size("N_TEST_DOFS") + i]),
+                         assign(old, select(dof >= zero, var("g_out")[dof], real_lit(0.0)))})),
+          loop("i_out", owned, size("N_TEST_DOFS"), add_to_test_dof(cell, i, at.out(i))),
+          unrolled(loop("i_out", zero, owned, {if_then(dof >= zero, {assign(var("g_out")[dof], old + at.out(i))})}))};
 }
 
 Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
@@ -111,8 +137,12 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
-  b.push_back(comment("scatter: cells of other work-items may share DOFs"));
-  b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(ir, cell, var("i_out"), at.out(var("i_out")))));
+  if (owned_test_dofs(ir) == 0) {
+    b.push_back(comment("scatter: cells of other work-items may share DOFs"));
+    b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(cell, var("i_out"), at.out(var("i_out")))));
+    return b;
+  }
+  append(scatter_own_and_shared(at));
   return b;
 }
 

@@ -111,7 +111,7 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const std::vec
     if (e.node->kind == ExprNode::RealLit) continue;  // no test term has this derivative
     b.push_back(declare(Space::Register, Type::Real, "r_p" + std::to_string(d), e));
     if (tab.test_identity) {  // the points are the test basis functions (Psi = I, one test derivative)
-      b.push_back(if_then(var("r_active"), add_to_test_dof(ir, var("r_cell"), iq * size("N_COMPONENTS") + kLane, var("r_p" + std::to_string(d)))));
+      b.push_back(if_then(var("r_active"), add_to_test_dof(var("r_cell"), iq * size("N_COMPONENTS") + kLane, var("r_p" + std::to_string(d)))));
       continue;
     }
     test.push_back(accumulate(var("r_out")[ib], var(tables)[test_table(static_cast<int>(d)) + iq * size("N_TEST_BASIS") + ib] *
@@ -158,7 +158,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const std::vector<Lan
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, rows, tables)));
   b.push_back(comment("scatter this lane's component: cells of other work-items may share DOFs"));
   const Ex i = var("i_out");
-  b.push_back(if_then(active, {loop("i_out", zero, size("N_TEST_BASIS"), add_to_test_dof(ir, cell, i * size("N_COMPONENTS") + kLane, var("r_out")[i]))}));
+  b.push_back(if_then(active, {loop("i_out", zero, size("N_TEST_BASIS"), add_to_test_dof(cell, i * size("N_COMPONENTS") + kLane, var("r_out")[i]))}));
   return b;
 }
 

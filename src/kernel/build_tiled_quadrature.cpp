@@ -59,7 +59,7 @@ Block scatter_rows(const ActionIR &ir, bool unroll)
   Block per_component;
   for (int c = 0; c < C; ++c) {
     const Ex entry = (var("i_qrow_tile") * size("QUAD_ROWS") + row) * size("N_COMPONENTS") + lit(c);
-    const Block add = add_to_test_dof(ir, var("r_cell"), entry, var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(c)], "r_dof" + std::to_string(c));
+    const Block add = add_to_test_dof(var("r_cell"), entry, var("r_out")[var("i_row") * size("N_COMPONENTS") + lit(c)], "r_dof" + std::to_string(c));
     per_component.insert(per_component.end(), add.begin(), add.end());
   }
   return {comment("scatter: other groups' cells may share DOFs"),
