@@ -290,13 +290,10 @@ int owned_test_dofs(const ActionIR &ir)
   return lagrange_interior_dimension(ir.dim, ir.signature.element.degree) * ir.signature.element.components;
 }
 
-Ex owned_entry(const Ex &entry) { return entry < size("N_OWNED_TEST_DOFS"); }
-
-Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value, const Ex &old)
+Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value)
 {
-  const Ex out = var("g_out")[dof];
-  const Stmt own = old.node ? assign(out, old + value) : accumulate(out, value);
-  return {if_then(dof >= lit(0), {if_then(owned_entry(entry), {own}), if_then(unary("!", owned_entry(entry)), {atomic_add(address_of(out), value)})})};
+  const Ex out = var("g_out")[dof], own = entry < size("N_OWNED_TEST_DOFS");
+  return {if_then(dof >= lit(0), {if_then(own, {accumulate(out, value)}), if_then(unary("!", own), {atomic_add(address_of(out), value)})})};
 }
 
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)

@@ -64,16 +64,13 @@ Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const st
 Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name = "r_dof");
 
 // A cell's own DOFs: its interior nodes, first in PetscFE's basis order, so test entries
-// below N_OWNED_TEST_DOFS (owned_test_dofs). No other cell adds to them, and each kernel
-// below adds to a cell's entry from one work-item, once a launch, so they need no atomic
-// add; a plain one leaves the L2's atomic units to the shared DOFs. But a plain add waits
-// for its load where an atomic one does not: where nothing else can run meanwhile, the
-// load goes first (an `old` value loaded earlier; bench/experiments/h200_owned_dofs.txt).
+// below N_OWNED_TEST_DOFS (owned_test_dofs). No other cell adds to them, and an SCPWI
+// kernel adds to a cell's entry from one work-item, once a launch, so with OwnDofs::Plain
+// (schedule.h) they get a plain add.
 int owned_test_dofs(const ActionIR &ir);
-Ex owned_entry(const Ex &entry);  // entry < N_OWNED_TEST_DOFS
-// Where the test DOF in register `dof` is not negative: g_out[dof] = old + value (old
-// null: g_out[dof] += value) for an owned entry, else the atomic add.
-Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value, const Ex &old = Ex());
+// Where the test DOF in register `dof` is not negative: g_out[dof] += value, plainly for
+// an own entry (entry < N_OWNED_TEST_DOFS), else atomically.
+Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value);
 
 // What every action kernel starts with: the name femgpu_action, the schedule's text and
 // precision, the common sizes (declare_common_sizes) and the parameters (action_params).

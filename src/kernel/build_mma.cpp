@@ -67,12 +67,6 @@ bool prefetches_test_dofs(const ActionIR &ir, const Tabulation &tab, const MmaSi
 {
   return tab.test_identity && prefetched_test_dofs(ir, tab, m) <= kMaxPrefetchedTestDofs;
 }
-// The quadrature tiles holding the cell's own DOFs (add_to_own_or_shared_dof: with
-// Psi = I the points are the test basis functions, its own ones first).
-int owned_tiles(const ActionIR &ir, const MmaSizes &m)
-{
-  return ceil_div(owned_test_dofs(ir) / ir.signature.element.components, m.quad_tile);
-}
 
 void declare_mma_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, const MmaLayout &l)
 {
@@ -152,10 +146,8 @@ Block gather_columns(const ActionIR &ir, const MmaLayout &l)
 
 // 1. With Psi = I (prefetches_test_dofs): the test DOF of every (cell, point) pair this
 // work-item adds to, r_test_dof[(tile * PAIR_ROUNDS + pair round) * C + c], -1 where the
-// pair has none (past the rule's points or the last cell); in the tiles holding the
-// cell's own DOFs, also the output's value of each own one, r_test_old (0 elsewhere),
-// whose load then waits behind the gather, not in the point loop.
-Block prefetch_test_dofs(const ActionIR &ir, const MmaSizes &m)
+// pair has none (past the rule's points or the last cell).
+Block prefetch_test_dofs(const ActionIR &ir)
 {
   const int C = ir.signature.element.components;
   const Ex pre = var("i_pre"), rounds = size("PAIR_ROUNDS");
@@ -166,19 +158,11 @@ Block prefetch_test_dofs(const ActionIR &ir, const MmaSizes &m)
                      (var("r_pair") < size("N_PAIRS")) && (var("r_qg") < size("N_QUAD")) && (var("r_cell0") + var("r_slot") < var("n_cells")))};
   for (int c = 0; c < C; ++c) {
     const Ex entry = var("g_test_map")[(var("r_cell0") + var("r_slot")) * size("N_TEST_DOFS") + var("r_qg") * size("N_COMPONENTS") + lit(c)];
-    const Ex held = var("r_test_dof")[pre * size("N_COMPONENTS") + lit(c)];
-    body.push_back(assign(held, select(var("r_has"), entry, lit(-1))));
-    if (owned_tiles(ir, m) == 0) continue;
-    const Ex own = (held >= lit(0)) && owned_entry(var("r_qg") * size("N_COMPONENTS") + lit(c));
-    body.push_back(if_then(pre < lit(owned_tiles(ir, m)) * rounds,
-                           {assign(var("r_test_old")[pre * size("N_COMPONENTS") + lit(c)], select(own, var("g_out")[held], real_lit(0.0)))}));
+    body.push_back(assign(var("r_test_dof")[pre * size("N_COMPONENTS") + lit(c)], select(var("r_has"), entry, lit(-1))));
   }
-  Block b{comment("the test DOF of each (cell, point) this work-item adds to, loaded before the gather"),
-          declare_array(Space::Register, Type::Int, "r_test_dof", size("N_QUAD_TILES") * rounds * size("N_COMPONENTS"))};
-  if (owned_tiles(ir, m) > 0)
-    b.push_back(declare_array(Space::Register, Type::Real, "r_test_old", lit(owned_tiles(ir, m)) * rounds * size("N_COMPONENTS")));
-  b.push_back(unrolled(loop("i_pre", lit(0), size("N_QUAD_TILES") * rounds, body)));
-  return b;
+  return {comment("the test DOF of each (cell, point) this work-item adds to, loaded before the gather"),
+          declare_array(Space::Register, Type::Int, "r_test_dof", size("N_QUAD_TILES") * rounds * size("N_COMPONENTS")),
+          unrolled(loop("i_pre", lit(0), size("N_QUAD_TILES") * rounds, body))};
 }
 
 // 1. One work-item per cell: the coordinates, the affine Jacobian and the per-cell nodes
@@ -265,9 +249,8 @@ Ex test_operand(int c, int dt)
 }
 
 // 2b. The pointwise program at each (cell, point) of the tile; its e_j into s_f, or with
-// Psi = I straight to the outputs (in the first own_tiles tiles, the prefetched ones
-// with the cell's own DOFs: r_test_old).
-Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l, bool prefetched, int own_tiles)
+// Psi = I straight to the outputs.
+Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l, bool prefetched)
 {
   const int C = ir.signature.element.components, nd = static_cast<int>(ir.test_derivatives.size());
   Block valid;
@@ -285,19 +268,9 @@ Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout
         if (!sum.node) continue;
         const std::string dof = "r_dof" + std::to_string(c);
         const Ex held = var("r_test_dof")[(var("i_quad_tile") * size("PAIR_ROUNDS") + var("i_pair")) * size("N_COMPONENTS") + lit(c)];
-        const Ex entry = var("r_qg") * size("N_COMPONENTS") + lit(c);
-        const Block add = prefetched ? add_to_dof(held, sum, dof) : add_to_test_dof(var("r_cell0") + var("r_slot"), entry, sum, dof);
-        if (own_tiles == 0) {
-          valid.insert(valid.end(), add.begin(), add.end());
-          continue;
-        }
-        const Ex in_own_tile = var("i_quad_tile") < lit(own_tiles);
-        const Ex old = var("r_test_old")[(var("i_quad_tile") * size("PAIR_ROUNDS") + var("i_pair")) * size("N_COMPONENTS") + lit(c)];
-        Block own{declare(Space::Register, Type::Int, dof, held)};
-        const Block store = add_to_own_or_shared_dof(var(dof), entry, sum, old);
-        own.insert(own.end(), store.begin(), store.end());
-        valid.push_back(if_then(in_own_tile, own));
-        valid.push_back(if_then(unary("!", in_own_tile), add));
+        const Block add = prefetched ? add_to_dof(held, sum, dof)
+                                     : add_to_test_dof(var("r_cell0") + var("r_slot"), var("r_qg") * size("N_COMPONENTS") + lit(c), sum, dof);
+        valid.insert(valid.end(), add.begin(), add.end());
         continue;
       }
       valid.push_back(assign(test_operand(c, dt), sum.node ? sum : real_lit(0.0)));
@@ -329,7 +302,7 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
   b.push_back(declare_array(Space::Shared, Type::Real, "s_cell", lit(l.cell_words)));
   auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
   const bool prefetched = prefetches_test_dofs(ir, tab, m);
-  if (prefetched) append(prefetch_test_dofs(ir, m));
+  if (prefetched) append(prefetch_test_dofs(ir));
   append(gather_columns(ir, l));
   append(cell_values(ir, tab));
   const Ex y_words = size("TEST_ROW_TILES_PER_WARP") * size("TEST_COL_TILES") * lit(2);
@@ -344,7 +317,7 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
     tile.insert(tile.end(), e.begin(), e.end());
   }
   tile.push_back(barrier());  // s_e complete before the points read it
-  Block pw = pointwise_pairs(ir, tab, l, prefetched, prefetched ? owned_tiles(ir, m) : 0);
+  Block pw = pointwise_pairs(ir, tab, l, prefetched);
   tile.insert(tile.end(), pw.begin(), pw.end());
   // s_f complete before the products read it; with Psi = I (no products) the points have
   // finished reading s_e before the next tile's evaluation writes it.

@@ -19,9 +19,11 @@ namespace femgpu::kernel {
 
 namespace {
 
-// Where this kernel keeps a function's gathered DOFs and its outputs.
+// Where this kernel keeps a function's gathered DOFs and its outputs, and whether it
+// adds to its cell's own DOFs without atomics (OwnDofs::Plain, where the element has some).
 struct Placement {
   bool shared = false;
+  bool own_plain = false;
   std::string tables = "g_tables";  // or c_tables, the constant-memory copy
   Ex column(const std::string &array, const Ex &i) const { return var(array)[i * size("WORK_GROUP_SIZE") + var("r_lane")]; }
   // Entry i of function f's DOFs; the coordinates stay in registers (the Jacobian reads them).
@@ -69,7 +71,7 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
       if (!sum.node) continue;
       const Ex entry = iq * size("N_COMPONENTS") + lit(c);
       const std::string dof = "r_dof" + std::to_string(c);
-      if (owned_test_dofs(ir) == 0) {
+      if (!at.own_plain) {
         const Block add = add_to_test_dof(var("r_cell"), entry, sum, dof);
         b.insert(b.end(), add.begin(), add.end());
         continue;
@@ -96,9 +98,10 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
   return b;
 }
 
-// The scatter of a cell with DOFs of its own (add_to_own_or_shared_dof): their values
-// are loaded first, the shared DOFs are added atomically while the loads are under way,
-// and then the own DOFs are stored (one load latency a cell, not one an own DOF).
+// The scatter of a cell with DOFs of its own (OwnDofs::Plain): their values are loaded
+// first, the shared DOFs are added atomically while the loads are under way, and then
+// the own DOFs are stored (one load latency a cell, not one an own DOF: the add in the
+// loop ran Laplace 2D P6 0.89x, this form 0.95x).
 Block scatter_own_and_shared(const Placement &at)
 {
   const Ex cell = var("r_cell"), i = var("i_out"), zero = lit(0), owned = size("N_OWNED_TEST_DOFS");
@@ -137,7 +140,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
-  if (owned_test_dofs(ir) == 0) {
+  if (!at.own_plain) {
     b.push_back(comment("scatter: cells of other work-items may share DOFs"));
     b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(cell, var("i_out"), at.out(var("i_out")))));
     return b;
@@ -157,6 +160,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   Kernel k;
   Placement at{schedule.dofs() == Dofs::Shared};
   at.tables = begin_scpwi_kernel(k, ir, tab, schedule);
+  at.own_plain = schedule.own_dofs() == OwnDofs::Plain && owned_test_dofs(ir) > 0;
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
   k.body = {};

@@ -91,6 +91,13 @@ Schedule Schedule::with_scatter(Scatter scatter) const
   return s;
 }
 
+Schedule Schedule::with_own_dofs(OwnDofs own) const
+{
+  Schedule s = *this;
+  s.own_dofs_ = own;
+  return s;
+}
+
 Schedule Schedule::with_groups_per_sm(int groups) const
 {
   Schedule s = *this;
@@ -238,6 +245,8 @@ void validate_assembled(const Schedule &s, const ActionIR &ir)
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
+  if (s.strategy() == Strategy::Assembled && s.own_dofs() != OwnDofs::Atomic)
+    throw std::invalid_argument("invalid schedule: the assembled operator has no action kernel, so own= does not apply");
   if (s.strategy() == Strategy::Assembled) return validate_assembled(s, ir);
   if (s.tables() == Tables::Interleaved && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI "
@@ -259,6 +268,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
                                 "in turns; an SCPWI work-item holds its own cell's");
   if (s.loops() != Loops::Compiler && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already");
+  if (s.own_dofs() != OwnDofs::Atomic && (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1))
+    throw std::invalid_argument("invalid schedule: own=plain is for SCPWI kernels of one work-item a cell; the others add to every DOF atomically");
   if (s.strategy() == Strategy::TensorCore) {
     validate_mma(s, ir, n_quadrature_points, max_shared_bytes);
     return;

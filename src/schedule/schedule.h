@@ -81,6 +81,15 @@ enum class Loops { Compiler, Unrolled };
 // (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured: the CUDA tuner
 // times the Warp twin of its fastest candidates.
 enum class Scatter { Atomic, Warp };
+// How an SCPWI kernel (one work-item a cell) adds to its cell's own DOFs, the interior
+// nodes no other cell holds (kernel/build_common.h). Atomic: as to the DOFs cells share.
+// Plain: without an atomic, which leaves the L2's atomic units to the shared DOFs but
+// waits for the DOF's value where the atomic add does not. Side by side, the SCPWI
+// winners at 2D P3-P5 ran 1.04-1.12x faster plain, some others 0.75-0.95x
+// (bench/experiments/h200_owned_dofs.txt), so it is measured: the CUDA tuner times the
+// Plain twin of its fastest SCPWI candidates where the element has own DOFs (P3 and up
+// on triangles, P4 and up on tetrahedra).
+enum class OwnDofs { Atomic, Plain };
 // A CUDA kernel's register budget, as the number of its groups that must fit on one SM
 // at once (groups_per_sm=K: __launch_bounds__(threads, K), so ptxas keeps each thread at
 // or below 65536 / (K * threads) registers and spills the rest to local memory). 0: no
@@ -166,6 +175,7 @@ class Schedule {
   Schedule with_lanes(int lanes_per_cell) const;  // SCPWI only
   Schedule with_loops(Loops loops) const;         // tiled only
   Schedule with_scatter(Scatter scatter) const;
+  Schedule with_own_dofs(OwnDofs own) const;  // SCPWI with one lane only (validate)
   Schedule with_groups_per_sm(int groups) const;  // 0: no bound
   Schedule with_tiles(const TileSizes &tiles) const;  // tiled only: every other choice kept
   Schedule with_cells_per_group(int cells) const;  // tiled only: N_c, the other tiles kept
@@ -179,6 +189,7 @@ class Schedule {
   Tables tables() const { return tables_; }
   Loops loops() const { return loops_; }
   Scatter scatter() const { return scatter_; }
+  OwnDofs own_dofs() const { return own_dofs_; }
   int work_group_size() const { return work_group_size_; }  // SCPWI only: cells per group
   int lanes() const { return lanes_; }                      // SCPWI only: work-items per cell
   int groups_per_sm() const { return groups_per_sm_; }      // CUDA register bound, 0: none
@@ -194,6 +205,7 @@ class Schedule {
   Tables tables_ = Tables::Global;
   Loops loops_ = Loops::Compiler;
   Scatter scatter_ = Scatter::Atomic;
+  OwnDofs own_dofs_ = OwnDofs::Atomic;
   int work_group_size_ = 32;
   int lanes_ = 1;
   int groups_per_sm_ = 0;

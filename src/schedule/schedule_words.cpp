@@ -130,6 +130,8 @@ std::vector<ScheduleWord> placement_words()
                           &Schedule::with_tables));
   w.push_back(choice_word("scatter", "how outputs are added (warp: CUDA)", {"atomic", "warp"}, std::vector<Scatter>{Scatter::Atomic, Scatter::Warp},
                           &Schedule::scatter, &Schedule::with_scatter));
+  w.push_back(choice_word("own", "SCPWI: how a cell's own (interior) DOFs are added", {"atomic", "plain"},
+                          std::vector<OwnDofs>{OwnDofs::Atomic, OwnDofs::Plain}, &Schedule::own_dofs, &Schedule::with_own_dofs));
   w.push_back({"groups_per_sm", WordKind::Integer, 1, kMaxGroupsPerSM, {}, all_kinds(),
                "CUDA: bound the registers so that this many groups fit on one SM (__launch_bounds__; left out: no bound)",
                [](const Schedule &s) { return s.groups_per_sm() > 0 ? std::to_string(s.groups_per_sm()) : ""; },

@@ -22,6 +22,7 @@ const MoveName kMoves[] = {{Move::First, "first"},
                            {Move::QuadSteps, "quad_steps"},
                            {Move::SharedDofs, "shared_dofs"},
                            {Move::WarpScatter, "warp_scatter"},
+                           {Move::OwnDofs, "own_dofs"},
                            {Move::Interleaved, "interleaved"},
                            {Move::HalfGroup, "half_group"},
                            {Move::RegisterBound, "register_bound"},
@@ -116,7 +117,9 @@ TunePlan default_cuda_plan(const TuneSettings &s)
   add_round(&p, {{Move::RegisterBound, std::min<std::size_t>(1, s.register_bound_candidates)}, {Move::QuadSteps, s.quad_steps_candidates}});
   add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
                  {Move::Interleaved, s.interleaved_candidates}});
-  add_round(&p, {{Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},
+  // After the warp twins, so that a warp twin that won may be twinned (Laplace and
+  // elasticity 2D P3's winners scatter=warp, both faster with own=plain).
+  add_round(&p, {{Move::OwnDofs, s.own_dofs_candidates}, {Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},
                  {Move::CellValueBound, s.cell_value_bound_candidates}});
   add_round(&p, {{Move::LocalSearch, s.local_search_rounds}});
   if (s.register_bound_candidates > 0 || s.cell_value_bound_candidates > 0) add_round(&p, {{Move::BoundBest, 0}});

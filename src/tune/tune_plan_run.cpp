@@ -34,6 +34,7 @@ std::vector<TimedCandidate> make_move(const PlanMove &m, const PlanContext &ctx,
     return ctx.test_identity ? std::vector<TimedCandidate>{} : quad_steps_twins(timed, m.n);
   case Move::SharedDofs: return shared_dofs_twins(timed, m.n);
   case Move::WarpScatter: return warp_scatter_twins(timed, m.n);
+  case Move::OwnDofs: return own_dofs_twins(*ctx.ir, timed, m.n);
   case Move::Interleaved: return interleaved_twins(*ctx.ir, timed, m.n);
   case Move::HalfGroup: return half_group_twins(timed, m.n);
   case Move::RegisterBound: return register_bound_twins(timed, m.n, ctx.sm);

@@ -129,6 +129,10 @@ struct TuneSettings {
   // 1.66x faster on the H200 and the 2D scalar one 1.2x slower
   // (bench/experiments/h200_warp_scatter_p1.txt), so it is measured. 0 turns this off.
   std::size_t warp_scatter_candidates = 2;
+  // In the third round (CUDA only), also time the OwnDofs::Plain twin (schedule.h) of
+  // each SCPWI candidate among this many of the fastest so far, where the element has
+  // own DOFs. 0 turns this off.
+  std::size_t own_dofs_candidates = 2;
   // In the second round (CUDA only), also time the Tables::Interleaved twin of this
   // many of the fastest first-round tiled candidates, for forms where some group or
   // the test function has an even number of derivative tables (pairs_table_loads): it

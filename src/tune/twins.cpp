@@ -104,6 +104,21 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
       [](const TimedCandidate &c) { return c.schedule.with_scatter(Scatter::Warp); });
 }
 
+std::vector<TimedCandidate> own_dofs_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  // The n fastest of all, then the SCPWI ones among them: where a tensor-core kernel
+  // leads by far, an SCPWI twin is not worth its time.
+  if (lagrange_interior_dimension(ir.dim, ir.signature.element.degree) == 0) return {};
+  const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
+  std::vector<TimedCandidate> twins;
+  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
+    const Schedule &s = ran[i]->schedule;
+    if (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.own_dofs() == OwnDofs::Atomic)
+      add_twin(&twins, timed, *ran[i], s.with_own_dofs(OwnDofs::Plain));
+  }
+  return twins;
+}
+
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm)
 {
   auto groups = [&sm](const TimedCandidate &c) {

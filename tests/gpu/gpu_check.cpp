@@ -45,6 +45,7 @@ struct Options {
   PetscBool shared_dofs = PETSC_TRUE;  // also the Dofs::Shared twins of SCPWI and the best tiled
   PetscBool unrolled = PETSC_TRUE;     // also the loops=unrolled twin of every tiled schedule
   PetscBool warp_scatter = PETSC_TRUE; // also the scatter=warp twins (sample_schedules)
+  PetscBool own_dofs = PETSC_TRUE;     // also the own=plain twins of SCPWI (sample_schedules)
   PetscBool interleaved = PETSC_TRUE;  // also the tables=interleaved twin of every tiled schedule
   PetscBool register_bound = PETSC_TRUE;  // also the tightest groups_per_sm twins (register_bound_twins)
   PetscBool mma = PETSC_TRUE;  // also tensor-core schedules (mma_schedules)
@@ -130,6 +131,17 @@ std::vector<Schedule> with_warp_twins(std::vector<Schedule> out, size_t first_ti
   return out;
 }
 
+// The own=plain twin of every SCPWI schedule of one work-item a cell (with its warp
+// twins: after with_warp_twins), where the element has own DOFs.
+std::vector<Schedule> with_own_twins(std::vector<Schedule> out, const ActionIR &ir, bool on)
+{
+  if (!on || lagrange_interior_dimension(ir.dim, ir.signature.element.degree) == 0) return out;
+  const size_t n = out.size();
+  for (size_t i = 0; i < n; ++i)
+    if (out[i].strategy() == Strategy::SingleCellPerWorkItem && out[i].lanes() == 1) out.push_back(out[i].with_own_dofs(OwnDofs::Plain));
+  return out;
+}
+
 // Tensor-core schedules (FP64) of three shapes: one quadrature tile of 8 points with
 // more warps than row tiles, 16 cells over 2 warps, and 8 warps on tiles of up to 32
 // points; the last two also with the quadrature step by step (quad=steps); with a mesh
@@ -177,7 +189,8 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
   if (space.candidates.empty()) {
     if (o.shared_dofs && shared_memory_bytes(out[0].with_dofs(Dofs::Shared), ir) <= shared_limit) out.push_back(out[0].with_dofs(Dofs::Shared));
-    return with_register_bound_twins(with_warp_twins(out, out.size(), o.warp_scatter), out.size(), o.register_bound);
+    return with_register_bound_twins(with_own_twins(with_warp_twins(out, out.size(), o.warp_scatter), ir, o.own_dofs), out.size(),
+                                     o.register_bound);
   }
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled)), first_tiled = out.size();
   for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
@@ -198,8 +211,9 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     for (const Schedule &twin : twins)
       if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
-  return with_register_bound_twins(with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter),
-                                   first_tiled, o.register_bound);
+  return with_register_bound_twins(
+      with_own_twins(with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter), ir, o.own_dofs),
+      first_tiled, o.register_bound);
 }
 
 double relative_error(const std::vector<double> &a, const std::vector<double> &b)
@@ -364,6 +378,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-shared_dofs", "also check the shared-DOF twins of SCPWI and the best tiled schedule", "", o.shared_dofs,
                              &o.shared_dofs, nullptr));
   PetscCall(PetscOptionsBool("-unrolled", "also check every tiled schedule with loops=unrolled", "", o.unrolled, &o.unrolled, nullptr));
+  PetscCall(PetscOptionsBool("-own_dofs", "also check the own=plain twins of SCPWI (elements with interior nodes)", "", o.own_dofs, &o.own_dofs,
+                             nullptr));
   PetscCall(PetscOptionsBool("-warp_scatter", "also check the scatter=warp twins of SCPWI, the best tiled and the last schedule", "",
                              o.warp_scatter, &o.warp_scatter, nullptr));
   PetscCall(PetscOptionsBool("-register_bound", "also check the tightest groups_per_sm twins of the first SCPWI, the best tiled and the last schedule",

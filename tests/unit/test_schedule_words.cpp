@@ -17,7 +17,7 @@ bool same(const Schedule &a, const Schedule &b)
 {
   const bool kind = a.strategy() == b.strategy() && a.precision() == b.precision() && a.dofs() == b.dofs() &&
                     a.cell_values() == b.cell_values() && a.tables() == b.tables() && a.loops() == b.loops() && a.scatter() == b.scatter() &&
-                    a.groups_per_sm() == b.groups_per_sm();
+                    a.own_dofs() == b.own_dofs() && a.groups_per_sm() == b.groups_per_sm();
   if (!kind) return false;
   if (a.strategy() == Strategy::Tiled) return a.tiles() == b.tiles();
   if (a.strategy() == Strategy::TensorCore) return a.mma() == b.mma();
@@ -51,8 +51,10 @@ std::vector<Schedule> many_schedules()
           for (Loops l : {Loops::Compiler, Loops::Unrolled})
             for (Tables t : {Tables::Global, Tables::Constant, Tables::MergedConstant, Tables::Interleaved})
               for (Scatter sc : {Scatter::Atomic, Scatter::Warp})
-                for (int k : {0, 1, 32})
-                  out.push_back(b.with_precision(p).with_dofs(d).with_cell_values(c).with_loops(l).with_tables(t).with_scatter(sc).with_groups_per_sm(k));
+                for (OwnDofs o : {OwnDofs::Atomic, OwnDofs::Plain})
+                  for (int k : {0, 1, 32})
+                    out.push_back(
+                        b.with_precision(p).with_dofs(d).with_cell_values(c).with_loops(l).with_tables(t).with_scatter(sc).with_own_dofs(o).with_groups_per_sm(k));
   return out;
 }
 
