@@ -114,7 +114,10 @@ TunePlan default_cuda_plan(const TuneSettings &s)
   add_round(&p, {{Move::First, 0}});
   add_round(&p, {{Move::TensorCore, s.mma_candidates}});
   if (s.assembled_candidate) add_round(&p, {{Move::Assembled, 0}});
-  add_round(&p, {{Move::RegisterBound, std::min<std::size_t>(1, s.register_bound_candidates)}, {Move::QuadSteps, s.quad_steps_candidates}});
+  // own_dofs n=1 here too: with a budget the third round is often not reached (2D P4-P5
+  // at 10 s), and the own twin of the fastest SCPWI kernel was its gain.
+  add_round(&p, {{Move::RegisterBound, std::min<std::size_t>(1, s.register_bound_candidates)}, {Move::QuadSteps, s.quad_steps_candidates},
+                 {Move::OwnDofs, std::min<std::size_t>(1, s.own_dofs_candidates)}});
   add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
                  {Move::Interleaved, s.interleaved_candidates}});
   // After the warp twins, so that a warp twin that won may be twinned (Laplace and

@@ -131,7 +131,7 @@ struct TuneSettings {
   std::size_t warp_scatter_candidates = 2;
   // In the third round (CUDA only), also time the OwnDofs::Plain twin (schedule.h) of
   // each SCPWI candidate among this many of the fastest so far, where the element has
-  // own DOFs. 0 turns this off.
+  // own DOFs, and with the early register bound that of the fastest. 0 turns this off.
   std::size_t own_dofs_candidates = 2;
   // In the second round (CUDA only), also time the Tables::Interleaved twin of this
   // many of the fastest first-round tiled candidates, for forms where some group or
