@@ -100,8 +100,9 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
 
 // The scatter of a cell with DOFs of its own (OwnDofs::Plain): their values are loaded
 // first, the shared DOFs are added atomically while the loads are under way, and then
-// the own DOFs are stored (one load latency a cell, not one an own DOF: the add in the
-// loop ran Laplace 2D P6 0.89x, this form 0.95x).
+// the own DOFs are stored: one load latency a cell, not one an own DOF (forced against
+// the atomic scatter, Laplace 2D P6 ran 0.89x with the add in the loop on the H200, 0.95x
+// with this form on an H100; bench/experiments/h200_owned_dofs.txt).
 Block scatter_own_and_shared(const Placement &at)
 {
   const Ex cell = var("r_cell"), i = var("i_out"), zero = lit(0), owned = size("N_OWNED_TEST_DOFS");
