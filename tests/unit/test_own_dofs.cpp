@@ -139,6 +139,9 @@ TEST_CASE("own=plain is an SCPWI choice of one work-item a cell, read and printe
     INFO(text);
     CHECK_THROWS_WITH(validate(parse_schedule(text), ir, 10, 1 << 20), Catch::Contains("own=plain is for SCPWI kernels of one work-item a cell"));
   }
+  // the text reader refuses own= on an assembled schedule; validate refuses one built in code
+  CHECK_THROWS_WITH(validate(Schedule::assembled().with_own_dofs(OwnDofs::Plain), ir, 10, 1 << 20),
+                    Catch::Contains("own=plain is for SCPWI kernels of one work-item a cell"));
 }
 
 // make_action's maps collide anywhere; here each cell's own entries get DOFs of their
