@@ -275,9 +275,13 @@ Ex test_term_sum(const ActionIR &ir, int component, int derivative)
   return sum;
 }
 
-Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof)
+Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof, OwnDofs own)
 {
-  return add_to_dof(var("g_test_map")[cell * size("N_TEST_DOFS") + entry], value, dof);
+  const Ex map_entry = var("g_test_map")[cell * size("N_TEST_DOFS") + entry];
+  if (own == OwnDofs::Atomic) return add_to_dof(map_entry, value, dof);
+  const Ex d = var(dof), out = var("g_out")[d], is_own = entry < size("N_OWNED_TEST_DOFS");
+  return {declare(Space::Register, Type::Int, dof, map_entry),
+          if_then(d >= lit(0), {if_then(is_own, {accumulate(out, value)}), if_then(unary("!", is_own), {atomic_add(address_of(out), value)})})};
 }
 
 Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name)
@@ -288,12 +292,6 @@ Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name)
 int owned_test_dofs(const ActionIR &ir)
 {
   return lagrange_interior_dimension(ir.dim, ir.signature.element.degree) * ir.signature.element.components;
-}
-
-Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value)
-{
-  const Ex out = var("g_out")[dof], own = entry < size("N_OWNED_TEST_DOFS");
-  return {if_then(dof >= lit(0), {if_then(own, {accumulate(out, value)}), if_then(unary("!", own), {atomic_add(address_of(out), value)})})};
 }
 
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)

@@ -58,8 +58,9 @@ Block pointwise_at_point(const ActionIR &ir);
 // null Ex (no node) where no test term is.
 Ex test_term_sum(const ActionIR &ir, int component, int derivative);
 // <dof> = g_test_map's entry `entry` of `cell`; where it is not negative (a constrained
-// DOF), g_out[<dof>] += value, atomically: other cells may share the DOF.
-Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof = "r_dof");
+// DOF), g_out[<dof>] += value, atomically: other cells may share the DOF. With
+// OwnDofs::Plain, a plain add where the entry is one of the cell's own (owned_test_dofs).
+Block add_to_test_dof(const Ex &cell, const Ex &entry, const Ex &value, const std::string &dof = "r_dof", OwnDofs own = OwnDofs::Atomic);
 // The same add where the test DOF `dof` (a map entry, negative: none) is already known.
 Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name = "r_dof");
 
@@ -68,9 +69,6 @@ Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name = "r_do
 // kernel adds to a cell's entry from one work-item, once a launch, so with OwnDofs::Plain
 // (schedule.h) they get a plain add.
 int owned_test_dofs(const ActionIR &ir);
-// Where the test DOF in register `dof` is not negative: g_out[dof] += value, plainly for
-// an own entry (entry < N_OWNED_TEST_DOFS), else atomically.
-Block add_to_own_or_shared_dof(const Ex &dof, const Ex &entry, const Ex &value);
 
 // What every action kernel starts with: the name femgpu_action, the schedule's text and
 // precision, the common sizes (declare_common_sizes) and the parameters (action_params).

@@ -19,11 +19,11 @@ namespace femgpu::kernel {
 
 namespace {
 
-// Where this kernel keeps a function's gathered DOFs and its outputs, and whether it
-// adds to its cell's own DOFs without atomics (OwnDofs::Plain, where the element has some).
+// Where this kernel keeps a function's gathered DOFs and its outputs, and how it adds to
+// its cell's own DOFs (OwnDofs::Plain only where the element has some).
 struct Placement {
   bool shared = false;
-  bool own_plain = false;
+  OwnDofs own = OwnDofs::Atomic;
   std::string tables = "g_tables";  // or c_tables, the constant-memory copy
   Ex column(const std::string &array, const Ex &i) const { return var(array)[i * size("WORK_GROUP_SIZE") + var("r_lane")]; }
   // Entry i of function f's DOFs; the coordinates stay in registers (the Jacobian reads them).
@@ -69,16 +69,8 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
     for (int c = 0; c < ir.signature.element.components; ++c) {
       const Ex sum = test_term_sum(ir, c, 0);  // one test table: derivative 0
       if (!sum.node) continue;
-      const Ex entry = iq * size("N_COMPONENTS") + lit(c);
-      const std::string dof = "r_dof" + std::to_string(c);
-      if (!at.own_plain) {
-        const Block add = add_to_test_dof(var("r_cell"), entry, sum, dof);
-        b.insert(b.end(), add.begin(), add.end());
-        continue;
-      }
-      // The add sits among the point's work, which runs while its load waits.
-      b.push_back(declare(Space::Register, Type::Int, dof, var("g_test_map")[var("r_cell") * size("N_TEST_DOFS") + entry]));
-      const Block add = add_to_own_or_shared_dof(var(dof), entry, sum);
+      // With OwnDofs::Plain the add sits among the point's work, which runs while its load waits.
+      const Block add = add_to_test_dof(var("r_cell"), iq * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c), at.own);
       b.insert(b.end(), add.begin(), add.end());
     }
     return b;
@@ -141,7 +133,7 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
-  if (!at.own_plain) {
+  if (at.own == OwnDofs::Atomic) {
     b.push_back(comment("scatter: cells of other work-items may share DOFs"));
     b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(cell, var("i_out"), at.out(var("i_out")))));
     return b;
@@ -161,7 +153,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   Kernel k;
   Placement at{schedule.dofs() == Dofs::Shared};
   at.tables = begin_scpwi_kernel(k, ir, tab, schedule);
-  at.own_plain = schedule.own_dofs() == OwnDofs::Plain && owned_test_dofs(ir) > 0;
+  if (owned_test_dofs(ir) > 0) at.own = schedule.own_dofs();
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
   k.body = {};
