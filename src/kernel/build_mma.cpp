@@ -165,27 +165,6 @@ Block prefetch_test_dofs(const ActionIR &ir)
           unrolled(loop("i_pre", lit(0), size("N_QUAD_TILES") * rounds, body))};
 }
 
-// 1. One work-item per cell: the coordinates, the affine Jacobian and the per-cell nodes
-// of the pointwise program, whose held values go to s_cell.
-Block cell_values(const ActionIR &ir, const Tabulation &tab)
-{
-  const std::vector<int> held = held_cell_values(ir.pointwise);
-  if (held.empty()) return {};
-  const Ex cell = var("r_cell0") + var("r_thread");
-  Block body{declare(Space::Register, Type::Int, "r_cell", cell), declare(Space::Register, Type::Int, "r_active", cell < var("n_cells"))};
-  auto append = [&](const Block &more) { body.insert(body.end(), more.begin(), more.end()); };
-  if (ir.affine) {
-    const Ex n = size("N_DOFS_COORDS");
-    append(gather(ir, kCoordinates, "r_coords", var("r_cell"), var("r_active"), lit(0), n, n));
-    append(affine_jacobian(ir, tab));
-  }
-  append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0), false));
-  for (size_t i = 0; i < held.size(); ++i)
-    body.push_back(assign(var("s_cell")[var("r_thread") * size("CELL_STRIDE") + lit(static_cast<long long>(i))],
-                          node_value(ir.pointwise.program, held[i])));
-  return {comment("per-cell values (Jacobian, constants) of each cell into s_cell"), if_then(var("r_thread") < size("N_C"), body)};
-}
-
 // 2a. E = Phi_d x U for group g: tasks (derivative, row tile of 8 points, column chunk).
 Block evaluate_group(int gi, const MmaLayout &l)
 {
@@ -288,12 +267,7 @@ Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout
 
 Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, const MmaLayout &l)
 {
-  Block b{declare(Space::Register, Type::Int, "r_thread", builtin(Builtin::LocalX)),
-          declare(Space::Register, Type::Int, "r_lane", var("r_thread") % lit(32)),
-          declare(Space::Register, Type::Int, "r_warp", var("r_thread") / lit(32)),
-          declare(Space::Register, Type::Int, "r_lane_row", var("r_lane") / lit(4)),
-          declare(Space::Register, Type::Int, "r_lane_col", var("r_lane") % lit(4)),
-          declare(Space::Register, Type::Int, "r_cell0", size("N_C") * builtin(Builtin::GroupX))};
+  Block b = mma::thread_indices();
   for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
     b.push_back(declare_array(Space::Shared, Type::Real, "s_u" + G(static_cast<int>(gi)), lit(l.groups[gi].dof_words)));
     b.push_back(declare_array(Space::Shared, Type::Real, "s_e" + G(static_cast<int>(gi)), lit(l.groups[gi].eval_words)));
@@ -304,7 +278,7 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
   const bool prefetched = prefetches_test_dofs(ir, tab, m);
   if (prefetched) append(prefetch_test_dofs(ir));
   append(gather_columns(ir, l));
-  append(cell_values(ir, tab));
+  append(mma::cell_values(ir, tab));
   const Ex y_words = size("TEST_ROW_TILES_PER_WARP") * size("TEST_COL_TILES") * lit(2);
   if (!tab.test_identity) {
     b.push_back(declare_array(Space::Register, Type::Real, "r_y", y_words));
@@ -338,6 +312,41 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
 
 }  // namespace
 
+namespace mma {
+
+Block thread_indices()
+{
+  return {declare(Space::Register, Type::Int, "r_thread", builtin(Builtin::LocalX)),
+          declare(Space::Register, Type::Int, "r_lane", var("r_thread") % lit(32)),
+          declare(Space::Register, Type::Int, "r_warp", var("r_thread") / lit(32)),
+          declare(Space::Register, Type::Int, "r_lane_row", var("r_lane") / lit(4)),
+          declare(Space::Register, Type::Int, "r_lane_col", var("r_lane") % lit(4)),
+          declare(Space::Register, Type::Int, "r_cell0", size("N_C") * builtin(Builtin::GroupX))};
+}
+
+// One work-item per cell: the coordinates, the affine Jacobian and the per-cell nodes
+// of the pointwise program, whose held values go to s_cell.
+Block cell_values(const ActionIR &ir, const Tabulation &tab)
+{
+  const std::vector<int> held = held_cell_values(ir.pointwise);
+  if (held.empty()) return {};
+  const Ex cell = var("r_cell0") + var("r_thread");
+  Block body{declare(Space::Register, Type::Int, "r_cell", cell), declare(Space::Register, Type::Int, "r_active", cell < var("n_cells"))};
+  auto append = [&](const Block &more) { body.insert(body.end(), more.begin(), more.end()); };
+  if (ir.affine) {
+    const Ex n = size("N_DOFS_COORDS");
+    append(gather(ir, kCoordinates, "r_coords", var("r_cell"), var("r_active"), lit(0), n, n));
+    append(affine_jacobian(ir, tab));
+  }
+  append(pointwise(ir, false, [](int) { return real_lit(0.0); }, real_lit(0.0), false));
+  for (size_t i = 0; i < held.size(); ++i)
+    body.push_back(assign(var("s_cell")[var("r_thread") * size("CELL_STRIDE") + lit(static_cast<long long>(i))],
+                          node_value(ir.pointwise.program, held[i])));
+  return {comment("per-cell values (Jacobian, constants) of each cell into s_cell"), if_then(var("r_thread") < size("N_C"), body)};
+}
+
+}  // namespace mma
+
 Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule)
 {
   if (schedule.strategy() != Strategy::TensorCore) throw std::invalid_argument("build_mma: schedule is " + to_string(schedule));
@@ -350,7 +359,11 @@ Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &sche
   k.block_x = 32 * m.warps;
   k.block_y = 1;
   k.cells_per_group = m.cells_per_group;
-  k.body = mma_body(ir, tab, m, layout);
+  if (m.operands == MmaOperands::Registers && !tab.test_identity)
+    throw std::invalid_argument("build_mma: " + to_string(schedule) +
+                                ": operands=registers needs a test table that is the identity (a form whose test function enters by its "
+                                "values alone, with compressed points: the mass form, b . grad(u) v + c u v); this form has a quadrature product");
+  k.body = m.operands == MmaOperands::Registers ? mma::registers_body(ir, tab, layout, schedule.own_dofs()) : mma_body(ir, tab, m, layout);
   return k;
 }
 

@@ -52,6 +52,10 @@ MmaLayout mma_layout(const MmaSizes &sizes, const ActionIR &ir)
   l.cell_stride = odd_stride(static_cast<int>(held_cell_values(ir.pointwise).size()));
   l.test_words = static_cast<long long>(l.test_columns) * l.test_k_stride;
   l.cell_words = static_cast<long long>(cells) * l.cell_stride;
+  if (sizes.operands == MmaOperands::Registers) {  // only s_cell is shared (build_mma_registers.cpp)
+    for (MmaGroupLayout &g : l.groups) g.dof_words = g.eval_words = 0;
+    l.test_words = 0;
+  }
   return l;
 }
 

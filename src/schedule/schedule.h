@@ -148,16 +148,28 @@ inline bool operator==(const TileSizes &a, const TileSizes &b)
 // (bench/experiments/h200_mma_operand_reuse.txt), so it is measured: a tuner twin.
 enum class MmaQuadOrder { Rows, Steps };
 
+// Where a tensor-core kernel keeps the products' operands and results. Shared: the group
+// gathers its cells' DOFs into shared memory (B), the evaluation stores E there and the
+// points read it back, with barriers between (build_mma.cpp). Registers (kernels whose
+// test table is the identity): each warp takes 8 cells of its own, gathers their DOFs
+// straight into its B fragments, runs the pointwise program on its accumulators and adds
+// the results to the test DOFs: no shared operands, one barrier (the per-cell values)
+// (build_mma_registers.cpp). The identity kernels are bound by their L1, which the shared
+// operands' traffic shares; which is faster is measured.
+enum class MmaOperands { Shared, Registers };
+
 struct MmaSizes {
   int cells_per_group = 8;
   int warps = 4;
   int quad_tile = 16;
   MmaQuadOrder quad_order = MmaQuadOrder::Rows;
+  MmaOperands operands = MmaOperands::Shared;
 };
 
 inline bool operator==(const MmaSizes &a, const MmaSizes &b)
 {
-  return a.cells_per_group == b.cells_per_group && a.warps == b.warps && a.quad_tile == b.quad_tile && a.quad_order == b.quad_order;
+  return a.cells_per_group == b.cells_per_group && a.warps == b.warps && a.quad_tile == b.quad_tile && a.quad_order == b.quad_order &&
+         a.operands == b.operands;
 }
 
 class Schedule {
@@ -240,7 +252,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points,
               long long max_shared_bytes = kMaxStaticSharedBytes);
 
 // e.g. "scpwi wg=32 fp64", "tiled nc=4 nwi=32 tq=16 ter=8 tec=[15] tqr=15 tqc=8 fp64",
-// "mma nc=16 warps=4 tq=32 fp64" (which may add only "quad=steps" after tq and a register bound);
+// "mma nc=16 warps=4 tq=32 fp64" (which may add only "quad=steps" after tq, then
+// "operands=registers", and a register bound);
 // SCPWI with several lanes per cell adds "lanes=C" after wg; shared DOFs add
 // "dofs=shared", per-cell values in shared memory "cells=shared", unrolled tiled loops "loops=unrolled", constant tables
 // "tables=constant" or "tables=constant-merged", the warp-aggregated scatter

@@ -63,6 +63,13 @@ void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_sh
           "32 x warps, one work-item per cell for its per-cell values");
   require_range("quad_tile", m.quad_tile, (Q + 7) / 8 * 8, "the number of quadrature points, rounded up to 8");
   require(m.quad_tile % 8 == 0, "quad_tile", m.quad_tile, "a multiple of", 8, "the height of a product's row tile");
+  if (m.operands == MmaOperands::Registers) {  // a warp's 8 cells, one row tile of points at a time
+    require(m.cells_per_group == 8 * m.warps, "cells_per_group", m.cells_per_group, "==", 8 * m.warps,
+            "8 x warps with operands=registers, 8 cells a warp");
+    require(m.quad_tile == 8, "quad_tile", m.quad_tile, "==", 8, "one row tile of points at a time with operands=registers");
+    if (m.quad_order != MmaQuadOrder::Rows)
+      throw std::invalid_argument("invalid schedule: operands=registers has no quadrature product, so quad=steps does not apply");
+  }
   require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
           "DOFs, evaluated values, pointwise results and per-cell values of N_c cells");
 }
@@ -87,8 +94,13 @@ void validate_assembled(const Schedule &s, const ActionIR &ir)
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
-  if (s.own_dofs() != OwnDofs::Atomic && (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1))
-    throw std::invalid_argument("invalid schedule: own=plain is for SCPWI kernels of one work-item a cell; the others add to every DOF atomically");
+  // Each (cell, own DOF) added by one work-item once a launch: SCPWI of one lane, and the
+  // tensor-core kernel with its operands in registers (one lane a (cell, point) pair).
+  const bool one_adder = (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1) ||
+                         (s.strategy() == Strategy::TensorCore && s.mma().operands == MmaOperands::Registers);
+  if (s.own_dofs() != OwnDofs::Atomic && !one_adder)
+    throw std::invalid_argument("invalid schedule: own=plain is for SCPWI kernels of one work-item a cell and mma kernels with "
+                                "operands=registers; the others add to every DOF atomically");
   if (s.strategy() == Strategy::Assembled) return validate_assembled(s, ir);
   if (s.tables() == Tables::Interleaved && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI "

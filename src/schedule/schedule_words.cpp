@@ -101,6 +101,16 @@ std::vector<ScheduleWord> size_words()
                  m.quad_order = v == "steps" ? MmaQuadOrder::Steps : MmaQuadOrder::Rows;
                  return s.with_mma(m);
                }});
+  w.push_back({"operands", WordKind::Choice, 0, 0, {"shared", "registers"}, {S::TensorCore},
+               "mma: the products' operands in shared memory, or (identity test tables, nc = 8 x warps, tq=8) in each warp's registers",
+               [](const Schedule &s) {
+                 return s.strategy() == S::TensorCore && s.mma().operands == MmaOperands::Registers ? std::string("registers") : std::string();
+               },
+               [](const Schedule &s, const std::string &v) {
+                 MmaSizes m = s.mma();
+                 m.operands = v == "registers" ? MmaOperands::Registers : MmaOperands::Shared;
+                 return s.with_mma(m);
+               }});
   w.push_back(tile_word("ter", "tiled: evaluation row tile T_e^r", kTile, &TileSizes::eval_rows));
   w.push_back({"tec", WordKind::IntegerList, 1, kTile, {}, {S::Tiled}, "tiled: evaluation column tiles T_e^c, one per evaluation group",
                [](const Schedule &s) { return s.strategy() == S::Tiled ? list_text(s.tiles().eval_cols) : ""; },
@@ -130,7 +140,7 @@ std::vector<ScheduleWord> placement_words()
                           &Schedule::with_tables));
   w.push_back(choice_word("scatter", "how outputs are added (warp: CUDA)", {"atomic", "warp"}, std::vector<Scatter>{Scatter::Atomic, Scatter::Warp},
                           &Schedule::scatter, &Schedule::with_scatter));
-  w.push_back(choice_word("own", "SCPWI: how a cell's own (interior) DOFs are added", {"atomic", "plain"},
+  w.push_back(choice_word("own", "SCPWI and mma operands=registers: how a cell's own (interior) DOFs are added", {"atomic", "plain"},
                           std::vector<OwnDofs>{OwnDofs::Atomic, OwnDofs::Plain}, &Schedule::own_dofs, &Schedule::with_own_dofs));
   w.push_back({"groups_per_sm", WordKind::Integer, 1, kMaxGroupsPerSM, {}, all_kinds(),
                "CUDA: bound the registers so that this many groups fit on one SM (__launch_bounds__; left out: no bound)",

@@ -146,7 +146,9 @@ std::vector<Schedule> with_own_twins(std::vector<Schedule> out, const ActionIR &
 // more warps than row tiles, 16 cells over 2 warps, and 8 warps on tiles of up to 32
 // points; the last two also with the quadrature step by step (quad=steps); with a mesh
 // whose cell count is no multiple of 8 (-faces 5,3), the last group is partly empty.
-std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_limit)
+// Where the test table is the identity, also the operands in registers (1, 2 and 4 warps,
+// the 2-warp one with own=plain where the element has own DOFs).
+std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_limit, bool test_identity)
 {
   const int q8 = (Q + 7) / 8 * 8;
   const MmaQuadOrder steps = MmaQuadOrder::Steps;
@@ -155,6 +157,13 @@ std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_
                             MmaSizes{16, 2, std::min(16, q8), steps}, MmaSizes{8, 8, std::min(32, q8), steps}}) {
     const Schedule s = Schedule::tensor_core(m);
     if (shared_memory_bytes(s, ir) <= shared_limit) out.push_back(s);
+  }
+  if (!test_identity) return out;
+  for (int warps : {1, 2, 4}) {
+    MmaSizes m{8 * warps, warps, 8};
+    m.operands = MmaOperands::Registers;
+    out.push_back(Schedule::tensor_core(m));
+    if (warps == 2 && lagrange_interior_dimension(ir.dim, ir.signature.element.degree) > 0) out.push_back(out.back().with_own_dofs(OwnDofs::Plain));
   }
   return out;
 }
@@ -167,11 +176,11 @@ std::vector<Schedule> with_assembled(const ActionIR &ir, int Q, std::vector<Sche
   return out;
 }
 
-std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit)
+std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit, bool test_identity)
 {
   std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
   if (o.mma)
-    for (const Schedule &s : mma_schedules(ir, Q, shared_limit)) out.push_back(s);
+    for (const Schedule &s : mma_schedules(ir, Q, shared_limit, test_identity)) out.push_back(s);
   for (Tables t : {Tables::Constant, Tables::MergedConstant}) {
     const Schedule s = Schedule::single_cell_per_work_item(128).with_tables(t);
     if (constant_table_bytes(s, ir, Q) <= kMaxConstantTableBytes) out.push_back(s);
@@ -319,7 +328,7 @@ PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *faile
   std::vector<double> ref = prefill;
   if (!o.compile_only) reference_action(ir, tab, arrays, ref.data());
   const long long shared_limit = o.compile_only ? 227 * 1024 : cuda::open_device(0).shared_per_group_optin;
-  for (const Schedule &s : with_assembled(ir, tab.n_points(), sample_schedules(ir, tab.n_points(), o, shared_limit))) {
+  for (const Schedule &s : with_assembled(ir, tab.n_points(), sample_schedules(ir, tab.n_points(), o, shared_limit, tab.test_identity))) {
     std::ostringstream row;
     row << c.op << " " << c.dim << "D P" << c.degree << " Q=" << tab.n_points() << " | " << to_string(s) << " | ";
     try {

@@ -31,14 +31,6 @@ std::string rejection(const Schedule &s, const ActionIR &ir, int Q, long long ma
   return "accepted";
 }
 
-const FormCase &form_named(const std::string &name)
-{
-  static const std::vector<FormCase> forms = form_cases();
-  for (const FormCase &f : forms)
-    if (f.name == name) return f;
-  throw std::logic_error("no test form " + name);
-}
-
 }  // namespace
 
 TEST_CASE("tensor-core schedules round-trip through their text", "[schedule][mma]")

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,15 @@ inline std::vector<double> random_values(size_t n, std::mt19937 &rng)
   std::vector<double> v(n);
   for (double &x : v) x = u(rng);
   return v;
+}
+
+// The form case of that name (form_cases); throws if there is none.
+inline const FormCase &form_named(const std::string &name)
+{
+  static const std::vector<FormCase> forms = form_cases();
+  for (const FormCase &f : forms)
+    if (f.name == name) return f;
+  throw std::logic_error("no test form " + name);
 }
 
 inline ActionData make_action(const FormCase &c, int dim, int degree, int n_cells, std::mt19937 &rng)

@@ -1,7 +1,7 @@
 # Sourced by the forced-schedule A/B scripts (mma_codegen_ab.sh, mma_rows_ab.sh,
 # compressed_points_ab.sh, test_identity_ab.sh, test_dofs_prefetch_ab.sh,
 # mma_identity_shapes.sh, staged_maps_ab.sh, scpwi_chains_ab.sh, cell_order_ab.sh,
-# owned_dofs_ab.sh, owned_dofs_tuned_ab.sh), after `set -u`: their common arguments and
+# owned_dofs_ab.sh, owned_dofs_tuned_ab.sh, mma_registers_ab.sh), after `set -u`: their common arguments and
 # their one way of timing a case's forced (or tuned) schedules.
 #   forced_ab_start NAME "$@"   out=OUT_DIR (created), cases=(the rest), the log $out/NAME.txt
 #   case_shapes OP DIM DEG [MORE]  the case's winner in WINNERS (default the one-commit
