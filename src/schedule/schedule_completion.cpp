@@ -45,6 +45,11 @@ Schedule completed_schedule(const ScheduleText &given, const ActionIR &ir, int Q
 {
   ScheduleText t = given;
   if (t.strategy == Strategy::TensorCore) {
+    const std::string *operands = t.find("operands");
+    if (operands && *operands == "registers") {  // 8 cells a warp, one row tile of points a time
+      given_or(&t, "nc", 8 * given_or(&t, "warps", 4));
+      given_or(&t, "tq", 8);
+    }
     given_or(&t, "nc", 16);
     given_or(&t, "warps", 4);
     given_or(&t, "tq", std::min(32, (Q + 7) / 8 * 8));

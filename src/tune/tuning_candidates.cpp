@@ -255,11 +255,14 @@ const std::vector<MmaSizes> kMmaShapes{{16, 4, 8}, {8, 4, 16}, {16, 4, 16}, {8, 
 // 3D P6; 8 warps, and 24 or 32 cells (more registers, fewer groups an SM), never were.
 // Scalar forms with a quadrature product ran 1.06-2.1x slower at N_c = 16 and T^Q = 32
 // than their winners, so they keep kMmaShapes.
-// The operands in registers (MmaOperands::Registers: 8 cells a warp, T^Q = 8) in place of
-// the two T^Q = 8 shapes, which never won (bench/experiments/h200_mma_registers.txt).
+// The last two: the operands in registers (MmaOperands::Registers, 8 cells a warp, T^Q = 8)
+// at 4 and 8 warps, in place of the two shared-operand shapes of T^Q = 8, which never won.
+// Forced beside the table's winners on the H200 they ran mass 2D P3 1.15x and P4 1.04x
+// faster, 2D P5-P8 and 3D P2-P6 0.74-0.99x; 1 and 2 warps were slower than 4 and 8
+// (bench/experiments/h200_mma_registers.txt).
 const std::vector<MmaSizes> kIdentityMmaShapes{
     {16, 4, 32}, {16, 4, 16}, {8, 4, 32}, {8, 4, 16}, {32, 4, 8, MmaQuadOrder::Rows, MmaOperands::Registers},
-    {16, 2, 8, MmaQuadOrder::Rows, MmaOperands::Registers}};
+    {64, 8, 8, MmaQuadOrder::Rows, MmaOperands::Registers}};
 
 std::vector<TimedCandidate> tensor_core_candidates(const ActionIR &ir, int Q, std::size_t n, long long shared_limit, bool test_identity)
 {

@@ -106,17 +106,14 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
 
 std::vector<TimedCandidate> own_dofs_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n)
 {
-  // The n fastest of all, then those among them that add each (cell, DOF) from one
-  // work-item (SCPWI of one lane, mma with its operands in registers): where another
-  // kernel leads by far, their twin is not worth its time.
+  // The n fastest of all, then the SCPWI ones among them: where a tensor-core kernel
+  // leads by far, an SCPWI twin is not worth its time.
   if (lagrange_interior_dimension(ir.dim, ir.signature.element.degree) == 0) return {};
   const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
   std::vector<TimedCandidate> twins;
   for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
     const Schedule &s = ran[i]->schedule;
-    const bool one_adder = (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1) ||
-                           (s.strategy() == Strategy::TensorCore && s.mma().operands == MmaOperands::Registers);
-    if (one_adder && s.own_dofs() == OwnDofs::Atomic)
+    if (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.own_dofs() == OwnDofs::Atomic)
       add_twin(&twins, timed, *ran[i], s.with_own_dofs(OwnDofs::Plain));
   }
   return twins;

@@ -31,9 +31,8 @@ std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &
 // fastest first; twins already in `timed` are skipped.
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
 
-// The OwnDofs::Plain twins of the candidates with OwnDofs::Atomic that add each (cell, DOF)
-// from one work-item (SCPWI of one work-item a cell, mma with operands=registers) among
-// the n fastest that ran (of any strategy), fastest first; none
+// The OwnDofs::Plain twins of the SCPWI candidates of one work-item a cell with
+// OwnDofs::Atomic among the n fastest that ran (of any strategy), fastest first; none
 // where the test element has no own DOFs (lagrange_interior_dimension 0); twins already
 // in `timed` are skipped.
 std::vector<TimedCandidate> own_dofs_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n);

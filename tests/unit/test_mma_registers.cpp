@@ -13,6 +13,7 @@
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "schedule/mma_layout.h"
+#include "schedule/schedule_words.h"
 #include "support/action_cases.h"
 #include "support/nvrtc_check.h"
 
@@ -38,6 +39,11 @@ TEST_CASE("operands=registers is an mma word, read, printed and validated", "[sc
   CHECK(to_string(s) == "mma nc=32 warps=4 tq=8 operands=registers own=plain fp64");
   CHECK(to_string(registers_schedule(2)) == "mma nc=16 warps=2 tq=8 operands=registers fp64");
   CHECK(parse_schedule("mma nc=16 warps=4 tq=16 fp64").mma().operands == MmaOperands::Shared);
+  // a partial text (-mat_fem_gpu_schedule) is completed to a valid shape: nc = 8 x warps, tq=8
+  CHECK(to_string(completed_schedule(read_schedule_text("mma operands=registers"), ActionIR{}, 15, Precision::FP64)) ==
+        "mma nc=32 warps=4 tq=8 operands=registers fp64");
+  CHECK(to_string(completed_schedule(read_schedule_text("mma warps=8 operands=registers"), ActionIR{}, 15, Precision::FP64)) ==
+        "mma nc=64 warps=8 tq=8 operands=registers fp64");
   CHECK_THROWS_WITH(parse_schedule("mma nc=16 warps=4 tq=16 operands=shared fp64"), Catch::Contains("canonical form"));
   FormSignature sig{CellType::Triangle, Element{4, 1}, 1};
   const ActionIR ir = lower_form(parse_form_text("from ufl import *\na = u*v*dx\n", "t.ufl", sig).a);
@@ -104,13 +110,13 @@ TEST_CASE("NVRTC compiles mma kernels with their operands in registers for every
       ++compiled;
     }
   CHECK(compiled >= 5);  // the mass form at least, in every (dim, degree)
-  // An identity test side with three evaluated terms (value, two derivatives) and per-cell values
+  // An identity test side with four evaluated terms (the value, three reference derivatives) and per-cell values
   FormSignature sig{CellType::Tetrahedron, Element{3, 1}, 1};
   const ActionIR ir = lower_form(parse_form_text("from ufl import *\na = (u.dx(0) + 0.5*u.dx(1) + 2.0*u)*v*dx\n", "t.ufl", sig).a);
   const Tabulation tab = tabulate_action(ir, default_share_dir());
   REQUIRE(tab.test_identity);
   const std::string src = kernel::emit_cuda(kernel::build_kernel(ir, tab, registers_schedule(2)));
-  CHECK(count_of(src, "femgpu_mma_8x8x4(") == 3);
+  CHECK(count_of(src, "femgpu_mma_8x8x4(r_acc_g0_t") == 4);  // the value and 3 reference derivatives
   check_nvrtc_compiles(src);
 }
 

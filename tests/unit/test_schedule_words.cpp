@@ -42,7 +42,9 @@ std::vector<Schedule> many_schedules()
     for (int lanes : {1, 2, 3}) bases.push_back(Schedule::single_cell_per_work_item(wg).with_lanes(lanes));
   for (const TileSizes &t : {TileSizes{1, 32, 1, 1, {1}, 1, 1}, TileSizes{4, 8, 6, 3, {6, 2}, 6, 3}, TileSizes{256, 4, 4096, 17, {5, 9, 4096}, 36, 11}})
     bases.push_back(Schedule::tiled(t));
-  for (const MmaSizes &m : {MmaSizes{8, 1, 8}, MmaSizes{16, 4, 32, MmaQuadOrder::Steps}, MmaSizes{1024, 32, 4096}}) bases.push_back(Schedule::tensor_core(m));
+  for (const MmaSizes &m : {MmaSizes{8, 1, 8}, MmaSizes{16, 4, 32, MmaQuadOrder::Steps}, MmaSizes{1024, 32, 4096},
+                            MmaSizes{32, 4, 8, MmaQuadOrder::Rows, MmaOperands::Registers}})
+    bases.push_back(Schedule::tensor_core(m));
   std::vector<Schedule> out;
   for (const Schedule &b : bases)
     for (Precision p : {Precision::FP64, Precision::FP32})
