@@ -232,11 +232,7 @@ Ex test_operand(int c, int dt)
 Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l, bool prefetched)
 {
   const int C = ir.signature.element.components, nd = static_cast<int>(ir.test_derivatives.size());
-  Block valid;
-  const std::vector<int> held = held_cell_values(ir.pointwise);
-  for (size_t i = 0; i < held.size(); ++i)
-    valid.push_back(declare(Space::Register, Type::Real, "r_t" + std::to_string(held[i]),
-                            var("s_cell")[var("r_slot") * size("CELL_STRIDE") + lit(static_cast<long long>(i))]));
+  Block valid = mma::held_cell_reads(ir);
   Block pw = pointwise(ir, true, [&](int input) { return eval_input(ir, l, input); }, var("g_weights")[var("r_qg")], false);
   valid.insert(valid.end(), pw.begin(), pw.end());
   Block zeros;
@@ -343,6 +339,16 @@ Block cell_values(const ActionIR &ir, const Tabulation &tab)
     body.push_back(assign(var("s_cell")[var("r_thread") * size("CELL_STRIDE") + lit(static_cast<long long>(i))],
                           node_value(ir.pointwise.program, held[i])));
   return {comment("per-cell values (Jacobian, constants) of each cell into s_cell"), if_then(var("r_thread") < size("N_C"), body)};
+}
+
+Block held_cell_reads(const ActionIR &ir)
+{
+  Block b;
+  const std::vector<int> held = held_cell_values(ir.pointwise);
+  for (size_t i = 0; i < held.size(); ++i)
+    b.push_back(declare(Space::Register, Type::Real, "r_t" + std::to_string(held[i]),
+                        var("s_cell")[var("r_slot") * size("CELL_STRIDE") + lit(static_cast<long long>(i))]));
+  return b;
 }
 
 }  // namespace mma

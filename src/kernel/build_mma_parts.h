@@ -21,6 +21,8 @@ Block thread_indices();
 // Work-items r_thread < N_C: cell r_cell0 + r_thread's coordinates, affine Jacobian and
 // held per-cell values of the pointwise program into s_cell (CELL_STRIDE words a cell).
 Block cell_values(const ActionIR &ir, const Tabulation &tab);
+// The held per-cell values of cell slot r_slot, read back from s_cell as r_t<node>.
+Block held_cell_reads(const ActionIR &ir);
 // MmaOperands::Registers (schedule.h), test table the identity: the kernel's body; `own`
 // the schedule's OwnDofs.
 Block registers_body(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l, OwnDofs own);

@@ -15,6 +15,8 @@
 //      cell's own DOFs (build_common.h's owned_test_dofs) get a plain add.
 // The shared-operand kernel (build_mma.cpp) stores U and E in shared memory and reads them
 // back across barriers; its identity kernels are bound by the L1 that traffic shares.
+#include <stdexcept>
+
 #include "kernel/build_common.h"
 #include "kernel/build_mma_parts.h"
 
@@ -118,16 +120,12 @@ Block evaluate_tile(const ActionIR &ir, const std::vector<UsedTerm> &terms)
 Block points_of_tile(const ActionIR &ir, const std::vector<UsedTerm> &terms, OwnDofs own)
 {
   const int C = ir.signature.element.components, nd = static_cast<int>(ir.test_derivatives.size());
-  Block valid;
-  const std::vector<int> held = held_cell_values(ir.pointwise);
-  for (size_t i = 0; i < held.size(); ++i)
-    valid.push_back(declare(Space::Register, Type::Real, "r_t" + std::to_string(held[i]),
-                            var("s_cell")[var("r_slot") * size("CELL_STRIDE") + lit(static_cast<long long>(i))]));
+  Block valid = held_cell_reads(ir);
   auto eval = [&](int input) {
     const int gi = ir.pointwise.input_group[static_cast<size_t>(input)], ti = ir.pointwise.input_term[static_cast<size_t>(input)];
     for (const UsedTerm &u : terms)
       if (u.group == gi && u.term == ti) return var(acc_name(u))[var("i_h")];
-    return real_lit(0.0);  // not reached: used_terms holds every input
+    throw std::logic_error("build_mma_registers: the pointwise program reads an evaluation used_terms does not hold");
   };
   Block pw = pointwise(ir, true, eval, var("g_weights")[var("r_qg")], false);
   valid.insert(valid.end(), pw.begin(), pw.end());

@@ -53,6 +53,24 @@ ScheduleWord choice_word(const char *key, const char *help, std::vector<const ch
   return {key, WordKind::Choice, 0, 0, names, all_kinds(), help, print, apply};
 }
 
+// A tensor-core choice word: an MmaSizes enum member, its texts in the order of the enum's
+// values (the first, value 0, is the default and is not printed).
+template <class E>
+ScheduleWord mma_choice_word(const char *key, const char *help, std::vector<const char *> names, E MmaSizes::*member)
+{
+  auto print = [names, member](const Schedule &s) {
+    const int i = s.strategy() == S::TensorCore ? static_cast<int>(s.mma().*member) : 0;
+    return i == 0 ? std::string() : std::string(names[static_cast<size_t>(i)]);
+  };
+  auto apply = [names, member](const Schedule &s, const std::string &v) {
+    MmaSizes m = s.mma();
+    for (size_t i = 0; i < names.size(); ++i)
+      if (v == names[i]) m.*member = static_cast<E>(i);
+    return s.with_mma(m);
+  };
+  return {key, WordKind::Choice, 0, 0, names, {S::TensorCore}, help, print, apply};
+}
+
 std::string list_text(const std::vector<int> &v)
 {
   std::string s = "[";
@@ -91,26 +109,11 @@ std::vector<ScheduleWord> size_words()
   w.push_back(tile_word("nwi", "tiled: work-items per cell N_WI", kMaxThreadsPerGroup, &TileSizes::items_per_cell));
   w.push_back(tile_word("tq", "tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", kTile,
                         &TileSizes::quad_tile, &MmaSizes::quad_tile));
-  w.push_back({"quad", WordKind::Choice, 0, 0, {"rows", "steps"}, {S::TensorCore},
-               "mma: the quadrature's outer loop, the warp's row tiles or the steps of 4 points (each s_f fragment loaded once a step)",
-               [](const Schedule &s) {
-                 return s.strategy() == S::TensorCore && s.mma().quad_order == MmaQuadOrder::Steps ? std::string("steps") : std::string();
-               },
-               [](const Schedule &s, const std::string &v) {
-                 MmaSizes m = s.mma();
-                 m.quad_order = v == "steps" ? MmaQuadOrder::Steps : MmaQuadOrder::Rows;
-                 return s.with_mma(m);
-               }});
-  w.push_back({"operands", WordKind::Choice, 0, 0, {"shared", "registers"}, {S::TensorCore},
-               "mma: the products' operands in shared memory, or (identity test tables, nc = 8 x warps, tq=8) in each warp's registers",
-               [](const Schedule &s) {
-                 return s.strategy() == S::TensorCore && s.mma().operands == MmaOperands::Registers ? std::string("registers") : std::string();
-               },
-               [](const Schedule &s, const std::string &v) {
-                 MmaSizes m = s.mma();
-                 m.operands = v == "registers" ? MmaOperands::Registers : MmaOperands::Shared;
-                 return s.with_mma(m);
-               }});
+  w.push_back(mma_choice_word("quad", "mma: the quadrature's outer loop, the warp's row tiles or the steps of 4 points (each s_f fragment loaded once a step)",
+                              {"rows", "steps"}, &MmaSizes::quad_order));
+  w.push_back(mma_choice_word("operands",
+                              "mma: the products' operands in shared memory, or (identity test tables, nc = 8 x warps, tq=8) in each warp's registers",
+                              {"shared", "registers"}, &MmaSizes::operands));
   w.push_back(tile_word("ter", "tiled: evaluation row tile T_e^r", kTile, &TileSizes::eval_rows));
   w.push_back({"tec", WordKind::IntegerList, 1, kTile, {}, {S::Tiled}, "tiled: evaluation column tiles T_e^c, one per evaluation group",
                [](const Schedule &s) { return s.strategy() == S::Tiled ? list_text(s.tiles().eval_cols) : ""; },
