@@ -14,7 +14,10 @@
 //      (no s_e, no barrier). Each pair is one lane's, once a launch, so with own=plain the
 //      cell's own DOFs (build_common.h's owned_test_dofs) get a plain add.
 // The shared-operand kernel (build_mma.cpp) stores U and E in shared memory and reads them
-// back across barriers; its identity kernels are bound by the L1 that traffic shares.
+// back across barriers, but reads each table fragment once for 8-16 cells of a column
+// chunk, where this one reads it for each warp's 8 cells. On the H200 this form ran mass
+// 2D P3 1.15x and P4 1.04x faster, 2D P5-P8 and 3D P5-P6 0.74-0.99x
+// (bench/experiments/h200_mma_registers.txt): the tuner times both.
 #include <stdexcept>
 
 #include "kernel/build_common.h"

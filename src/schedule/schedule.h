@@ -154,8 +154,9 @@ enum class MmaQuadOrder { Rows, Steps };
 // test table is the identity): each warp takes 8 cells of its own, gathers their DOFs
 // straight into its B fragments, runs the pointwise program on its accumulators and adds
 // the results to the test DOFs: no shared operands, one barrier (the per-cell values)
-// (build_mma_registers.cpp). The identity kernels are bound by their L1, which the shared
-// operands' traffic shares; which is faster is measured.
+// (build_mma_registers.cpp). Forced on the H200's mass cases, Registers ran 2D P3 1.15x
+// and P4 1.04x faster, 2D P5-P8 and 3D P5-P6 0.74-0.99x
+// (bench/experiments/h200_mma_registers.txt), so the tuner times both (kIdentityMmaShapes).
 enum class MmaOperands { Shared, Registers };
 
 struct MmaSizes {
