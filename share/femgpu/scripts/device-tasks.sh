@@ -15,7 +15,9 @@
 #   gpu_check:ARGS   femgpu-gpu-check with ARGS (commas for spaces), e.g. the assembled
 #                    operator's cases: gpu_check:-ops,mass,-dims,3,-max_degree_3d,1
 #   sh:SCRIPT[:ARGS] bash SCRIPT OUT_DIR ARGS (commas for spaces), a repository script that
-#                    writes into OUT_DIR, e.g. an experiment's forced-schedule runs
+#                    writes into OUT_DIR, e.g. an experiment's forced-schedule runs; ARGS
+#                    are split at commas and spaces alike, so a script whose arguments hold
+#                    spaces (tests/gpu/run_ncu_profiles.sh's specs) needs a wrapper script
 #   unit:SPEC        the Catch2 unit tests matching SPEC (e.g. "[cuda]": those that need
 #                    the GPU), from the pack's bin/tests/femgpu_unit_tests
 # Environment: CALL_LIMIT (seconds for all tasks, default 570).
