@@ -294,6 +294,11 @@ int owned_test_dofs(const ActionIR &ir)
   return lagrange_interior_dimension(ir.dim, ir.signature.element.degree) * ir.signature.element.components;
 }
 
+OwnDofs own_dofs_of(const ActionIR &ir, const Schedule &schedule)
+{
+  return owned_test_dofs(ir) > 0 ? schedule.own_dofs() : OwnDofs::Atomic;
+}
+
 Kernel begin_action_kernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, bool merge_tables)
 {
   Kernel k;

@@ -69,6 +69,9 @@ Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name = "r_do
 // kernel adds to a cell's entry from one work-item, once a launch, so with OwnDofs::Plain
 // (schedule.h) they get a plain add.
 int owned_test_dofs(const ActionIR &ir);
+// The schedule's OwnDofs where the element has own DOFs, else OwnDofs::Atomic: an
+// own=plain schedule of an element without them builds the atomic kernel, byte for byte.
+OwnDofs own_dofs_of(const ActionIR &ir, const Schedule &schedule);
 
 // What every action kernel starts with: the name femgpu_action, the schedule's text and
 // precision, the common sizes (declare_common_sizes) and the parameters (action_params).

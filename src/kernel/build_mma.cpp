@@ -369,7 +369,7 @@ Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &sche
     throw std::invalid_argument("build_mma: " + to_string(schedule) +
                                 ": operands=registers needs a test table that is the identity (a form whose test function enters by its "
                                 "values alone, with compressed points: the mass form, b . grad(u) v + c u v); this form has a quadrature product");
-  k.body = m.operands == MmaOperands::Registers ? mma::registers_body(ir, tab, layout, schedule.own_dofs()) : mma_body(ir, tab, m, layout);
+  k.body = m.operands == MmaOperands::Registers ? mma::registers_body(ir, tab, layout, own_dofs_of(ir, schedule)) : mma_body(ir, tab, m, layout);
   return k;
 }
 

@@ -24,7 +24,7 @@ Block cell_values(const ActionIR &ir, const Tabulation &tab);
 // The held per-cell values of cell slot r_slot, read back from s_cell as r_t<node>.
 Block held_cell_reads(const ActionIR &ir);
 // MmaOperands::Registers (schedule.h), test table the identity: the kernel's body; `own`
-// the schedule's OwnDofs.
+// how it adds to the cell's own DOFs (build_common.h's own_dofs_of).
 Block registers_body(const ActionIR &ir, const Tabulation &tab, const MmaLayout &l, OwnDofs own);
 
 // 2c, row tile by row tile (MmaQuadOrder::Rows).

@@ -153,7 +153,7 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   Kernel k;
   Placement at{schedule.dofs() == Dofs::Shared};
   at.tables = begin_scpwi_kernel(k, ir, tab, schedule);
-  if (owned_test_dofs(ir) > 0) at.own = schedule.own_dofs();
+  at.own = own_dofs_of(ir, schedule);
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
   k.body = {};

@@ -53,8 +53,8 @@ void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_sh
     throw std::invalid_argument("invalid schedule: mma kernels use the FP64 tensor cores (mma.sync m8n8k4 .f64); there is no fp32 variant");
   if (s.dofs() != Dofs::Registers || s.cell_values() != CellValues::Registers || s.tables() != Tables::Global ||
       s.loops() != Loops::Compiler || s.scatter() != Scatter::Atomic || s.lanes() != 1)
-    throw std::invalid_argument("invalid schedule: an mma kernel takes none of dofs=, cells=, tables=, loops=, scatter= or lanes= (its "
-                                "operands live in shared memory, its tables in global memory)");
+    throw std::invalid_argument("invalid schedule: an mma kernel takes none of dofs=, cells=, tables=, loops=, scatter= or lanes= (operands= "
+                                "says where its operands live; its tables are in global memory)");
   require_range("cells_per_group", m.cells_per_group, kMaxThreadsPerGroup, "threads per group limit");
   require(m.cells_per_group % 8 == 0, "cells_per_group", m.cells_per_group, "a multiple of", 8, "the width of a product's column tile");
   require_range("warps", m.warps, kMaxThreadsPerGroup / 32, "threads per group limit");

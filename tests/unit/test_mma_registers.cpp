@@ -91,6 +91,13 @@ TEST_CASE("an mma kernel with its operands in registers gathers into its fragmen
   CHECK(plain.find("#define N_OWNED_TEST_DOFS 6") != std::string::npos);
   CHECK(std::regex_search(plain, std::regex(R"(\n\s*g_out\[r_dof0\] \+= )")));
   CHECK(count_of(plain, "atomicAdd(") == 1);
+  // An element without own DOFs (tetrahedra below P4): own=plain builds the atomic kernel
+  ActionData p3 = make_action(form_named("mass"), 3, 3, 1, rng);
+  std::string atomic_3d = action_cuda_source(p3, registers_schedule(4)), plain_3d = action_cuda_source(p3, registers_schedule(4, OwnDofs::Plain));
+  const std::string text = to_string(registers_schedule(4)), plain_text = to_string(registers_schedule(4, OwnDofs::Plain));
+  REQUIRE(count_of(plain_3d, plain_text) == 1);
+  plain_3d.replace(plain_3d.find(plain_text), plain_text.size(), text);
+  CHECK(plain_3d == atomic_3d);
 }
 
 TEST_CASE("NVRTC compiles mma kernels with their operands in registers for every identity test form", "[nvrtc][kernel][mma]")
