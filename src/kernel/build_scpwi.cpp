@@ -7,6 +7,10 @@
 // r_out); Dofs::Shared in shared-memory columns, entry i of work-item x at
 // [i * WORK_GROUP_SIZE + x] (consecutive work-items, consecutive banks), which only
 // that work-item touches, so no barrier is needed.
+// Scatter::Staged: each work-item writes its cell's outputs to s_stage, row x of
+// N_TEST_DOFS words (the test map's layout), and after one barrier the group adds the
+// rows of its cells entry by entry: work-item x adds entries x, x + WORK_GROUP_SIZE, ...,
+// so a warp's adds follow one cell's map row (schedule.h says why).
 #include <stdexcept>
 
 #include "kernel/build.h"
@@ -23,6 +27,7 @@ namespace {
 // its cell's own DOFs (OwnDofs::Plain only where the element has some).
 struct Placement {
   bool shared = false;
+  bool staged = false;  // Scatter::Staged: the outputs go to s_stage, the group adds them
   OwnDofs own = OwnDofs::Atomic;
   std::string tables = "g_tables";  // or c_tables, the constant-memory copy
   Ex column(const std::string &array, const Ex &i) const { return var(array)[i * size("WORK_GROUP_SIZE") + var("r_lane")]; }
@@ -33,6 +38,7 @@ struct Placement {
     return shared && f != kCoordinates ? column("s_" + stem, i) : var("r_" + stem)[i];
   }
   Ex out(const Ex &i) const { return shared ? column("s_out", i) : var("r_out")[i]; }
+  Ex stage(const Ex &i) const { return var("s_stage")[var("r_lane") * size("N_TEST_DOFS") + i]; }
 };
 
 // All terms of one group at point iq, sharing one loop over the basis so each table
@@ -69,6 +75,10 @@ Block quadrature_point(const ActionIR &ir, const Tabulation &tab, const Placemen
     for (int c = 0; c < ir.signature.element.components; ++c) {
       const Ex sum = test_term_sum(ir, c, 0);  // one test table: derivative 0
       if (!sum.node) continue;
+      if (at.staged) {
+        b.push_back(assign(at.stage(iq * size("N_COMPONENTS") + lit(c)), sum));
+        continue;
+      }
       // With OwnDofs::Plain the add sits among the point's work, which runs while its load waits.
       const Block add = add_to_test_dof(var("r_cell"), iq * size("N_COMPONENTS") + lit(c), sum, "r_dof" + std::to_string(c), at.own);
       b.insert(b.end(), add.begin(), add.end());
@@ -133,6 +143,11 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   if (!at.shared) b.push_back(declare_array(Space::Register, Type::Real, "r_out", size("N_TEST_DOFS")));
   b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.out(var("i_out")), real_lit(0.0))}));
   b.push_back(loop("i_quad", zero, size("N_QUAD"), quadrature_point(ir, tab, at)));
+  if (at.staged) {
+    b.push_back(comment("the outputs to this work-item's row of s_stage; the group adds them"));
+    b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), {assign(at.stage(var("i_out")), at.out(var("i_out")))}));
+    return b;
+  }
   if (at.own == OwnDofs::Atomic) {
     b.push_back(comment("scatter: cells of other work-items may share DOFs"));
     b.push_back(loop("i_out", zero, size("N_TEST_DOFS"), add_to_test_dof(cell, var("i_out"), at.out(var("i_out")))));
@@ -140,6 +155,20 @@ Block cell_body(const ActionIR &ir, const Tabulation &tab, const Placement &at)
   }
   append(scatter_own_and_shared(at));
   return b;
+}
+
+// Scatter::Staged, after the cells' work and a barrier: the rows of the group's cells
+// (fewer in the last group) added entry by entry, the test map's rows read in order.
+Block group_scatter()
+{
+  const Ex wg = size("WORK_GROUP_SIZE"), n = size("N_TEST_DOFS"), entry = var("r_entry"), cell0 = var("r_group_cell0");
+  return {barrier(),
+          comment("scatter: the group's staged rows, entry by entry"),
+          declare(Space::Register, Type::Int, "r_group_cell0", wg * builtin(Builtin::GroupX)),
+          declare(Space::Register, Type::Int, "r_group_entries", min_of(wg, var("n_cells") - cell0) * n),
+          loop("i_round", lit(0), n,
+               {declare(Space::Register, Type::Int, "r_entry", var("i_round") * wg + var("r_lane")),
+                if_then(entry < var("r_group_entries"), add_to_dof(var("g_test_map")[cell0 * n + entry], var("s_stage")[entry]))})};
 }
 
 }  // namespace
@@ -151,14 +180,15 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   // Shapes only: whether the shared memory fits is the launching backend's check.
   validate(schedule, ir, tab.n_points(), std::numeric_limits<long long>::max());
   Kernel k;
-  Placement at{schedule.dofs() == Dofs::Shared};
+  Placement at{schedule.dofs() == Dofs::Shared, schedule.scatter() == Scatter::Staged};
   at.tables = begin_scpwi_kernel(k, ir, tab, schedule);
   at.own = own_dofs_of(ir, schedule);
   const Ex cell = size("WORK_GROUP_SIZE") * builtin(Builtin::GroupX) + builtin(Builtin::LocalX);
   // Shared arrays at kernel scope: OpenCL C allows __local declarations nowhere else.
   k.body = {};
+  if (at.shared || at.staged) k.body.push_back(declare(Space::Register, Type::Int, "r_lane", builtin(Builtin::LocalX)));
+  if (at.staged) k.body.push_back(declare_array(Space::Shared, Type::Real, "s_stage", size("N_TEST_DOFS") * size("WORK_GROUP_SIZE")));
   if (at.shared) {
-    k.body.push_back(declare(Space::Register, Type::Int, "r_lane", builtin(Builtin::LocalX)));
     for (const EvalGroup &g : ir.groups)
       for (int f : g.functions)
         if (f != kCoordinates)
@@ -168,6 +198,10 @@ Kernel build_scpwi(const ActionIR &ir, const Tabulation &tab, const Schedule &sc
   }
   k.body.push_back(declare(Space::Register, Type::Int, "r_cell", cell));
   k.body.push_back(if_then(var("r_cell") < var("n_cells"), cell_body(ir, tab, at)));
+  if (at.staged) {
+    const Block scatter = group_scatter();
+    k.body.insert(k.body.end(), scatter.begin(), scatter.end());
+  }
   apply_scatter(k, schedule);
   return k;
 }

@@ -244,6 +244,12 @@ std::vector<LaneRow> lane_exchange_rows(const ActionIR &ir)
   return rows;
 }
 
+long long staged_output_words(const Schedule &s, const ActionIR &ir)
+{
+  if (s.strategy() != Strategy::SingleCellPerWorkItem || s.scatter() != Scatter::Staged) return 0;
+  return static_cast<long long>(ir.n_test_basis) * ir.signature.element.components * s.work_group_size();
+}
+
 long long lane_exchange_words(const Schedule &s, const ActionIR &ir)
 {
   if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() == 1) return 0;
@@ -259,7 +265,7 @@ long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
     if (!dofs_alias_evaluations(s)) words += shared_dof_words(s, ir);
     if (s.cell_values() == CellValues::Shared) words += static_cast<long long>(s.tiles().cells_per_group) * cell_value_stride(ir);
   } else {
-    words += shared_dof_words(s, ir);
+    words += shared_dof_words(s, ir) + staged_output_words(s, ir);
   }
   return words * bytes_per_real(s.precision());
 }

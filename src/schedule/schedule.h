@@ -80,7 +80,14 @@ enum class Loops { Compiler, Unrolled };
 // 3D P1 1.31x and 2D P2 1.13x faster, and every scalar form 0.69-0.94x as fast
 // (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured: the CUDA tuner
 // times the Warp twin of its fastest candidates.
-enum class Scatter { Atomic, Warp };
+// Staged (SCPWI of one work-item a cell, DOFs in registers): each work-item writes its
+// cell's outputs to shared memory, and after a barrier the group adds them entry by
+// entry, consecutive work-items on consecutive entries of one cell (the test map's rows
+// read in order). Cell by cell, the 32 adds of one warp instruction fall in up to 32
+// different sectors; entry by entry a cell's DOFs lie in few (its interior and each
+// edge numbered together). Measured on the H200 with the data movement alone
+// (bench/experiments/h200_scatter_staged_probe.txt): 1.2-1.9x at 2D P3-P7, vector P1-P4.
+enum class Scatter { Atomic, Warp, Staged };
 // How an SCPWI kernel (one work-item a cell) adds to its cell's own DOFs, the interior
 // nodes no other cell holds (kernel/build_common.h). Atomic: as to the DOFs cells share.
 // Plain: without an atomic, which leaves the L2's atomic units to the shared DOFs but
@@ -282,7 +289,8 @@ int odd_stride(int words);
 long long prefetch_buffer_words(const Schedule &s, const ActionIR &ir);
 // B plus the evaluation results e[N_c][odd_stride(T^Q N_eval)] (tiled), plus the DOF
 // arrays of Dofs::Shared (dof_tile_stride), plus lane_exchange_words, plus the per-cell
-// values of CellValues::Shared, in bytes; 0 for SCPWI in registers with one lane.
+// values of CellValues::Shared, plus staged_output_words, in bytes; 0 for SCPWI in
+// registers with one lane and an atomic or warp scatter.
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir);
 // Whether a tiled kernel's shared DOF tiles live inside the words of e: when each
 // quadrature tile is one evaluation row tile (T_e^r = T^Q), every read of a DOF tile
@@ -313,5 +321,7 @@ std::vector<LaneRow> lane_exchange_rows(const ActionIR &ir);
 // Words of the exchange buffer: two halves (even and odd quadrature points, so one
 // barrier per point suffices) of rows x lanes x cells per group.
 long long lane_exchange_words(const Schedule &s, const ActionIR &ir);
+// Scatter::Staged's shared outputs: N_TEST_DOFS words a work-item (0 for other scatters).
+long long staged_output_words(const Schedule &s, const ActionIR &ir);
 
 }  // namespace femgpu

@@ -101,6 +101,13 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
   if (s.own_dofs() != OwnDofs::Atomic && !one_adder)
     throw std::invalid_argument("invalid schedule: own=plain is for SCPWI kernels of one work-item a cell and mma kernels with "
                                 "operands=registers; the others add to every DOF atomically");
+  if (s.scatter() == Scatter::Staged) {
+    if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1 || s.dofs() != Dofs::Registers)
+      throw std::invalid_argument("invalid schedule: scatter=staged is for SCPWI kernels of one work-item a cell with dofs=registers "
+                                  "(each work-item stages its cell's outputs in shared memory for the group's scatter)");
+    if (s.own_dofs() != OwnDofs::Atomic)
+      throw std::invalid_argument("invalid schedule: scatter=staged adds every staged entry atomically; own=plain does not apply to it");
+  }
   if (s.strategy() == Strategy::Assembled) return validate_assembled(s, ir);
   if (s.tables() == Tables::Interleaved && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI "
@@ -137,7 +144,8 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
       require(threads <= kMaxThreadsPerGroup, "work_group_size*lanes", threads, "<=", kMaxThreadsPerGroup, "threads per group limit");
     }
     require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
-            "one column of DOFs and outputs per work-item (dofs=shared), or the lanes' exchange buffer");
+            "one column of DOFs and outputs per work-item (dofs=shared), the lanes' exchange buffer, or a row of staged outputs "
+            "per work-item (scatter=staged)");
     return;
   }
   validate_tiles(s.tiles(), ir, n_quadrature_points);

@@ -141,7 +141,8 @@ std::vector<ScheduleWord> placement_words()
                           {"global", "constant", "constant-merged", "interleaved"},
                           std::vector<Tables>{Tables::Global, Tables::Constant, Tables::MergedConstant, Tables::Interleaved}, &Schedule::tables,
                           &Schedule::with_tables));
-  w.push_back(choice_word("scatter", "how outputs are added (warp: CUDA)", {"atomic", "warp"}, std::vector<Scatter>{Scatter::Atomic, Scatter::Warp},
+  w.push_back(choice_word("scatter", "how outputs are added (warp: CUDA; staged: SCPWI, a group's cells entry by entry)", {"atomic", "warp", "staged"},
+                          std::vector<Scatter>{Scatter::Atomic, Scatter::Warp, Scatter::Staged},
                           &Schedule::scatter, &Schedule::with_scatter));
   w.push_back(choice_word("own", "SCPWI and mma operands=registers: how a cell's own (interior) DOFs are added", {"atomic", "plain"},
                           std::vector<OwnDofs>{OwnDofs::Atomic, OwnDofs::Plain}, &Schedule::own_dofs, &Schedule::with_own_dofs));

@@ -23,6 +23,7 @@ const MoveName kMoves[] = {{Move::First, "first"},
                            {Move::SharedDofs, "shared_dofs"},
                            {Move::WarpScatter, "warp_scatter"},
                            {Move::OwnDofs, "own_dofs"},
+                           {Move::StagedScatter, "staged_scatter"},
                            {Move::Interleaved, "interleaved"},
                            {Move::HalfGroup, "half_group"},
                            {Move::RegisterBound, "register_bound"},
@@ -117,7 +118,7 @@ TunePlan default_cuda_plan(const TuneSettings &s)
   // own_dofs n=1 here too: with a budget the third round is often not reached (2D P4-P5
   // at 10 s), and the own twin of the fastest SCPWI kernel was its gain.
   add_round(&p, {{Move::RegisterBound, std::min<std::size_t>(1, s.register_bound_candidates)}, {Move::QuadSteps, s.quad_steps_candidates},
-                 {Move::OwnDofs, std::min<std::size_t>(1, s.own_dofs_candidates)}});
+                 {Move::OwnDofs, std::min<std::size_t>(1, s.own_dofs_candidates)}, {Move::StagedScatter, s.staged_scatter_candidates}});
   add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
                  {Move::Interleaved, s.interleaved_candidates}});
   // After the warp twins, so that a warp twin that won may be twinned (Laplace and

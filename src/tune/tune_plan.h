@@ -6,8 +6,8 @@
 // for local_search, how many rounds). The moves (tuner.h has each one's measurements):
 //   first            the first list (tuning_candidates: SCPWI, the model's best, classes)
 //   tensor_core      the FP64 tensor-core schedules (CUDA, FP64 only)
-//   shared_dofs warp_scatter own_dofs interleaved half_group register_bound
-//   cell_value_bound twins of the n fastest candidates so far
+//   shared_dofs warp_scatter own_dofs staged_scatter interleaved half_group
+//   register_bound cell_value_bound twins of the n fastest candidates so far
 //   quad_steps       the quad=steps twins of the tensor-core candidates among the n
 //                    fastest so far
 //   assembled        the assembled operator (schedule.h's Strategy::Assembled: cell
@@ -47,6 +47,7 @@ enum class Move {
   SharedDofs,
   WarpScatter,
   OwnDofs,
+  StagedScatter,
   Interleaved,
   HalfGroup,
   RegisterBound,

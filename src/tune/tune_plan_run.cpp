@@ -35,6 +35,7 @@ std::vector<TimedCandidate> make_move(const PlanMove &m, const PlanContext &ctx,
   case Move::SharedDofs: return shared_dofs_twins(timed, m.n);
   case Move::WarpScatter: return warp_scatter_twins(timed, m.n);
   case Move::OwnDofs: return own_dofs_twins(*ctx.ir, timed, m.n);
+  case Move::StagedScatter: return staged_scatter_twins(timed, m.n);
   case Move::Interleaved: return interleaved_twins(*ctx.ir, timed, m.n);
   case Move::HalfGroup: return half_group_twins(timed, m.n);
   case Move::RegisterBound: return register_bound_twins(timed, m.n, ctx.sm);

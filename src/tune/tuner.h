@@ -133,6 +133,10 @@ struct TuneSettings {
   // each SCPWI candidate among this many of the fastest so far, where the element has
   // own DOFs, and with the early register bound that of the fastest. 0 turns this off.
   std::size_t own_dofs_candidates = 2;
+  // With the early register bound (CUDA and OpenCL plans alike where given; the default
+  // CUDA plan), also time the Scatter::Staged twin (schedule.h) of each SCPWI candidate
+  // among this many of the fastest so far. 0 turns this off.
+  std::size_t staged_scatter_candidates = 2;
   // In the second round (CUDA only), also time the Tables::Interleaved twin of this
   // many of the fastest first-round tiled candidates, for forms where some group or
   // the test function has an even number of derivative tables (pairs_table_loads): it

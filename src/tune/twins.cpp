@@ -119,6 +119,22 @@ std::vector<TimedCandidate> own_dofs_twins(const ActionIR &ir, const std::vector
   return twins;
 }
 
+std::vector<TimedCandidate> staged_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  // The n fastest of all, then the SCPWI ones among them (as own_dofs_twins); an own=plain
+  // original and its atomic sibling make the same twin, timed once.
+  const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
+  std::vector<TimedCandidate> twins;
+  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
+    const Schedule &s = ran[i]->schedule;
+    if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1 || s.dofs() != Dofs::Registers || s.scatter() == Scatter::Staged)
+      continue;
+    const Schedule twin = s.with_scatter(Scatter::Staged).with_own_dofs(OwnDofs::Atomic);
+    if (!listed(twins, twin)) add_twin(&twins, timed, *ran[i], twin);
+  }
+  return twins;
+}
+
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm)
 {
   auto groups = [&sm](const TimedCandidate &c) {

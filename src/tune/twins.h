@@ -37,6 +37,11 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
 // in `timed` are skipped.
 std::vector<TimedCandidate> own_dofs_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n);
 
+// The Scatter::Staged twins (own=atomic) of the SCPWI candidates of one work-item a cell
+// with their DOFs in registers and another scatter, among the n fastest that ran (of any
+// strategy), fastest first; twins already in `timed`, or made twice, are skipped.
+std::vector<TimedCandidate> staged_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n);
+
 // The register-bound twins (groups_per_sm = register_bound_groups) of the n fastest
 // candidates that ran unbounded with their registers known (CUDA) and registers alone
 // limiting their groups per SM, fastest first; twins already in `timed` are skipped.

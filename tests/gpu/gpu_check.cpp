@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "femgpu.h"
@@ -46,6 +47,7 @@ struct Options {
   PetscBool unrolled = PETSC_TRUE;     // also the loops=unrolled twin of every tiled schedule
   PetscBool warp_scatter = PETSC_TRUE; // also the scatter=warp twins (sample_schedules)
   PetscBool own_dofs = PETSC_TRUE;     // also the own=plain twins of SCPWI (sample_schedules)
+  PetscBool staged_scatter = PETSC_TRUE;  // also the scatter=staged twins of SCPWI (sample_schedules)
   PetscBool interleaved = PETSC_TRUE;  // also the tables=interleaved twin of every tiled schedule
   PetscBool register_bound = PETSC_TRUE;  // also the tightest groups_per_sm twins (register_bound_twins)
   PetscBool mma = PETSC_TRUE;  // also tensor-core schedules (mma_schedules)
@@ -142,6 +144,25 @@ std::vector<Schedule> with_own_twins(std::vector<Schedule> out, const ActionIR &
   return out;
 }
 
+// The scatter=staged twin of every SCPWI schedule of one work-item a cell with its DOFs
+// in registers, and at 64 work-items a group with the first's tables (several groups a
+// mesh, the last partly empty unless the cell count happens to be a multiple).
+// Twins that do not fit the device's shared memory, or repeat one, are left out.
+std::vector<Schedule> with_staged_twins(std::vector<Schedule> out, const ActionIR &ir, long long shared_limit, bool on)
+{
+  if (!on) return out;
+  std::vector<Schedule> twins;
+  for (const Schedule &s : out)
+    if (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.dofs() == Dofs::Registers)
+      twins.push_back(s.with_scatter(Scatter::Staged).with_own_dofs(OwnDofs::Atomic).with_groups_per_sm(0));
+  twins.push_back(Schedule::single_cell_per_work_item(64).with_scatter(Scatter::Staged));
+  std::set<std::string> seen;
+  for (const Schedule &s : out) seen.insert(to_string(s));
+  for (const Schedule &t : twins)
+    if (shared_memory_bytes(t, ir) <= shared_limit && seen.insert(to_string(t)).second) out.push_back(t);
+  return out;
+}
+
 // Tensor-core schedules (FP64) of three shapes: one quadrature tile of 8 points with
 // more warps than row tiles, 16 cells over 2 warps, and 8 warps on tiles of up to 32
 // points; the last two also with the quadrature step by step (quad=steps); with a mesh
@@ -198,8 +219,8 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
   if (space.candidates.empty()) {
     if (o.shared_dofs && shared_memory_bytes(out[0].with_dofs(Dofs::Shared), ir) <= shared_limit) out.push_back(out[0].with_dofs(Dofs::Shared));
-    return with_register_bound_twins(with_own_twins(with_warp_twins(out, out.size(), o.warp_scatter), ir, o.own_dofs), out.size(),
-                                     o.register_bound);
+    out = with_own_twins(with_warp_twins(out, out.size(), o.warp_scatter), ir, o.own_dofs);
+    return with_register_bound_twins(with_staged_twins(out, ir, shared_limit, o.staged_scatter), out.size(), o.register_bound);
   }
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled)), first_tiled = out.size();
   for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
@@ -220,9 +241,8 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
     for (const Schedule &twin : twins)
       if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
   }
-  return with_register_bound_twins(
-      with_own_twins(with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter), ir, o.own_dofs),
-      first_tiled, o.register_bound);
+  out = with_own_twins(with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter), ir, o.own_dofs);
+  return with_register_bound_twins(with_staged_twins(out, ir, shared_limit, o.staged_scatter), first_tiled, o.register_bound);
 }
 
 double relative_error(const std::vector<double> &a, const std::vector<double> &b)
@@ -389,6 +409,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-unrolled", "also check every tiled schedule with loops=unrolled", "", o.unrolled, &o.unrolled, nullptr));
   PetscCall(PetscOptionsBool("-own_dofs", "also check the own=plain twins of SCPWI (elements with interior nodes)", "", o.own_dofs, &o.own_dofs,
                              nullptr));
+  PetscCall(PetscOptionsBool("-staged_scatter", "also check the scatter=staged twins of SCPWI", "", o.staged_scatter, &o.staged_scatter, nullptr));
   PetscCall(PetscOptionsBool("-warp_scatter", "also check the scatter=warp twins of SCPWI, the best tiled and the last schedule", "",
                              o.warp_scatter, &o.warp_scatter, nullptr));
   PetscCall(PetscOptionsBool("-register_bound", "also check the tightest groups_per_sm twins of the first SCPWI, the best tiled and the last schedule",
