@@ -133,9 +133,12 @@ struct TuneSettings {
   // each SCPWI candidate among this many of the fastest so far, where the element has
   // own DOFs, and with the early register bound that of the fastest. 0 turns this off.
   std::size_t own_dofs_candidates = 2;
-  // With the early register bound (CUDA and OpenCL plans alike where given; the default
-  // CUDA plan), also time the Scatter::Staged twin (schedule.h) of each SCPWI candidate
-  // among this many of the fastest so far. 0 turns this off.
+  // With the early register bound (the default CUDA plan's third round), also time the
+  // Scatter::Staged twin (schedule.h) of each SCPWI candidate among this many of the
+  // fastest so far. Forced beside the table's winners on the H200 it ran the vector
+  // SCPWI winners 1.24-1.75x faster (elasticity 2D P1-P4, 3D P2-P3, hyperelasticity 2D
+  // P1-P2, 3D P1), Laplace and Helmholtz 2D P3-P4 1.04-1.12x, and the scalar P2 kernels
+  // 0.93x (bench/experiments/h200_staged_scatter.txt), so it is measured. 0 turns this off.
   std::size_t staged_scatter_candidates = 2;
   // In the second round (CUDA only), also time the Tables::Interleaved twin of this
   // many of the fastest first-round tiled candidates, for forms where some group or

@@ -26,14 +26,15 @@ TEST_CASE("tune plan: the default plans print and read back", "[tune_plan]")
   const TuneSettings s;
   const std::string cuda = to_string(default_cuda_plan(s));
   CHECK(cuda ==
-        "first; tensor_core n=6; assembled; register_bound n=1 + quad_steps n=1 + own_dofs n=1; shared_dofs n=2 + warp_scatter n=2 + interleaved n=2; own_dofs n=2 + half_group n=2 + "
+        "first; tensor_core n=6; assembled; register_bound n=1 + quad_steps n=1 + own_dofs n=1 + staged_scatter n=2; shared_dofs n=2 + warp_scatter n=2 + interleaved n=2; own_dofs n=2 + half_group n=2 + "
         "register_bound n=2 + cell_value_bound n=2; local_search n=2; bound_best");
   CHECK(to_string(parse_tune_plan(cuda)) == cuda);
   CHECK(to_string(default_opencl_plan(s)) == "first; local_search n=2");
   TuneSettings off = s;
-  off.mma_candidates = off.warp_scatter_candidates = 0;
+  off.mma_candidates = off.warp_scatter_candidates = off.staged_scatter_candidates = 0;
   CHECK(to_string(default_cuda_plan(off)).find("tensor_core") == std::string::npos);
   CHECK(to_string(default_cuda_plan(off)).find("warp_scatter") == std::string::npos);
+  CHECK(to_string(default_cuda_plan(off)).find("staged_scatter") == std::string::npos);
   off.assembled_candidate = false;
   CHECK(to_string(default_cuda_plan(off)).find("assembled") == std::string::npos);
   off.register_bound_candidates = off.cell_value_bound_candidates = 0;
