@@ -5,19 +5,6 @@
 # multiple of 8 (-faces 5,3: the last group of 8-64 cells is partly empty).
 # Usage: tests/gpu/run_identity_sanitizers.sh [OUTPUT_DIR]   (femgpu-gpu-check on PATH)
 set -uo pipefail
-out="${1:-.}"
-mkdir -p "$out"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
-status=0
-for tool in memcheck racecheck; do
-  for form in mass tests/gpu/vector_mass.ufl tests/gpu/advection_reaction.ufl; do
-    echo "=== compute-sanitizer --tool $tool femgpu-gpu-check -ops $form" | tee -a "$out/$tool.txt"
-    compute-sanitizer --tool "$tool" --error-exitcode 3 femgpu-gpu-check -ops "$form" -min_degree 2 -max_degree_2d 4 -max_degree_3d 3 \
-      -faces 5,3 -tiled 0 -shared_dofs 0 -unrolled 0 -warp_scatter 0 -register_bound 0 -interleaved 0 -own_dofs 0 >>"$out/$tool.txt" 2>&1
-    rc=$?
-    echo "rc=$rc" | tee -a "$out/$tool.txt"
-    tail -n 3 "$out/$tool.txt"
-    ((rc == 0)) || status=$rc
-  done
-done
-exit $status
+source "$(dirname "$0")/sanitize_gpu_check.sh"
+sanitize_gpu_check "${1:-.}" "mass tests/gpu/vector_mass.ufl tests/gpu/advection_reaction.ufl" -min_degree 2 -max_degree_2d 4 -max_degree_3d 3 \
+  -faces 5,3 -tiled 0 -shared_dofs 0 -unrolled 0 -warp_scatter 0 -register_bound 0 -interleaved 0 -own_dofs 0

@@ -8,7 +8,6 @@
 #include <catch2/catch.hpp>
 
 #include <map>
-#include <regex>
 
 #include "fem/action_tables.h"
 #include "fem/lattice_mesh.h"
@@ -20,6 +19,7 @@
 #include "kernel/emit.h"
 #include "schedule/schedule.h"
 #include "support/opencl_check.h"
+#include "support/source_text.h"
 #include "support/timed_candidates.h"
 #include "tune/twins.h"
 
@@ -37,20 +37,6 @@ bool inside(const std::vector<double> &nodes, int dim, int j)
     sum += lambda;
   }
   return sum < 1 - 1e-9;
-}
-
-std::string kernel_source(const std::string &form_text, CellType cell, int degree, const std::string &schedule, int components = 1)
-{
-  FormSignature sig{cell, Element{degree, components}, 1};
-  const ActionIR ir = lower_form(parse_form_text("from ufl import *\n" + form_text + "\n", "t.ufl", sig).a);
-  const Tabulation tab = tabulate_action(ir, default_share_dir());
-  return kernel::emit_cuda(kernel::build_kernel(ir, tab, parse_schedule(schedule)));
-}
-
-long count(const std::string &s, const std::string &re)
-{
-  const std::regex r(re);
-  return std::distance(std::sregex_iterator(s.begin(), s.end(), r), std::sregex_iterator());
 }
 
 }  // namespace
@@ -98,22 +84,22 @@ TEST_CASE("own=plain adds to a cell's own DOFs without atomics where it has some
   const std::string mass = "a = u*v*dx", laplace = "a = inner(grad(u), grad(v))*dx";
   // own=atomic (the default): the atomic scatter as before, at any degree
   for (int k : {2, 3}) {
-    const std::string atomic = kernel_source(mass, CellType::Triangle, k, "scpwi wg=32 fp64");
-    CHECK(count(atomic, "g_out\\[r_dof0\\] \\+=") == 0);
-    CHECK(count(atomic, "< N_OWNED_TEST_DOFS") == 0);
+    const std::string atomic = test::form_cuda_source(mass, CellType::Triangle, k, "scpwi wg=32 fp64");
+    CHECK(test::regex_count(atomic, "g_out\\[r_dof0\\] \\+=") == 0);
+    CHECK(test::regex_count(atomic, "< N_OWNED_TEST_DOFS") == 0);
   }
   // P2 triangles have no interior node: own=plain changes nothing
-  const std::string p2 = kernel_source(mass, CellType::Triangle, 2, "scpwi wg=32 own=plain fp64");
+  const std::string p2 = test::form_cuda_source(mass, CellType::Triangle, 2, "scpwi wg=32 own=plain fp64");
   CHECK(p2.find("#define N_OWNED_TEST_DOFS 0") != std::string::npos);
-  const std::string p2_atomic = kernel_source(mass, CellType::Triangle, 2, "scpwi wg=32 fp64");
+  const std::string p2_atomic = test::form_cuda_source(mass, CellType::Triangle, 2, "scpwi wg=32 fp64");
   CHECK(p2.substr(p2.find('\n')) == p2_atomic.substr(p2_atomic.find('\n')));  // all but the schedule's line
   // Psi = I: a plain add for the own entries in the point loop, atomic otherwise
-  const std::string scpwi_mass = kernel_source(mass, CellType::Triangle, 3, "scpwi wg=32 own=plain fp64");
+  const std::string scpwi_mass = test::form_cuda_source(mass, CellType::Triangle, 3, "scpwi wg=32 own=plain fp64");
   CHECK(scpwi_mass.find("#define N_OWNED_TEST_DOFS 1") != std::string::npos);
-  CHECK(count(scpwi_mass, "g_out\\[r_dof0\\] \\+= ") == 1);
-  CHECK(count(scpwi_mass, "atomicAdd") == 1);
+  CHECK(test::regex_count(scpwi_mass, "g_out\\[r_dof0\\] \\+= ") == 1);
+  CHECK(test::regex_count(scpwi_mass, "atomicAdd") == 1);
   // with a test table: own values loaded before the shared adds, stored after them
-  const std::string scpwi_laplace = kernel_source(laplace, CellType::Triangle, 4, "scpwi wg=32 scatter=warp own=plain fp64");
+  const std::string scpwi_laplace = test::form_cuda_source(laplace, CellType::Triangle, 4, "scpwi wg=32 scatter=warp own=plain fp64");
   CHECK(scpwi_laplace.find("#define N_OWNED_TEST_DOFS 3") != std::string::npos);
   const size_t load = scpwi_laplace.find("r_own_old[i_out] = "), store = scpwi_laplace.find("= r_own_old[i_out] + ");
   REQUIRE(load != std::string::npos);
@@ -121,7 +107,7 @@ TEST_CASE("own=plain adds to a cell's own DOFs without atomics where it has some
   CHECK(load < store);
   CHECK(scpwi_laplace.find("i_out = N_OWNED_TEST_DOFS; i_out < N_TEST_DOFS") != std::string::npos);
   // vector elements: C entries a node
-  CHECK(kernel_source("a = inner(u, v)*dx", CellType::Tetrahedron, 5, "scpwi wg=32 own=plain fp64", 3).find("#define N_OWNED_TEST_DOFS 12") !=
+  CHECK(test::form_cuda_source("a = inner(u, v)*dx", CellType::Tetrahedron, 5, "scpwi wg=32 own=plain fp64", 3).find("#define N_OWNED_TEST_DOFS 12") !=
         std::string::npos);
 }
 

@@ -6,8 +6,6 @@
 // tuner's twins.
 #include <catch2/catch.hpp>
 
-#include <regex>
-
 #include "fem/action_tables.h"
 #include "form/parser.h"
 #include "ir/lower.h"
@@ -26,32 +24,21 @@ using namespace femgpu;
 
 namespace {
 
-ActionIR form_ir(const std::string &form_text, CellType cell, int degree, int components = 1)
-{
-  FormSignature sig{cell, Element{degree, components}, 1};
-  return lower_form(parse_form_text("from ufl import *\n" + form_text + "\n", "t.ufl", sig).a);
-}
-
-std::string kernel_source(const ActionIR &ir, const std::string &schedule)
+std::string staged_source(const ActionIR &ir, const std::string &schedule)
 {
   const Tabulation tab = tabulate_action(ir, default_share_dir());
   return kernel::emit_cuda(kernel::build_kernel(ir, tab, parse_schedule(schedule)));
 }
 
-long count(const std::string &s, const std::string &re)
-{
-  const std::regex r(re);
-  return std::distance(std::sregex_iterator(s.begin(), s.end(), r), std::sregex_iterator());
-}
-
 }  // namespace
+
 
 TEST_CASE("scatter=staged is read and printed, and validation keeps it to SCPWI in registers", "[schedule][staged_scatter]")
 {
   const Schedule s = parse_schedule("scpwi wg=64 tables=constant scatter=staged fp64");
   CHECK(s.scatter() == Scatter::Staged);
   CHECK(to_string(s) == "scpwi wg=64 tables=constant scatter=staged fp64");
-  const ActionIR ir = form_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 3, 2);
+  const ActionIR ir = test::form_text_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 3, 2);
   CHECK_NOTHROW(validate(s, ir, 6, 1 << 20));
   for (const char *text : {"mma nc=8 warps=4 tq=8 scatter=staged fp64", "tiled nc=8 nwi=4 tq=6 ter=6 tec=[10] tqr=10 tqc=6 scatter=staged fp64",
                            "scpwi wg=32 lanes=2 scatter=staged fp64", "scpwi wg=32 dofs=shared scatter=staged fp64"}) {
@@ -67,8 +54,8 @@ TEST_CASE("scatter=staged is read and printed, and validation keeps it to SCPWI 
 TEST_CASE("scatter=staged holds one row of N_TEST_DOFS values a work-item in shared memory", "[schedule][staged_scatter]")
 {
   // Laplace 2D P3: 10 test DOFs; elasticity 3D P2: 10 nodes x 3 components
-  const ActionIR laplace = form_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 3);
-  const ActionIR elasticity = form_ir("a = inner(grad(u), grad(v))*dx", CellType::Tetrahedron, 2, 3);
+  const ActionIR laplace = test::form_text_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 3);
+  const ActionIR elasticity = test::form_text_ir("a = inner(grad(u), grad(v))*dx", CellType::Tetrahedron, 2, 3);
   CHECK(shared_memory_bytes(parse_schedule("scpwi wg=64 scatter=staged fp64"), laplace) == 10 * 64 * 8);
   CHECK(shared_memory_bytes(parse_schedule("scpwi wg=64 scatter=staged fp32"), laplace) == 10 * 64 * 4);
   CHECK(shared_memory_bytes(parse_schedule("scpwi wg=128 scatter=staged fp64"), elasticity) == 30 * 128 * 8);
@@ -79,22 +66,22 @@ TEST_CASE("scatter=staged holds one row of N_TEST_DOFS values a work-item in sha
 TEST_CASE("a staged kernel writes its outputs to shared rows and adds them after one barrier", "[kernel][emit][staged_scatter]")
 {
   // with a test table: the outputs after the quadrature loop
-  const ActionIR laplace = form_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 4);
-  const std::string staged = kernel_source(laplace, "scpwi wg=32 scatter=staged fp64");
-  CHECK(count(staged, "s_stage\\[\\(r_lane \\* N_TEST_DOFS\\) \\+ i_out\\] = r_out\\[i_out\\]") == 1);
-  CHECK(count(staged, "__syncthreads\\(\\)") == 1);
-  CHECK(count(staged, "atomicAdd") == 1);
+  const ActionIR laplace = test::form_text_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 4);
+  const std::string staged = staged_source(laplace, "scpwi wg=32 scatter=staged fp64");
+  CHECK(test::regex_count(staged, "s_stage\\[\\(r_lane \\* N_TEST_DOFS\\) \\+ i_out\\] = r_out\\[i_out\\]") == 1);
+  CHECK(test::regex_count(staged, "__syncthreads\\(\\)") == 1);
+  CHECK(test::regex_count(staged, "atomicAdd") == 1);
   const size_t barrier = staged.find("__syncthreads()"), add = staged.find("atomicAdd(&g_out[r_dof], s_stage[r_entry])");
   REQUIRE(add != std::string::npos);
   CHECK(barrier < add);
   CHECK(staged.find("g_test_map[(r_group_cell0 * N_TEST_DOFS) + r_entry]") != std::string::npos);
   // Psi = I: each point's value to its entry of the row
-  const ActionIR mass = form_ir("a = inner(u, v)*dx", CellType::Tetrahedron, 2, 3);
-  const std::string identity = kernel_source(mass, "scpwi wg=64 tables=constant scatter=staged fp64");
-  CHECK(count(identity, "s_stage\\[\\(r_lane \\* N_TEST_DOFS\\) \\+ \\(+i_quad \\* N_COMPONENTS\\)( \\+ [12]\\))?\\] = ") == 3);
-  CHECK(count(identity, "atomicAdd") == 1);
+  const ActionIR mass = test::form_text_ir("a = inner(u, v)*dx", CellType::Tetrahedron, 2, 3);
+  const std::string identity = staged_source(mass, "scpwi wg=64 tables=constant scatter=staged fp64");
+  CHECK(test::regex_count(identity, "s_stage\\[\\(r_lane \\* N_TEST_DOFS\\) \\+ \\(+i_quad \\* N_COMPONENTS\\)( \\+ [12]\\))?\\] = ") == 3);
+  CHECK(test::regex_count(identity, "atomicAdd") == 1);
   // the atomic scatter is unchanged
-  const std::string atomic = kernel_source(laplace, "scpwi wg=32 fp64");
+  const std::string atomic = staged_source(laplace, "scpwi wg=32 fp64");
   CHECK(atomic.find("s_stage") == std::string::npos);
   CHECK(atomic.find("__syncthreads") == std::string::npos);
 }
