@@ -261,7 +261,7 @@ Block pointwise_pairs(const ActionIR &ir, const Tabulation &tab, const MmaLayout
   return {comment("pointwise maps e_j at each (cell, point) into s_f"), prefetched ? unrolled(pairs) : pairs};
 }
 
-Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, const MmaLayout &l, bool staged)
+Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, const MmaLayout &l)
 {
   Block b = mma::thread_indices();
   for (size_t gi = 0; gi < ir.groups.size(); ++gi) {
@@ -270,7 +270,6 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
   }
   if (!tab.test_identity) b.push_back(declare_array(Space::Shared, Type::Real, "s_f", lit(l.test_words)));
   b.push_back(declare_array(Space::Shared, Type::Real, "s_cell", lit(l.cell_words)));
-  if (staged) b.push_back(declare_array(Space::Shared, Type::Real, "s_stage", size("N_C") * size("N_TEST_DOFS")));
   auto append = [&](const Block &more) { b.insert(b.end(), more.begin(), more.end()); };
   const bool prefetched = prefetches_test_dofs(ir, tab, m);
   if (prefetched) append(prefetch_test_dofs(ir));
@@ -303,7 +302,7 @@ Block mma_body(const ActionIR &ir, const Tabulation &tab, const MmaSizes &m, con
   // No barrier here: the next tile's evaluation writes s_e, which the points finished
   // reading before the last barrier, and its points write s_f only after the next one.
   b.push_back(loop("i_quad_tile", lit(0), size("N_QUAD_TILES"), tile));
-  append(staged ? mma::staged_scatter() : mma::scatter());
+  append(mma::scatter());
   return b;
 }
 
@@ -370,11 +369,7 @@ Kernel build_mma(const ActionIR &ir, const Tabulation &tab, const Schedule &sche
     throw std::invalid_argument("build_mma: " + to_string(schedule) +
                                 ": operands=registers needs a test table that is the identity (a form whose test function enters by its "
                                 "values alone, with compressed points: the mass form, b . grad(u) v + c u v); this form has a quadrature product");
-  if (schedule.scatter() == Scatter::Staged && tab.test_identity)
-    throw std::invalid_argument("build_mma: " + to_string(schedule) +
-                                ": scatter=staged stages Y, the quadrature product's result; with a test table that is the identity there is "
-                                "none, and the points add their values entry by entry already");
-  k.body = m.operands == MmaOperands::Registers ? mma::registers_body(ir, tab, layout, own_dofs_of(ir, schedule)) : mma_body(ir, tab, m, layout, schedule.scatter() == Scatter::Staged);
+  k.body = m.operands == MmaOperands::Registers ? mma::registers_body(ir, tab, layout, own_dofs_of(ir, schedule)) : mma_body(ir, tab, m, layout);
   return k;
 }
 

@@ -33,8 +33,5 @@ Block quadrature(const ActionIR &ir);
 Block quadrature_by_steps(const ActionIR &ir);
 // 3. One atomic add per (test basis function, cell, component) of Y.
 Block scatter();
-// 3 with Scatter::Staged: Y through s_stage (N_C x N_TEST_DOFS words), added entry by
-// entry after a barrier.
-Block staged_scatter();
 
 }  // namespace femgpu::kernel::mma

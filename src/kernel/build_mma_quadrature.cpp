@@ -57,29 +57,6 @@ Block quadrature_by_steps(const ActionIR &ir)
           unrolled(loop("i_dt", lit(0), lit(nd), {unrolled(loop("i_p", lit(0), size("QUAD_STEPS"), p_step))}))};
 }
 
-// Scatter::Staged: each lane's Y words to the cells' rows of s_stage (N_TEST_DOFS words a
-// cell slot, the test map's layout), one barrier, then the group adds the rows of its
-// cells entry by entry, work-item x taking entries x, x + N_THREADS, ...
-Block staged_scatter()
-{
-  Block per_word;
-  for (int h = 0; h < 2; ++h) {
-    const Ex column = var("i_ct") * lit(8) + lit(2) * var("r_lane_col") + lit(h);
-    const Ex slot = column / size("N_COMPONENTS"), entry = var("r_test_row") * size("N_COMPONENTS") + column % size("N_COMPONENTS");
-    per_word.push_back(if_then(var("r_test_row") < size("N_TEST_BASIS"), {assign(var("s_stage")[slot * size("N_TEST_DOFS") + entry], y_word(var("i_ct"), h))}));
-  }
-  Block tile{declare(Space::Register, Type::Int, "r_test_row", warp_row_tile() * lit(8) + var("r_lane_row")),
-             unrolled(loop("i_ct", lit(0), size("TEST_COL_TILES"), per_word))};
-  const Ex n = size("N_TEST_DOFS"), threads = size("N_THREADS"), entry = var("r_entry");
-  return {comment("Y to the cells' rows of s_stage; the group adds them entry by entry"),
-          unrolled(loop("i_rt", lit(0), size("TEST_ROW_TILES_PER_WARP"), {if_then(warp_row_tile() < size("TEST_ROW_TILES"), tile)})),
-          barrier(),
-          declare(Space::Register, Type::Int, "r_group_entries", min_of(size("N_C"), var("n_cells") - var("r_cell0")) * n),
-          loop("i_round", lit(0), (size("N_C") * n + threads - lit(1)) / threads,
-               {declare(Space::Register, Type::Int, "r_entry", var("i_round") * threads + var("r_thread")),
-                if_then(entry < var("r_group_entries"), add_to_dof(var("g_test_map")[var("r_cell0") * n + entry], var("s_stage")[entry]))})};
-}
-
 Block scatter()
 {
   Block per_word;

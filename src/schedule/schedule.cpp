@@ -246,10 +246,8 @@ std::vector<LaneRow> lane_exchange_rows(const ActionIR &ir)
 
 long long staged_output_words(const Schedule &s, const ActionIR &ir)
 {
-  if (s.scatter() != Scatter::Staged) return 0;
-  const long long n = static_cast<long long>(ir.n_test_basis) * ir.signature.element.components;
-  if (s.strategy() == Strategy::TensorCore) return n * s.mma().cells_per_group;
-  return s.strategy() == Strategy::SingleCellPerWorkItem ? n * s.work_group_size() : 0;
+  if (s.strategy() != Strategy::SingleCellPerWorkItem || s.scatter() != Scatter::Staged) return 0;
+  return static_cast<long long>(ir.n_test_basis) * ir.signature.element.components * s.work_group_size();
 }
 
 long long lane_exchange_words(const Schedule &s, const ActionIR &ir)
@@ -260,7 +258,7 @@ long long lane_exchange_words(const Schedule &s, const ActionIR &ir)
 
 long long shared_memory_bytes(const Schedule &s, const ActionIR &ir)
 {
-  if (s.strategy() == Strategy::TensorCore) return (mma_layout(s.mma(), ir).total_words() + staged_output_words(s, ir)) * bytes_per_real(s.precision());
+  if (s.strategy() == Strategy::TensorCore) return mma_layout(s.mma(), ir).total_words() * bytes_per_real(s.precision());
   long long words = lane_exchange_words(s, ir);
   if (s.strategy() == Strategy::Tiled) {
     words += prefetch_buffer_words(s, ir) + evaluation_words(s, ir);

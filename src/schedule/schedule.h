@@ -80,15 +80,16 @@ enum class Loops { Compiler, Unrolled };
 // 3D P1 1.31x and 2D P2 1.13x faster, and every scalar form 0.69-0.94x as fast
 // (bench/experiments/h200_warp_scatter_p1.txt). Which wins is measured: the CUDA tuner
 // times the Warp twin of its fastest candidates.
-// Staged (SCPWI of one work-item a cell with DOFs in registers, and tensor-core kernels
-// with a quadrature product): the group's outputs go to shared memory, one row of
-// N_TEST_DOFS words a cell, and after a barrier the group adds them entry by entry,
-// consecutive work-items on consecutive entries of one cell (the test map's rows read in
-// order). Cell by cell, the 32 adds of one warp instruction fall in up to 32 cells' DOFs;
-// entry by entry they follow one cell's map row, whose interior, edge and component DOFs
-// are numbered together, a few sectors. Forced beside the SCPWI winners on the H200: the
-// vector forms 1.24-1.75x, scalar 2D P3-P4 1.04-1.12x, scalar P2 0.93x
-// (bench/experiments/h200_staged_scatter.txt); the tuner times it as a twin.
+// Staged (SCPWI of one work-item a cell with DOFs in registers): each work-item writes
+// its cell's outputs to a row of N_TEST_DOFS words in shared memory, and after a barrier
+// the group adds the rows entry by entry, consecutive work-items on consecutive entries
+// of one cell (the test map's rows read in order). Cell by cell, the 32 adds of one warp
+// instruction fall in up to 32 cells' DOFs; entry by entry they follow one cell's map
+// row, whose interior, edge and component DOFs are numbered together, a few sectors.
+// Forced beside the SCPWI winners on the H200: the vector forms 1.24-1.75x, scalar 2D
+// P3-P4 1.04-1.12x, scalar P2 0.93x (bench/experiments/h200_staged_scatter.txt); the
+// tuner times it as a twin. The tensor-core kernels' Y staged the same way ran 0.79-1.07x
+// (h200_mma_staged.txt): they keep their atomic scatter.
 enum class Scatter { Atomic, Warp, Staged };
 // How an SCPWI kernel (one work-item a cell) adds to its cell's own DOFs, the interior
 // nodes no other cell holds (kernel/build_common.h). Atomic: as to the DOFs cells share.
@@ -323,8 +324,7 @@ std::vector<LaneRow> lane_exchange_rows(const ActionIR &ir);
 // Words of the exchange buffer: two halves (even and odd quadrature points, so one
 // barrier per point suffices) of rows x lanes x cells per group.
 long long lane_exchange_words(const Schedule &s, const ActionIR &ir);
-// Scatter::Staged's shared outputs: N_TEST_DOFS words an SCPWI work-item or a tensor-core
-// kernel's cell (0 for other scatters).
+// Scatter::Staged's shared outputs: N_TEST_DOFS words a work-item (0 for other scatters).
 long long staged_output_words(const Schedule &s, const ActionIR &ir);
 
 }  // namespace femgpu

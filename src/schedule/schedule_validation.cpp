@@ -52,9 +52,9 @@ void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_sh
   if (s.precision() != Precision::FP64)
     throw std::invalid_argument("invalid schedule: mma kernels use the FP64 tensor cores (mma.sync m8n8k4 .f64); there is no fp32 variant");
   if (s.dofs() != Dofs::Registers || s.cell_values() != CellValues::Registers || s.tables() != Tables::Global ||
-      s.loops() != Loops::Compiler || s.scatter() == Scatter::Warp || s.lanes() != 1)
-    throw std::invalid_argument("invalid schedule: an mma kernel takes none of dofs=, cells=, tables=, loops=, scatter=warp or lanes= "
-                                "(operands= says where its operands live; its tables are in global memory)");
+      s.loops() != Loops::Compiler || s.scatter() != Scatter::Atomic || s.lanes() != 1)
+    throw std::invalid_argument("invalid schedule: an mma kernel takes none of dofs=, cells=, tables=, loops=, scatter= or lanes= (operands= "
+                                "says where its operands live; its tables are in global memory)");
   require_range("cells_per_group", m.cells_per_group, kMaxThreadsPerGroup, "threads per group limit");
   require(m.cells_per_group % 8 == 0, "cells_per_group", m.cells_per_group, "a multiple of", 8, "the width of a product's column tile");
   require_range("warps", m.warps, kMaxThreadsPerGroup / 32, "threads per group limit");
@@ -102,12 +102,9 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
     throw std::invalid_argument("invalid schedule: own=plain is for SCPWI kernels of one work-item a cell and mma kernels with "
                                 "operands=registers; the others add to every DOF atomically");
   if (s.scatter() == Scatter::Staged) {
-    const bool scpwi = s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.dofs() == Dofs::Registers;
-    const bool mma = s.strategy() == Strategy::TensorCore && s.mma().operands == MmaOperands::Shared;
-    if (!scpwi && !mma)
+    if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1 || s.dofs() != Dofs::Registers)
       throw std::invalid_argument("invalid schedule: scatter=staged is for SCPWI kernels of one work-item a cell with dofs=registers "
-                                  "and mma kernels with operands=shared (the outputs of a group's cells staged in shared memory for "
-                                  "the group's scatter)");
+                                  "(each work-item stages its cell's outputs in shared memory for the group's scatter)");
     if (s.own_dofs() != OwnDofs::Atomic)
       throw std::invalid_argument("invalid schedule: scatter=staged adds every staged entry atomically; own=plain does not apply to it");
   }

@@ -168,8 +168,7 @@ std::vector<Schedule> with_staged_twins(std::vector<Schedule> out, const ActionI
 // points; the last two also with the quadrature step by step (quad=steps); with a mesh
 // whose cell count is no multiple of 8 (-faces 5,3), the last group is partly empty.
 // Where the test table is the identity, also the operands in registers (1, 2 and 4 warps,
-// the 2-warp one with own=plain where the element has own DOFs); otherwise the first and
-// the last shape also with scatter=staged.
+// the 2-warp one with own=plain where the element has own DOFs).
 std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_limit, bool test_identity)
 {
   const int q8 = (Q + 7) / 8 * 8;
@@ -180,17 +179,7 @@ std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_
     const Schedule s = Schedule::tensor_core(m);
     if (shared_memory_bytes(s, ir) <= shared_limit) out.push_back(s);
   }
-  if (!test_identity) {
-    // With a quadrature product, the first and the last shape also with Y staged (scatter=staged).
-    std::vector<Schedule> ends;
-    if (!out.empty()) ends = {out.front(), out.back()};
-    if (out.size() == 1) ends.pop_back();
-    for (const Schedule &s : ends) {
-      const Schedule staged = s.with_scatter(Scatter::Staged);
-      if (shared_memory_bytes(staged, ir) <= shared_limit) out.push_back(staged);
-    }
-    return out;
-  }
+  if (!test_identity) return out;
   for (int warps : {1, 2, 4}) {
     MmaSizes m{8 * warps, warps, 8};
     m.operands = MmaOperands::Registers;

@@ -33,14 +33,14 @@ std::string staged_source(const ActionIR &ir, const std::string &schedule)
 }  // namespace
 
 
-TEST_CASE("scatter=staged is read and printed, and validation keeps it to SCPWI in registers and mma with shared operands", "[schedule][staged_scatter]")
+TEST_CASE("scatter=staged is read and printed, and validation keeps it to SCPWI in registers", "[schedule][staged_scatter]")
 {
   const Schedule s = parse_schedule("scpwi wg=64 tables=constant scatter=staged fp64");
   CHECK(s.scatter() == Scatter::Staged);
   CHECK(to_string(s) == "scpwi wg=64 tables=constant scatter=staged fp64");
   const ActionIR ir = test::form_text_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 3, 2);
   CHECK_NOTHROW(validate(s, ir, 6, 1 << 20));
-  for (const char *text : {"mma nc=8 warps=1 tq=8 operands=registers scatter=staged fp64", "tiled nc=8 nwi=4 tq=6 ter=6 tec=[10] tqr=10 tqc=6 scatter=staged fp64",
+  for (const char *text : {"mma nc=8 warps=4 tq=8 scatter=staged fp64", "tiled nc=8 nwi=4 tq=6 ter=6 tec=[10] tqr=10 tqc=6 scatter=staged fp64",
                            "scpwi wg=32 lanes=2 scatter=staged fp64", "scpwi wg=32 dofs=shared scatter=staged fp64"}) {
     INFO(text);
     CHECK_THROWS_WITH(validate(parse_schedule(text), ir, 6, 1 << 20), Catch::Contains("scatter=staged is for SCPWI kernels of one work-item a cell"));
@@ -149,36 +149,4 @@ TEST_CASE("the tuner twins the SCPWI candidates among the fastest with scatter=s
   CHECK(to_string(twins[0].schedule) == "scpwi wg=64 scatter=staged fp64");
   // the plan's word
   CHECK(to_string(parse_tune_plan("first; staged_scatter n=3")) == "first; staged_scatter n=3");
-}
-
-TEST_CASE("a tensor-core kernel with a quadrature product may stage Y", "[schedule][kernel][mma][staged_scatter]")
-{
-  const ActionIR laplace = test::form_text_ir("a = inner(grad(u), grad(v))*dx", CellType::Triangle, 5, 2);
-  const Schedule s = parse_schedule("mma nc=8 warps=4 tq=16 scatter=staged groups_per_sm=12 fp64");
-  CHECK(to_string(s) == "mma nc=8 warps=4 tq=16 scatter=staged groups_per_sm=12 fp64");
-  CHECK_NOTHROW(validate(s, laplace, 16, 1 << 20));
-  // N_C cells x 21 nodes x 2 components of Y beside the layout's words
-  const Schedule atomic = s.with_scatter(Scatter::Atomic);
-  CHECK(shared_memory_bytes(s, laplace) == shared_memory_bytes(atomic, laplace) + 8 * 42 * 8);
-  CHECK_THROWS_WITH(validate(s.with_scatter(Scatter::Warp), laplace, 16, 1 << 20), Catch::Contains("scatter=warp"));
-  MmaSizes registers{16, 2, 8};
-  registers.operands = MmaOperands::Registers;
-  CHECK_THROWS_WITH(validate(Schedule::tensor_core(registers).with_scatter(Scatter::Staged), laplace, 16, 1 << 20),
-                    Catch::Contains("mma kernels with operands=shared"));
-  // Y's words to s_stage, one barrier more than the atomic kernel, one atomic add
-  const std::string staged = staged_source(laplace, to_string(s));
-  const std::string plain = staged_source(laplace, to_string(atomic));
-  CHECK(test::regex_count(staged, "s_stage\\[") == 3);
-  CHECK(test::regex_count(staged, "__syncthreads") == test::regex_count(plain, "__syncthreads") + 1);
-  CHECK(test::regex_count(staged, "atomicAdd") == 1);
-  CHECK(staged.find("atomicAdd(&g_out[r_dof], s_stage[r_entry])") != std::string::npos);
-  test::check_nvrtc_compiles(staged);
-  for (const char *form : {"a = inner(grad(u), grad(v))*dx + 2.0*inner(u, v)*dx", "a = inner(u, v)*dx + inner(grad(u), grad(v))*dx"})
-    for (CellType cell : {CellType::Triangle, CellType::Tetrahedron}) {
-      INFO(form);
-      test::check_nvrtc_compiles(staged_source(test::form_text_ir(form, cell, 3), "mma nc=16 warps=4 tq=8 quad=steps scatter=staged fp64"));
-    }
-  // with an identity test table there is no Y: refused with a reason
-  const ActionIR mass = test::form_text_ir("a = u*v*dx", CellType::Triangle, 4);
-  CHECK_THROWS_WITH(staged_source(mass, "mma nc=8 warps=4 tq=16 scatter=staged fp64"), Catch::Contains("the points add their values entry by entry"));
 }
