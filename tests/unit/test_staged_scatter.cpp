@@ -2,8 +2,8 @@
 // their cells' outputs to shared memory and the group adds them entry by entry. Checked
 // here: the word, what validation refuses, the shared bytes against a hand count, the
 // code's shape, the values against the reference action on PoCL (groups whose last one
-// is partly empty, constrained entries), NVRTC of every sampled SCPWI candidate, and the
-// tuner's twins.
+// is partly empty, constrained entries) and the tuner's twins (NVRTC of every sampled
+// SCPWI candidate: test_nvrtc_staged_scatter.cpp).
 #include <catch2/catch.hpp>
 
 #include "fem/action_tables.h"
@@ -13,7 +13,6 @@
 #include "kernel/emit.h"
 #include "schedule/schedule.h"
 #include "support/action_cases.h"
-#include "support/nvrtc_check.h"
 #include "support/opencl_check.h"
 #include "support/source_text.h"
 #include "support/timed_candidates.h"
@@ -102,27 +101,6 @@ TEST_CASE("OpenCL SCPWI kernels with scatter=staged match the reference action",
         CHECK(test::opencl_action_error(d, staged) < 1e-12);
       }
     }
-}
-
-TEST_CASE("NVRTC compiles the scatter=staged variant of every sampled SCPWI candidate", "[nvrtc][kernel][staged_scatter]")
-{
-  std::mt19937 rng(31);
-  const std::vector<test::FormCase> forms = test::form_cases();
-  int compiled = 0;
-  for (int dim : {2, 3})
-    for (const test::Candidate &c : test::kernel_sample(dim)) {
-      test::ActionData d = test::make_action(forms[c.form], c.dim, c.degree, 1, rng);
-      Schedule s = test::candidate_schedule(c, d);
-      if (s.strategy() != Strategy::SingleCellPerWorkItem) continue;
-      s = s.with_scatter(Scatter::Staged);
-      if (c.degree == 2) s = s.with_precision(Precision::FP32);
-      INFO(forms[c.form].name << " dim " << c.dim << " P" << c.degree << ": " << to_string(s));
-      const std::string source = test::action_cuda_source(d, s);
-      CHECK(source.find("s_stage[r_entry]") != std::string::npos);
-      test::check_nvrtc_compiles(source);
-      ++compiled;
-    }
-  CHECK(compiled > 0);
 }
 
 TEST_CASE("the tuner twins the SCPWI candidates among the fastest with scatter=staged", "[tune][staged_scatter]")
