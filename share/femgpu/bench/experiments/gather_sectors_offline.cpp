@@ -2,11 +2,16 @@
 // consecutive cells' map rows, 8-byte values), on femgpu-bench's lattice mesh and on a
 // DMPlex box mesh as PETSc numbers it, in each mesh's own cell order, in Z-order of the
 // centroids, and sorted by each cell's smallest DOF. Needs no GPU.
+// With the argument "scatter": the sectors of one warp's add instruction in the mesh's
+// own order, cell by cell (entry j of 32 consecutive cells: SCPWI's atomic scatter) and
+// entry by entry (32 consecutive entries of the cells' rows: scatter=staged), P1-P4, one
+// component a node and dim of them (h200_staged_scatter.txt).
 #include <petscdmplex.h>
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "fem/lattice_mesh.h"
@@ -73,21 +78,46 @@ void report(const char *mesh, int dim, int degree, const std::vector<int> &map, 
               sectors_per_load(map, width, z_order(centroids, dim, n)));
 }
 
+// 32 consecutive entries of the cells' rows in the mesh's order (a staged group's warp).
+double sectors_per_row_chunk(const std::vector<int> &map)
+{
+  long long sectors = 0, adds = 0;
+  for (size_t k = 0; k + 32 <= map.size(); k += 32) {
+    std::set<long long> s;
+    for (size_t l = 0; l < 32; ++l)
+      if (map[k + l] >= 0) s.insert(static_cast<long long>(map[k + l]) * 8 / 32);
+    sectors += static_cast<long long>(s.size()), ++adds;
+  }
+  return static_cast<double>(sectors) / static_cast<double>(adds);
+}
+
+void report_scatter(const char *mesh, int dim, int degree, int components, const std::vector<int> &map, int width, int n)
+{
+  std::vector<int> own(n);
+  std::iota(own.begin(), own.end(), 0);
+  const double cells = sectors_per_load(map, width, own), rows = sectors_per_row_chunk(map);
+  std::printf("%-34s dim %d P%d C%d cells %8d width %3d: cell by cell %5.2f, entry by entry %5.2f sectors a warp add (%.2fx)\n", mesh, dim,
+              degree, components, n, width, cells, rows, cells / rows);
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, nullptr, nullptr));
+  const bool scatter = argc > 1 && std::string(argv[1]) == "scatter";
   for (int dim : {2, 3})
-    for (int degree : {2, 4}) {
+    for (int degree : scatter ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{2, 4})
+      for (int components : scatter ? std::vector<int>{1, dim} : std::vector<int>{1}) {
       const int N = dim == 2 ? 256 : 24;
-      femgpu::LatticeMesh m = femgpu::lattice_mesh(dim, N, degree, 1);
+      femgpu::LatticeMesh m = femgpu::lattice_mesh(dim, N, degree, components);
       const int width = static_cast<int>(m.map.size()) / m.n_cells;
       std::vector<double> cen(static_cast<size_t>(m.n_cells) * dim, 0.0);
       for (int c = 0; c < m.n_cells; ++c)
         for (int v = 0; v <= dim; ++v)
           for (int d = 0; d < dim; ++d) cen[c * dim + d] += m.coordinates[m.coordinate_map[c * (dim + 1) + v] + d] / (dim + 1);
-      report("lattice (femgpu-bench)", dim, degree, m.map, width, m.n_cells, cen);
+      if (scatter) report_scatter("lattice (femgpu-bench)", dim, degree, components, m.map, width, m.n_cells);
+      else report("lattice (femgpu-bench)", dim, degree, m.map, width, m.n_cells, cen);
 
       DM dm;
       PetscFE fe;
@@ -97,7 +127,7 @@ int main(int argc, char **argv)
       std::snprintf(value, sizeof value, dim == 2 ? "%d,%d" : "%d,%d,%d", N, N, N);
       PetscCall(PetscOptionsSetValue(nullptr, "-dm_plex_box_faces", value));
       PetscCall(FEMGPUCreateMeshFromOptions(PETSC_COMM_WORLD, &dm));
-      PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, dim, 1, PETSC_TRUE, degree, degree + 1, &fe));
+      PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, dim, components, PETSC_TRUE, degree, degree + 1, &fe));
       PetscCall(DMSetField(dm, 0, nullptr, (PetscObject)fe));
       PetscCall(DMCreateDS(dm));
       femgpu::PlexMaps maps;
@@ -112,7 +142,8 @@ int main(int argc, char **argv)
         for (int v = 0; v <= dim; ++v)
           for (int d = 0; d < dim; ++d) pc[c * dim + d] += PetscRealPart(x[maps.coordinates[c * maps.coordinate_width + v] + d]) / (dim + 1);
       PetscCall(VecRestoreArrayRead(coords, &x));
-      report("DMPlex box (FEMGPUCreateMesh...)", dim, degree, maps.all, static_cast<int>(maps.width), nc, pc);
+      if (scatter) report_scatter("DMPlex box (FEMGPUCreateMesh...)", dim, degree, components, maps.all, static_cast<int>(maps.width), nc);
+      else report("DMPlex box (FEMGPUCreateMesh...)", dim, degree, maps.all, static_cast<int>(maps.width), nc, pc);
       PetscCall(PetscFEDestroy(&fe));
       PetscCall(DMDestroy(&dm));
     }
