@@ -294,6 +294,13 @@ int owned_test_dofs(const ActionIR &ir)
   return lagrange_interior_dimension(ir.dim, ir.signature.element.degree) * ir.signature.element.components;
 }
 
+Stmt strided(const std::string &round, const Ex &rounds, const Ex &stride, const Ex &thread, const Ex &total, const std::string &index,
+             Block body)
+{
+  Block inner{declare(Space::Register, Type::Int, index, var(round) * stride + thread), if_then(var(index) < total, std::move(body))};
+  return loop(round, lit(0), rounds, inner);
+}
+
 OwnDofs own_dofs_of(const ActionIR &ir, const Schedule &schedule)
 {
   return owned_test_dofs(ir) > 0 ? schedule.own_dofs() : OwnDofs::Atomic;

@@ -69,6 +69,11 @@ Block add_to_dof(const Ex &dof, const Ex &value, const std::string &name = "r_do
 // kernel adds to a cell's entry from one work-item, once a launch, so with OwnDofs::Plain
 // (schedule.h) they get a plain add.
 int owned_test_dofs(const ActionIR &ir);
+
+// A group's work-items sweeping `total` entries, consecutive work-items on consecutive
+// entries: for round < rounds, index = round * stride + thread, body where index < total.
+Stmt strided(const std::string &round, const Ex &rounds, const Ex &stride, const Ex &thread, const Ex &total, const std::string &index,
+             Block body);
 // The schedule's OwnDofs where the element has own DOFs, else OwnDofs::Atomic: an
 // own=plain schedule of an element without them builds the atomic kernel, byte for byte.
 OwnDofs own_dofs_of(const ActionIR &ir, const Schedule &schedule);

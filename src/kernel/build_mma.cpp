@@ -109,12 +109,10 @@ void declare_mma_sizes(Kernel &k, const ActionIR &ir, const Tabulation &tab, con
   }
 }
 
-// Entries r_k = i_round * N_THREADS + r_thread < total, for i_round < rounds.
+// build_common.h's strided over the group's N_THREADS work-items.
 Stmt strided(const std::string &round, const Ex &rounds, const Ex &total, const std::string &index, Block body)
 {
-  Block inner{declare(Space::Register, Type::Int, index, var(round) * size("N_THREADS") + var("r_thread")),
-              if_then(var(index) < total, std::move(body))};
-  return loop(round, lit(0), rounds, inner);
+  return kernel::strided(round, rounds, size("N_THREADS"), var("r_thread"), total, index, std::move(body));
 }
 
 // 1. Every evaluated function's DOFs, padded with zeros to K_PADDED basis functions.

@@ -166,9 +166,8 @@ Block group_scatter()
           comment("scatter: the group's staged rows, entry by entry"),
           declare(Space::Register, Type::Int, "r_group_cell0", wg * builtin(Builtin::GroupX)),
           declare(Space::Register, Type::Int, "r_group_entries", min_of(wg, var("n_cells") - cell0) * n),
-          loop("i_round", lit(0), n,
-               {declare(Space::Register, Type::Int, "r_entry", var("i_round") * wg + var("r_lane")),
-                if_then(entry < var("r_group_entries"), add_to_dof(var("g_test_map")[cell0 * n + entry], var("s_stage")[entry]))})};
+          strided("i_round", n, wg, var("r_lane"), var("r_group_entries"), "r_entry",
+                  add_to_dof(var("g_test_map")[cell0 * n + entry], var("s_stage")[entry]))};
 }
 
 }  // namespace

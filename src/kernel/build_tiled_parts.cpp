@@ -32,9 +32,7 @@ Block prefetch(const std::string &rounds, const Ex &rows, const Ex &cols, const 
   Block inner{declare(Space::Register, Type::Int, "r_i", k / cols), declare(Space::Register, Type::Int, "r_j", k % cols)};
   Block c = copy(var("r_i"), var("r_j"));
   inner.insert(inner.end(), c.begin(), c.end());
-  return {loop("i_round", lit(0), size(rounds),
-               {declare(Space::Register, Type::Int, "r_k", var("i_round") * size("N_THREADS") + var("r_thread")),
-                if_then(k < rows * cols, inner)})};
+  return {strided("i_round", size(rounds), size("N_THREADS"), var("r_thread"), rows * cols, "r_k", inner)};
 }
 
 Ex cell_value(int i) { return var("s_cell")[var("r_slot") * size("CELL_STRIDE") + lit(i)]; }

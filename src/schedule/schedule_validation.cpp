@@ -89,6 +89,16 @@ void validate_assembled(const Schedule &s, const ActionIR &ir)
                                 std::to_string(ir.coefficients.size()) + "): its matrix would change with their values");
 }
 
+// Scatter::Staged: each SCPWI work-item's row of outputs in shared memory, all added atomically.
+void validate_staged_scatter(const Schedule &s)
+{
+  if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1 || s.dofs() != Dofs::Registers)
+    throw std::invalid_argument("invalid schedule: scatter=staged is for SCPWI kernels of one work-item a cell with dofs=registers "
+                                "(each work-item stages its cell's outputs in shared memory for the group's scatter)");
+  if (s.own_dofs() != OwnDofs::Atomic)
+    throw std::invalid_argument("invalid schedule: scatter=staged adds every staged entry atomically; own=plain does not apply to it");
+}
+
 }  // namespace
 
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
@@ -101,13 +111,7 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
   if (s.own_dofs() != OwnDofs::Atomic && !one_adder)
     throw std::invalid_argument("invalid schedule: own=plain is for SCPWI kernels of one work-item a cell and mma kernels with "
                                 "operands=registers; the others add to every DOF atomically");
-  if (s.scatter() == Scatter::Staged) {
-    if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1 || s.dofs() != Dofs::Registers)
-      throw std::invalid_argument("invalid schedule: scatter=staged is for SCPWI kernels of one work-item a cell with dofs=registers "
-                                  "(each work-item stages its cell's outputs in shared memory for the group's scatter)");
-    if (s.own_dofs() != OwnDofs::Atomic)
-      throw std::invalid_argument("invalid schedule: scatter=staged adds every staged entry atomically; own=plain does not apply to it");
-  }
+  if (s.scatter() == Scatter::Staged) validate_staged_scatter(s);
   if (s.strategy() == Strategy::Assembled) return validate_assembled(s, ir);
   if (s.tables() == Tables::Interleaved && s.strategy() != Strategy::Tiled)
     throw std::invalid_argument("invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI "

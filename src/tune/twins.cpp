@@ -51,6 +51,24 @@ std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &
   return twins;
 }
 
+// The twins (transform(candidate)) of those of the n fastest candidates that ran (of any
+// strategy) which satisfy `eligible`, fastest first: a twin is worth its time only where
+// its kind of kernel leads. Twins already in `timed`, or made twice, are skipped.
+std::vector<TimedCandidate> twins_among_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
+                                                const std::function<bool(const Schedule &)> &eligible,
+                                                const std::function<Schedule(const Schedule &)> &transform)
+{
+  const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
+  std::vector<TimedCandidate> twins;
+  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
+    const Schedule &s = ran[i]->schedule;
+    if (!eligible(s)) continue;
+    const Schedule twin = transform(s);
+    if (!listed(twins, twin)) add_twin(&twins, timed, *ran[i], twin);
+  }
+  return twins;
+}
+
 }  // namespace
 
 std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
@@ -83,18 +101,13 @@ std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vec
 
 std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
-  // The n fastest of all, then the tensor-core ones among them: the twin is worth its
-  // time only where a tensor-core kernel leads.
-  const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
-  std::vector<TimedCandidate> twins;
-  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
-    const Schedule &s = ran[i]->schedule;
-    if (s.strategy() != Strategy::TensorCore || s.mma().quad_order != MmaQuadOrder::Rows) continue;
-    MmaSizes m = s.mma();
-    m.quad_order = MmaQuadOrder::Steps;
-    add_twin(&twins, timed, *ran[i], s.with_mma(m));
-  }
-  return twins;
+  return twins_among_fastest(
+      timed, n, [](const Schedule &s) { return s.strategy() == Strategy::TensorCore && s.mma().quad_order == MmaQuadOrder::Rows; },
+      [](const Schedule &s) {
+        MmaSizes m = s.mma();
+        m.quad_order = MmaQuadOrder::Steps;
+        return s.with_mma(m);
+      });
 }
 
 std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
@@ -106,33 +119,22 @@ std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate>
 
 std::vector<TimedCandidate> own_dofs_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n)
 {
-  // The n fastest of all, then the SCPWI ones among them: where a tensor-core kernel
-  // leads by far, an SCPWI twin is not worth its time.
   if (lagrange_interior_dimension(ir.dim, ir.signature.element.degree) == 0) return {};
-  const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
-  std::vector<TimedCandidate> twins;
-  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
-    const Schedule &s = ran[i]->schedule;
-    if (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.own_dofs() == OwnDofs::Atomic)
-      add_twin(&twins, timed, *ran[i], s.with_own_dofs(OwnDofs::Plain));
-  }
-  return twins;
+  return twins_among_fastest(
+      timed, n,
+      [](const Schedule &s) { return s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.own_dofs() == OwnDofs::Atomic; },
+      [](const Schedule &s) { return s.with_own_dofs(OwnDofs::Plain); });
 }
 
 std::vector<TimedCandidate> staged_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
 {
-  // The n fastest of all, then the SCPWI ones among them (as own_dofs_twins); an own=plain
-  // original and its atomic sibling make the same twin, timed once.
-  const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
-  std::vector<TimedCandidate> twins;
-  for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
-    const Schedule &s = ran[i]->schedule;
-    if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1 || s.dofs() != Dofs::Registers || s.scatter() == Scatter::Staged)
-      continue;
-    const Schedule twin = s.with_scatter(Scatter::Staged).with_own_dofs(OwnDofs::Atomic);
-    if (!listed(twins, twin)) add_twin(&twins, timed, *ran[i], twin);
-  }
-  return twins;
+  // An own=plain original and its atomic sibling make the same twin, timed once.
+  return twins_among_fastest(
+      timed, n,
+      [](const Schedule &s) {
+        return s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.dofs() == Dofs::Registers && s.scatter() != Scatter::Staged;
+      },
+      [](const Schedule &s) { return s.with_scatter(Scatter::Staged).with_own_dofs(OwnDofs::Atomic); });
 }
 
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm)
