@@ -42,6 +42,7 @@ PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
   PetscValidHeaderSpecific(w, VEC_CLASSID, 3);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   femgpu::CoefficientBinding &b = ctx->op.coefficients[name];
+  ctx->zeroed = false;  // binding a value after MatZeroEntries gives the form's operator again
   PetscCall(PetscObjectReference((PetscObject)w));
   // The ghosted copy follows the new Vec's DM (a coefficient in its own element may change DM).
   PetscCall(VecDestroy(&b.local));
@@ -68,6 +69,7 @@ PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], PetscReal value)
              "MatFEMGPUSetConstant(): constant '%s' is %g; it must be a finite number", name, (double)value);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   ctx->op.constants_set[name] = value;
+  ctx->zeroed = false;  // binding a value after MatZeroEntries gives the form's operator again
   if (ctx->fields) PetscCall(femgpu::MatFEMGPUFieldsSetConstant(ctx, name, value));  // its blocks hold copies
   if (ctx->set_up) {
     bool found = false;
