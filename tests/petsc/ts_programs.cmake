@@ -44,3 +44,22 @@ petsc_test(bad_shift_in_snes_jacobian ${CHECK} "--error=names the constant 'shif
 # The time: a form whose operator equals the program's only at t = 0.1 (one step of 0.1).
 petsc_test(petsc_ex45_time_bound_to_t ${CHECK} "--match=matches the program's IJacobian to" --
            ${EX45_FEM_GPU} -ts_max_steps 1 -mat_fem_gpu_form_file ${CMAKE_CURRENT_SOURCE_DIR}/data/heat_shift_vanishing_at_t.ufl -info)
+# fem_gpu_pmg under TS: BDF2's shift changes in its first steps (20, 30, 15 with dt 0.1);
+# the levels and the assembled coarse level follow it at every stage. The same final
+# error as aij, at most 15 iterations a step, on 1 and 2 ranks.
+set(EX45_BDF -ts_type bdf -ts_adapt_type none -ts_max_steps 4)
+set(PMG_TOO_MANY "--no-match=iterations (1[6-9]|[2-9][0-9]|[0-9][0-9][0-9])")
+foreach(case "cpu;" "opencl;${MPI2}")
+  list(GET case 0 backend)
+  list(GET case 1 launcher)
+  set(name petsc_ex45_pmg_bdf_2d_p2_${backend})
+  if(launcher)
+    set(name mpi2_${name})
+  endif()
+  petsc_test(${name} ${COMPARE_PROGRAM} --iterations -1
+             "--fem-gpu=-mat_fem_gpu_form_file ${HEAT} -mat_fem_gpu_backend ${backend} ${EX45_STRATEGY_${backend}} -pc_type fem_gpu_pmg"
+             -- ${launcher} ${EX45_2D} ${EX45_BDF})
+endforeach()
+petsc_test(petsc_ex45_pmg_levels_follow_shift ${CHECK} "--match=fem_gpu_pmg: the levels' constants are the operator's: shift = 30.0" ${PMG_TOO_MANY}
+           "--match=Linear solve converged" -- ${EX45_2D} ${EX45_BDF} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -mat_fem_gpu_form_file ${HEAT}
+           -pc_type fem_gpu_pmg -info)
