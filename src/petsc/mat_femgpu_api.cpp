@@ -5,6 +5,7 @@
 
 #include "femgpu.h"
 #include "form/form_file.h"
+#include "form/quoted_text.h"
 #include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
@@ -30,7 +31,7 @@ PetscErrorCode MatFEMGPUSetFormFile(Mat A, const char path[])
   PetscAssertPointer(path, 2);
   // read_form_file rejects NUL bytes, so c_str() below hands on the whole text.
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), text = femgpu::read_form_file(path));
-  PetscCall(MatFEMGPUSetForm(A, text.c_str(), path));
+  PetscCall(MatFEMGPUSetForm(A, text.c_str(), femgpu::excerpt(path).c_str()));  // the source name in messages: a long path by its ends
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

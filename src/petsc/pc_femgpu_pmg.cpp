@@ -343,10 +343,13 @@ PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
 {
   PMG *p = pmg_of(pc);
   PetscBool set;
+  OptionSource src;
   PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptions((PetscObject)pc, &src.options));
+  PetscCall(PCGetOptionsPrefix(pc, &src.prefix));
   PetscCall(mg_operations.setfromoptions(pc, PetscOptionsObject));
   PetscOptionsHeadBegin(PetscOptionsObject, "fem_gpu p-multigrid options");
-  PetscCall(read_int_list_option(PetscOptionsObject, "-pc_fem_gpu_pmg_degrees",
+  PetscCall(read_int_list_option(PetscOptionsObject, src, "-pc_fem_gpu_pmg_degrees",
                                  "Degrees of the levels below the operator's, ending at 1 (default: halving, e.g. 2,1 under P4)", {1, 64},
                                  &p->degrees, &set));
   const char *precisions[] = {"fp64", "fp32"};

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "form/quoted_text.h"
 #include "schedule/schedule.h"
 
 namespace femgpu {
@@ -46,10 +47,11 @@ bool word_takes(const ScheduleWord &w, Strategy s);
 std::string word_values(const ScheduleWord &w);
 
 // A word that cannot be read; out_of_range: a value outside the word's range or choices
-// (else: an unknown or misplaced word, or bad syntax).
+// (else: an unknown or misplaced word, a character that is not ASCII, or bad syntax).
+// The reason comes first and the text after it, shortened where long (quoted_text.h).
 struct ScheduleTextError : std::invalid_argument {
   ScheduleTextError(const std::string &text, const std::string &why, bool out_of_range)
-      : std::invalid_argument("schedule \"" + text + "\": " + why), why(why), out_of_range(out_of_range)
+      : std::invalid_argument("schedule: " + why + "; given " + quoted_excerpt(text)), why(why), out_of_range(out_of_range)
   {
   }
   std::string why;  // without the text
