@@ -15,6 +15,7 @@
 #include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "petsc/vec_checks.h"
 
 PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not declared in its headers
 
@@ -207,6 +208,8 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
 static PetscErrorCode MatMult_FEMGPU(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMult()", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(A, "MatMult()", "y", y, MatSide::rows));
   PetscCall(MatFEMGPUApply(A, x, y, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,6 +217,9 @@ static PetscErrorCode MatMult_FEMGPU(Mat A, Vec x, Vec y)
 static PetscErrorCode MatMultAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
 {
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMultAdd()", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(A, "MatMultAdd()", "y", y, MatSide::rows));
+  PetscCall(check_vec_layout(A, "MatMultAdd()", "z", z, MatSide::rows));
   if (y != z) PetscCall(VecCopy(y, z));
   PetscCall(MatFEMGPUApply(A, x, z, true));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -18,6 +18,7 @@
 #include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "petsc/vec_checks.h"
 #include "reference/reference_diagonal.h"
 
 namespace femgpu {
@@ -36,6 +37,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   ActionArrays arrays;
   bool multi = false;
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatGetDiagonal()", "d", d, MatSide::rows));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   if (ctx->zeroed) {  // MatZeroEntries, and not bound again
     PetscCall(VecSet(d, 0.0));
@@ -81,6 +83,8 @@ PetscErrorCode MatMultTranspose_FEMGPU(Mat A, Vec x, Vec y)
 {
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMultTranspose()", "x", x, MatSide::rows));
+  PetscCall(check_vec_layout(A, "MatMultTranspose()", "y", y, MatSide::columns));
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(check_transpose(A, ctx));
@@ -92,6 +96,9 @@ PetscErrorCode MatMultTransposeAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
 {
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMultTransposeAdd()", "x", x, MatSide::rows));
+  PetscCall(check_vec_layout(A, "MatMultTransposeAdd()", "y", y, MatSide::columns));
+  PetscCall(check_vec_layout(A, "MatMultTransposeAdd()", "z", z, MatSide::columns));
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(check_transpose(A, ctx));

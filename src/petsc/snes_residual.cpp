@@ -18,6 +18,7 @@
 #include "femgpu.h"
 #include "petsc/essential_values.h"
 #include "petsc/mat_femgpu_impl.h"
+#include "petsc/vec_checks.h"
 
 namespace femgpu {
 
@@ -25,10 +26,12 @@ namespace {
 
 constexpr const char *kResidualKey = "femgpu_residual";
 
-PetscErrorCode residual_local(DM, Vec x_local, Vec f_local, void *ctx)
+PetscErrorCode residual_local(DM dm, Vec x_local, Vec f_local, void *ctx)
 {
   Mat residual = static_cast<Mat>(ctx);
   PetscFunctionBegin;
+  PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "x_local", x_local));
+  PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "f_local", f_local));
   PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
   PetscCall(VecSet(f_local, 0.0));
   PetscCall(MatFEMGPUApplyLocal(residual, x_local, f_local));
