@@ -29,6 +29,7 @@ static PetscErrorCode free_context(void *ptr)
 {
   PetscFunctionBegin;
   auto *ctx = static_cast<MatFEMGPUContext *>(ptr);
+  PetscCall(MatFEMGPUClearShellEdits(&ctx->shell_edits));
   for (auto &kv : ctx->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));
@@ -205,6 +206,21 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// z = y + A x (A^T x) with MATSHELL's scalings and shifts, which it applies in MatMult
+// (MatMultTranspose) only, not in an add of our own.
+PetscErrorCode MatFEMGPUMultAddEdited(Mat A, Vec x, Vec y, Vec z, bool transpose)
+{
+  Vec product;
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(z, &product));
+  if (transpose) PetscCall(MatMultTranspose(A, x, product));
+  else PetscCall(MatMult(A, x, product));
+  if (y != z) PetscCall(VecWAXPY(z, 1.0, product, y));
+  else PetscCall(VecAXPY(z, 1.0, product));
+  PetscCall(VecDestroy(&product));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_FEMGPU(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
@@ -216,10 +232,16 @@ static PetscErrorCode MatMult_FEMGPU(Mat A, Vec x, Vec y)
 
 static PetscErrorCode MatMultAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
 {
+  MatFEMGPUContext *ctx;
   PetscFunctionBegin;
   PetscCall(check_vec_layout(A, "MatMultAdd()", "x", x, MatSide::columns));
   PetscCall(check_vec_layout(A, "MatMultAdd()", "y", y, MatSide::rows));
   PetscCall(check_vec_layout(A, "MatMultAdd()", "z", z, MatSide::rows));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (!ctx->shell_edits.list.empty()) {
+    PetscCall(MatFEMGPUMultAddEdited(A, x, y, z, false));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (y != z) PetscCall(VecCopy(y, z));
   PetscCall(MatFEMGPUApply(A, x, z, true));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -282,6 +304,9 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscCall(MatShellSetOperation(A, MATOP_CREATE_SUBMATRIX, (void (*)(void))MatCreateSubMatrix_FEMGPU));  // multi-field DMs
   PetscCall(MatFEMGPUSetSolverOperations(A));
   PetscCall(MatFEMGPUSetAssemblyOperations(A));
+  MatFEMGPUContext *ctx;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatFEMGPUWrapShellEdits(A, &ctx->shell_edits));  // last: it wraps MATSHELL's operations as they are now
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,6 +17,7 @@
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
 #include "ir/lower.h"
+#include "petsc/mat_femgpu_shell_edits.h"
 #include "petsc/petsc_compat.h"
 #include "petsc/plex_maps.h"
 #include "runtime/action_backend.h"
@@ -176,6 +177,8 @@ struct MatFEMGPUContext {
   // again (ts_ijacobian.cpp: TS zeroes the Jacobian before each IJacobian).
   bool zeroed = false;
   bool time_shift_noted = false;  // the PetscInfo line of a form without TS's shift was printed
+  // MatScale, MatShift ... since the last final assembly, for assembled copies (mat_femgpu_shell_edits.h).
+  ShellEdits shell_edits;
   // Over a DM with several fields: the blocks of the mixed form (mat_femgpu_fields.h),
   // made at the first use instead of the single-field setup; null otherwise.
   std::shared_ptr<FieldBlocks> fields;
@@ -222,6 +225,9 @@ inline Precision MatFEMGPURequestedPrecision(const ScheduleRequest &r) { return 
 // Re-reads coefficient Vecs that changed; fills the action's arrays (pointers into the
 // given local arrays, valid until they are restored).
 PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add);  // y (+)= A x, no shell scaling
+// z = y + A x (transpose: A^T x) through MatMult (MatMultTranspose), so that MATSHELL's
+// scalings and shifts apply: MatMultAdd's path once the Mat has shell edits.
+PetscErrorCode MatFEMGPUMultAddEdited(Mat A, Vec x, Vec y, Vec z, bool transpose);
 // y_local += the action on local vectors of the DM (no ghost exchange): the residual's path.
 PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local);
 PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
