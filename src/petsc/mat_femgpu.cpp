@@ -170,13 +170,11 @@ PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local)
 }
 
 // y = A x (add == false) or y = y + A x.
-PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
+static PetscErrorCode apply(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add)
 {
-  MatFEMGPUContext *ctx;
   Vec xl, yl;
   bool multi = false;
   PetscFunctionBegin;
-  PetscCall(MatFEMGPUGetContext(A, &ctx));
   if (ctx->zeroed) {  // MatZeroEntries, and not bound again
     if (!add) PetscCall(VecSet(y, 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -203,6 +201,18 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   PetscCall(DMLocalToGlobal(ctx->op.dm, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &yl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The apply, and under -mat_fem_gpu_check_finite the first y = A x checked (an add's
+// output also holds y's values: not the operator's alone).
+PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(apply(A, ctx, x, y, add));
+  if (!add) PetscCall(MatFEMGPUCheckFinite(A, ctx, "the first apply y = A x", {x}, y, &ctx->apply_finite_checked));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -74,6 +74,7 @@ struct MatFEMGPUOptions {
   // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.
   bool options_read = false;
   PetscReal check_jacobian_tol = 0;  // -mat_fem_gpu_check_jacobian (snes_jacobian.cpp); 0: off
+  PetscBool check_finite = PETSC_FALSE;  // -mat_fem_gpu_check_finite (mat_femgpu_finite.cpp)
   std::string boundary_label;        // -mat_fem_gpu_boundary_label; empty: 'Face Sets', else 'marker' 
   std::string options_prefix;
 };
@@ -177,6 +178,7 @@ struct MatFEMGPUContext {
   // again (ts_ijacobian.cpp: TS zeroes the Jacobian before each IJacobian).
   bool zeroed = false;
   bool time_shift_noted = false;  // the PetscInfo line of a form without TS's shift was printed
+  bool apply_finite_checked = false, diagonal_finite_checked = false;  // -mat_fem_gpu_check_finite ran
   // MatScale, MatShift ... since the last final assembly, for assembled copies (mat_femgpu_shell_edits.h).
   ShellEdits shell_edits;
   // Over a DM with several fields: the blocks of the mixed form (mat_femgpu_fields.h),
@@ -296,6 +298,11 @@ PetscErrorCode PCFEMGPUPMGRegister();
 extern PetscLogEvent FEMGPU_Transfer;  // pmg_transfer.cpp
 
 extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune, FEMGPU_Maps, FEMGPU_Symmetry;
+
+// -mat_fem_gpu_check_finite (mat_femgpu_finite.cpp): unless *done or the option is off,
+// when `inputs`, the bound coefficients and the linearization point are finite, an error
+// if `output` (of `operation`) is not; then *done. Collective on A.
+PetscErrorCode MatFEMGPUCheckFinite(Mat A, MatFEMGPUContext *ctx, const char *operation, const std::vector<Vec> &inputs, Vec output, bool *done);
 
 // One backend call of MatMult took `seconds` (wall time): counts it for MatView's time
 // per apply and logs the action's FLOPs.

@@ -181,6 +181,10 @@ static PetscErrorCode read_options(Mat A)
                              "In an unchanged SNES program: on first use, compare this operator with the Jacobian the program assembles from its "
                              "PetscDS (3 random vectors) and stop with an error when their relative difference exceeds this tolerance (0: off)",
                              0, 1, &ctx->options.check_jacobian_tol, &set));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_check_finite",
+                             "At the first apply and the first MatGetDiagonal(), stop with an error if the output holds inf or nan while the input "
+                             "and coefficients are finite (e.g. a constant c = 0 in 1/c)",
+                             "", ctx->options.check_finite, &ctx->options.check_finite, nullptr));
   PetscCall(read_boundary_label(PetscOptionsObject, src, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->options.view_ir, &ctx->options.view_ir, nullptr));
   PetscCall(read_schedule_options(PetscOptionsObject, src, ctx));

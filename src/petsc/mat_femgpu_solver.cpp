@@ -49,6 +49,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the diagonal blocks'
   if (multi) {
     PetscCall(MatFEMGPUFieldsDiagonal(ctx, d));
+    PetscCall(MatFEMGPUCheckFinite(A, ctx, "MatGetDiagonal()", {}, d, &ctx->diagonal_finite_checked));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatFEMGPUSetUp(A));
@@ -68,6 +69,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(VecSet(d, 0.0));
   PetscCall(DMLocalToGlobal(ctx->op.dm, dl, ADD_VALUES, d));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &dl));
+  PetscCall(MatFEMGPUCheckFinite(A, ctx, "MatGetDiagonal()", {}, d, &ctx->diagonal_finite_checked));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -152,6 +154,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   b->options.schedule = a->options.schedule;
   b->options.symmetric_declared = a->options.symmetric_declared;
   b->options.boundary_label = a->options.boundary_label;
+  b->options.check_finite = a->options.check_finite;
   for (auto &kv : b->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));
