@@ -2,8 +2,9 @@
 // array is read or written: shorter and longer Vecs, a Vec of a P1 DM for a P3 operator
 // (PETSC_ERR_ARG_SIZ), a Vec of the right global size distributed otherwise over the ranks
 // (PETSC_ERR_ARG_INCOMP where PETSc's own checks do not come first), for MatGetDiagonal,
-// MatMult, MatMultAdd, MatMultTranspose, MatMultTransposeAdd and the local residual of
-// -dm_fem_gpu_form_file. Then the same Mat applies and gives its diagonal with the right
+// MatMult, MatMultAdd, MatMultTranspose, MatMultTransposeAdd, the local residual of
+// -dm_fem_gpu_form_file, and MatGetDiagonal of a multi-field Mat (Stokes) and of its zero
+// block. Then the same Mat applies and gives its diagonal with the right
 // Vecs: the bad calls changed nothing.
 //
 // Without -case: every case under PetscReturnErrorHandler, each checked for its error
@@ -23,10 +24,12 @@
 #include "femgpu.h"
 #include "lagrange_box.h"
 #include "petsc/petsc_compat.h"
+#include "stokes_problem.h"
 
 static const char help[] = "Checks that Vec arguments which do not fit a fem_gpu Mat are errors.\n"
                            "  -case diagonal_short|diagonal_long|diagonal_p1|diagonal_layout|mult_short_x|mult_long_y|multadd_long_z|\n"
-                           "        transpose_short_x|transpose_add_short_z|transpose_add_layout_z|residual_short_x  (one bad call)\n";
+                           "        transpose_short_x|transpose_add_short_z|transpose_add_layout_z|residual_short_x|fields_diagonal_short|\n"
+                           "        zero_block_diagonal_short  (one bad call)\n";
 
 namespace {
 
@@ -137,6 +140,41 @@ PetscErrorCode residual_short_x(const Setup &s)
   PetscFunctionReturn(e);
 }
 
+// MatGetDiagonal with a Vec 3 entries short on the Stokes operator's multi-field fem_gpu
+// Mat (stokes_problem.h), or on its zero (1, 1) block from MatCreateSubMatrix.
+PetscErrorCode stokes_diagonal_short(const Setup &s, bool zero_block)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)s.A);
+  DM dm;
+  Mat A, block = nullptr;
+  Vec good, d;
+  IS *is = nullptr;
+  PetscInt dim, n_fields = 0;
+  PetscFunctionBegin;
+  PetscCall(stokes::create_dm(comm, 1.0, &dm));
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMSetMatType(dm, MATFEMGPU));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(MatFEMGPUSetForm(A, stokes::stokes_form(dim, false).c_str(), "stokes"));
+  PetscCall(MatSetFromOptions(A));
+  if (zero_block) {
+    PetscCall(DMCreateFieldIS(dm, &n_fields, nullptr, &is));
+    PetscCall(MatCreateSubMatrix(A, is[1], is[1], MAT_INITIAL_MATRIX, &block));
+  }
+  Mat target = zero_block ? block : A;
+  PetscCall(MatCreateVecs(target, nullptr, &good));
+  PetscCall(sized(good, -3, &d));
+  PetscErrorCode e = MatGetDiagonal(target, d);
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&good));
+  for (PetscInt f = 0; f < n_fields; ++f) PetscCall(ISDestroy(&is[f]));
+  PetscCall(PetscFree(is));
+  PetscCall(MatDestroy(&block));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(e);
+}
+
 struct Case {
   const char *name;
   PetscErrorCode code;  // expected
@@ -178,6 +216,8 @@ std::vector<Case> cases()
       {"transpose_add_layout_z", INCOMP, "MatMultTransposeAdd()|Vec z has", true,
        [=](const Setup &s) { return with_vec(s, other_layout, [&](Vec z) { return MatMultTransposeAdd(s.A, s.x, s.y, z); }); }},
       {"residual_short_x", SIZ, "residual of -dm_fem_gpu_form_file|local Vec x_local", false, residual_short_x},
+      {"fields_diagonal_short", SIZ, "MatGetDiagonal() of a fem_gpu Mat|Vec d has", false, [](const Setup &s) { return stokes_diagonal_short(s, false); }},
+      {"zero_block_diagonal_short", SIZ, "MatGetDiagonal() of a zero block|Vec d has", false, [](const Setup &s) { return stokes_diagonal_short(s, true); }},
   };
 }
 
