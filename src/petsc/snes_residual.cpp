@@ -16,6 +16,7 @@
 // Does not: change a residual or boundary function the program wrote itself.
 #include <petscdmplex.h>
 #include <petscsnes.h>
+#include <petscts.h>
 
 #include <cstdlib>
 #include <string>
@@ -26,6 +27,7 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/residual_check.h"
+#include "petsc/text_option.h"
 #include "petsc/vec_checks.h"
 
 namespace femgpu {
@@ -141,11 +143,21 @@ PetscErrorCode create_check(DM dm, PetscReal tol, LocalResidual program, void *p
 
 }  // namespace
 
+// A TS program's DM: an IFunction set through DMTSSetIFunctionLocal (PETSc's FEM one or the program's).
+static PetscErrorCode time_dependent(DM dm, bool *yes)
+{
+  PetscErrorCode (*ifunction)(DM, PetscReal, Vec, Vec, Vec, void *) = nullptr;
+  PetscFunctionBegin;
+  PetscCall(DMTSGetIFunctionLocal(dm, &ifunction, nullptr));
+  *yes = ifunction != nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
 {
   PetscErrorCode (*program)(DM, Vec, Vec, void *) = nullptr;
   void *program_ctx = nullptr;
-  char file[PETSC_MAX_PATH_LEN] = "";
+  std::string file;
   PetscBool set, check_set;
   PetscReal check_tol = 0;
   Mat residual;
@@ -154,12 +166,19 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
   // A block of its own: -help prints a title's options once, and the DM's were printed already.
   PetscOptionsBegin(PetscObjectComm((PetscObject)dm), prefix, "fem_gpu: the DM's residual from a UFL form", "DM");
-  PetscCall(PetscOptionsString("-dm_fem_gpu_form_file", "UFL file whose residual F(w; v) replaces the DM's PetscDS residual (femgpu)", "",
-                               file, file, sizeof(file), &set));
+  PetscCall(read_text_option(PetscOptionsObject, {nullptr, prefix}, "-dm_fem_gpu_form_file",
+                             "UFL file whose residual F(w; v) replaces the DM's PetscDS residual (femgpu)", "", &file, &set));
   PetscCall(read_check_residual(PetscOptionsObject, &check_tol, &check_set));
   PetscOptionsEnd();
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMSNESGetFunctionLocal(dm, &program, &program_ctx));
+  bool ts_program = false;
+  if (!program) PetscCall(time_dependent(dm, &ts_program));
+  PetscCheck(!ts_program, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
+             "-dm_fem_gpu_form_file %s: this is a TS program (its DM has an IFunction and no SNES residual); femgpu replaces a SNES "
+             "program's residual only, the residual F(t, u, u_t) of a TS program is not supported yet: give the IJacobian as fem_gpu "
+             "(-dm_mat_type fem_gpu -mat_fem_gpu_form_file) and leave the residual to the program",
+             file.c_str());
   if (program == residual_local) {  // already femgpu's
     ResidualCheck *check;
     PetscCall(query_owned((PetscObject)dm, kCheckKey, &check));
@@ -169,16 +188,16 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscCheck(program == DMPlexSNESComputeResidualFEM, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE,
              "-dm_fem_gpu_form_file %s: the DM's residual is the program's own function, not PETSc's DMPlexSNESComputeResidualFEM; femgpu "
              "replaces only PETSc's (set by DMPlexSetSNESLocalFEM)",
-             file);
+             file.c_str());
   PetscCall(create_check(dm, check_tol, program, program_ctx));  // before the hooks become femgpu's
-  PetscCall(create_residual(dm, file, &residual));
+  PetscCall(create_residual(dm, file.c_str(), &residual));
   PetscCall(PetscObjectCompose((PetscObject)dm, kResidualKey, (PetscObject)residual));
   PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
   PetscErrorCode (*boundary)(DM, Vec, void *) = nullptr;
   PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, nullptr));
   if (boundary == DMPlexSNESComputeBoundaryFEM) PetscCall(DMSNESSetBoundaryLocal(dm, boundary_local, residual));
   PetscCall(MatDestroy(&residual));  // the DM holds it
-  PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file));
+  PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
