@@ -1,10 +1,11 @@
-// The moves of a tuning plan, each declared once (STYLE.md habits 13 and 14): its name,
-// whether it takes a count and the count the default plans give it, its twin rule (the
-// schedule words it sets, made only where their values apply: schedule_words.h's
-// scopes, which validate() enforces), what makes its candidates, and its help. The
-// plan's reader and printer (tune_plan.cpp), the default plans, the loop that runs a plan
-// (tune_plan_run.cpp), -mat_fem_gpu_tune_plan's -help, the GPU check's sample of twins
-// (tests/gpu/gpu_check.cpp) and the moves table of docs/petsc.md are made from it.
+// The moves of a tuning plan, each declared once (STYLE.md habits 13 and 14) in the
+// table of tune_move_table.cpp: its name, whether it takes a count and the count the
+// default plans give it, its twin rule (the schedule words it sets, made only where
+// their values apply: schedule_words.h's scopes, which validate() enforces), what makes
+// its candidates, and its help. The plan's reader and printer (tune_plan.cpp), the
+// default plans, the loop that runs a plan (tune_plan_run.cpp), -mat_fem_gpu_tune_plan's
+// -help, the GPU check's sample of twins (tests/gpu/gpu_check.cpp) and the moves table
+// of docs/petsc.md are made from it.
 //
 // Takes: a move's name. Returns: its entry, the default plans' rounds, the help and the
 // docs table.
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,13 @@ const TuneMove *find_tune_move(const std::string &name, const MoveTable &table =
 // The candidates that the move `name` makes with count n from `timed`, as a plan round
 // makes them (ctx: the form and the device where the move needs them).
 std::vector<TimedCandidate> move_candidates(const std::string &name, std::size_t n, const PlanContext &ctx, const std::vector<TimedCandidate> &timed);
+
+// `sample` with the twins of its schedules by the twin rule of each move of `table` that
+// has one and is not in `skip`, in the table's order (twin_of: only where the twin's
+// values apply, with no tuning heuristic about the form), each move twinning every
+// schedule of `sample` it takes, and where its rule says so (checked_with_twins) the
+// twins the moves before it made; none twice. The GPU check's sample of twins.
+std::vector<Schedule> with_rule_twins(std::vector<Schedule> sample, const std::set<std::string> &skip, const MoveTable &table = tune_moves());
 
 // "first tensor_core n=6 assembled ...": the moves with their default counts, for -help.
 std::string tune_moves_help(const MoveTable &table = tune_moves());

@@ -40,6 +40,10 @@ struct TwinRule {
   // Whether the form gives the twin anything to change (nullptr: every form); the
   // tuner's, not the GPU check's: the twin is a valid schedule all the same.
   std::function<bool(const PlanContext &)> form = nullptr;
+  // The GPU check also twins the twins of the moves before it in the table (tune_moves.h's
+  // with_rule_twins): where its choice's code meets theirs (the shared memory's layout,
+  // the scatter). The others twin the sample alone: each would double it.
+  bool checked_with_twins = false;
 };
 
 // The twin of `s` by `rule`, or none where the rule does not take s (another strategy,
