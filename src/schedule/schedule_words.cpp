@@ -120,7 +120,9 @@ std::vector<ScheduleWord> size_words()
   w.push_back(tile_word("nwi", "tiled: work-items per cell N_WI", kMaxThreadsPerGroup, &TileSizes::items_per_cell));
   w.push_back(tile_word("tq", "tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", kTile,
                         &TileSizes::quad_tile, &MmaSizes::quad_tile));
-  w.push_back(scoped(mma_choice_word("quad", "mma: the quadrature's outer loop, the warp's row tiles or the steps of 4 points (each s_f fragment loaded once a step)",
+  w.push_back(scoped(mma_choice_word("quad",
+                                     "mma: the quadrature's outer loop, the warp's row tiles or the steps of 4 points (each s_f fragment loaded "
+                                     "once a step)",
                                      {"rows", "steps"}, &MmaSizes::quad_order),
                      {{"steps", [](const Schedule &s) { return s.mma().operands == MmaOperands::Shared; },
                        "operands=registers has no quadrature product, so quad=steps does not apply"}}));
@@ -151,7 +153,8 @@ std::vector<ScheduleWord> placement_words()
                      {{"shared", [](const Schedule &s) { return is_tiled(s) || scpwi_one_lane(s); },
                        "dofs=shared is for tiled kernels and SCPWI kernels of one work-item a cell: it keeps whole cells in shared memory"}}));
   w.push_back(scoped(choice_word("cells", "tiled: where the per-cell values live", {"registers", "shared"},
-                                 std::vector<CellValues>{CellValues::Registers, CellValues::Shared}, &Schedule::cell_values, &Schedule::with_cell_values),
+                                 std::vector<CellValues>{CellValues::Registers, CellValues::Shared}, &Schedule::cell_values,
+                                 &Schedule::with_cell_values),
                      {{"shared", is_tiled,
                        "cells=shared is for tiled kernels, whose cells' work-items read the per-cell values in turns; an SCPWI work-item holds its "
                        "own cell's"}}));
@@ -168,8 +171,9 @@ std::vector<ScheduleWord> placement_words()
                       {"interleaved", is_tiled,
                        "tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI reads its tables from global or "
                        "constant memory"}}));
-  w.push_back(scoped(choice_word("scatter", "how outputs are added (warp: CUDA; staged: SCPWI, a group's cells entry by entry)", {"atomic", "warp", "staged"},
-                                 std::vector<Scatter>{Scatter::Atomic, Scatter::Warp, Scatter::Staged}, &Schedule::scatter, &Schedule::with_scatter),
+  w.push_back(scoped(choice_word("scatter", "how outputs are added (warp: CUDA; staged: SCPWI, a group's cells entry by entry)",
+                                 {"atomic", "warp", "staged"}, std::vector<Scatter>{Scatter::Atomic, Scatter::Warp, Scatter::Staged},
+                                 &Schedule::scatter, &Schedule::with_scatter),
                      {{"warp", [](const Schedule &s) { return is_scpwi(s) || is_tiled(s); }, "scatter=warp is for SCPWI and tiled kernels"},
                       {"staged", [](const Schedule &s) { return scpwi_one_lane(s) && s.dofs() == Dofs::Registers; },
                        "scatter=staged is for SCPWI kernels of one work-item a cell with dofs=registers (each work-item stages its cell's outputs "

@@ -49,7 +49,8 @@ std::vector<TuneMove> list_moves()
   m.push_back(made_move(
       "first", false, 0,
       [](std::size_t, const PlanContext &ctx, TuneReport *report) {
-        std::vector<TimedCandidate> first = tuning_candidates(*ctx.ir, ctx.Q, ctx.device, *ctx.settings, &report->space_size, &report->space_truncated);
+        std::vector<TimedCandidate> first =
+            tuning_candidates(*ctx.ir, ctx.Q, ctx.device, *ctx.settings, &report->space_size, &report->space_truncated);
         for (TimedCandidate &c : first) c.schedule = c.schedule.with_precision(ctx.precision);
         return first;
       },
@@ -85,8 +86,9 @@ std::vector<TuneMove> list_moves()
   return m;
 }
 
-// The twins of one choice, each made only where its values apply (twins.h's TwinRule).
-std::vector<TuneMove> choice_moves()
+// The twins of one choice (twins.h's TwinRule), each made only where its values apply:
+// where the tables, the DOFs and the tensor-core quadrature live.
+std::vector<TuneMove> placement_moves()
 {
   TwinRule quad_steps{"quad=steps", Pick::AmongFastest};
   // With an identity test table there is no quadrature product: the twin is the same kernel.
@@ -98,13 +100,6 @@ std::vector<TuneMove> choice_moves()
   TwinRule interleaved{"tables=interleaved"};
   interleaved.form = [](const PlanContext &ctx) { return pairs_table_loads(*ctx.ir); };
   interleaved.checked_with_twins = true;  // shared DOF tiles beside the interleaved prefetch buffer
-  TwinRule warp_scatter{"scatter=warp", Pick::Fastest, {"atomic"}};
-  TwinRule own_dofs{"own=plain", Pick::AmongFastest, {}, {Strategy::SingleCellPerWorkItem}};
-  own_dofs.form = [](const PlanContext &ctx) { return lagrange_interior_dimension(ctx.ir->dim, ctx.ir->signature.element.degree) > 0; };
-  own_dofs.checked_with_twins = true;  // the plain adds beside shared DOFs and the warp scatter
-  // An own=plain original and its atomic sibling make the same twin, timed once.
-  TwinRule staged_scatter{"scatter=staged own=atomic", Pick::AmongFastest};
-
   std::vector<TuneMove> m;
   m.push_back(twin_move("quad_steps", 1, quad_steps,
       "CUDA tuning also times the `quad=steps` twin of each tensor-core candidate among the n fastest so far (none where no tensor-core kernel "
@@ -124,6 +119,19 @@ std::vector<TuneMove> choice_moves()
       "CUDA tuning also times the interleaved-table variant (`tables=interleaved`) of the n fastest first-round tiled candidates, for forms where"
       " some evaluation group or the test function has an even number of derivative tables (2D gradients, 2D vector forms); 0 turns it off. On "
       "the H200 it ran elasticity 2D P6 and P7 1.02-1.03x faster and others slower (`share/femgpu/bench/experiments/h200_interleaved_tables.txt`)"));
+  return m;
+}
+
+// The twins of one choice of how the outputs are added.
+std::vector<TuneMove> scatter_moves()
+{
+  TwinRule warp_scatter{"scatter=warp", Pick::Fastest, {"atomic"}};
+  TwinRule own_dofs{"own=plain", Pick::AmongFastest, {}, {Strategy::SingleCellPerWorkItem}};
+  own_dofs.form = [](const PlanContext &ctx) { return lagrange_interior_dimension(ctx.ir->dim, ctx.ir->signature.element.degree) > 0; };
+  own_dofs.checked_with_twins = true;  // the plain adds beside shared DOFs and the warp scatter
+  // An own=plain original and its atomic sibling make the same twin, timed once.
+  TwinRule staged_scatter{"scatter=staged own=atomic", Pick::AmongFastest};
+  std::vector<TuneMove> m;
   m.push_back(twin_move("warp_scatter", 2, warp_scatter,
       "CUDA tuning also times the warp-scatter variant (`scatter=warp`) of the n fastest first-round candidates; 0 turns it off. On the H200 it "
       "won for the P1 vector forms (elasticity 3D P1 1.31x, hyperelasticity 3D P1 1.11x, elasticity 2D P1 1.05x, elasticity 2D P2 1.13x) and lost"
@@ -149,7 +157,7 @@ std::vector<TuneMove> choice_moves()
   return m;
 }
 
-// The twins computed from a candidate's measurements and tiles, and the local search.
+// The twins computed from a candidate's tiles and measured registers.
 std::vector<TuneMove> measured_moves()
 {
   std::vector<TuneMove> m;
@@ -163,7 +171,8 @@ std::vector<TuneMove> measured_moves()
       " schedules it was slower (0.85-0.95x) where the group was not alone or the half group took more registers "
       "(`share/femgpu/bench/experiments/h200_half_groups.txt`); 0 turns it off"));
   m.push_back(bound_move(
-      "register_bound", true, 2, [](std::size_t n, const PlanContext &ctx, TuneReport *report) { return register_bound_twins(report->candidates, n, ctx.sm); },
+      "register_bound", true, 2,
+      [](std::size_t n, const PlanContext &ctx, TuneReport *report) { return register_bound_twins(report->candidates, n, ctx.sm); },
       "CUDA tuning also times the register-bound variant (`groups_per_sm=`) of the n fastest candidates of both rounds whose registers, and not "
       "shared memory or threads, hold their groups per SM lowest, asking for at least one group more (the occupancy arithmetic, with the register"
       " file split among 4 sub-partitions as ptxas bounds it, is `src/runtime/occupancy.h`). Each variant is compiled and loaded first; one that "
@@ -177,11 +186,20 @@ std::vector<TuneMove> measured_moves()
       "variant with `cells=shared` bounded for one group more (its own shared memory counted); one that spills more than its original is not "
       "timed. On the H200 it won elasticity 3D P4: bounded alone, 104 B of spills (not timed); with the per-cell values in shared memory, 80 "
       "registers and no spill, 3 groups of 8 warps instead of 2, 1.25x (`share/femgpu/bench/experiments/h200_cell_values.txt`); 0 turns it off"));
+  return m;
+}
+
+// The local search, which times its own rounds, and the bound twins of its winner.
+std::vector<TuneMove> search_moves()
+{
+  std::vector<TuneMove> m;
   TuneMove search{"local_search", true, 2};
-  search.search = [](std::size_t n, const PlanContext &ctx, const TuneReport &report, const std::function<void(std::vector<TimedCandidate>)> &time_round) {
+  search.search = [](std::size_t n, const PlanContext &ctx, const TuneReport &report,
+                      const std::function<void(std::vector<TimedCandidate>)> &time_round) {
     local_search(*ctx.ir, ctx.Q, ctx.device, *ctx.settings, n, report, time_round);
   };
-  search.help = "After its twin rounds (OpenCL: after its one round), tuning refines the fastest tiled candidate (SCPWI may be faster) for up to n rounds: "
+  search.help =
+      "After its twin rounds (OpenCL: after its one round), tuning refines the fastest tiled candidate (SCPWI may be faster) for up to n rounds: "
       "each round times its tile neighbours, every tile parameter of Algorithm 4 moved one step along its Constraint-1 ladder with the others "
       "kept (N_c to the next admissible value at the same N_WI, N_WI one up or down at the N_c with the nearest thread count, T^Q, T_e^r, each "
       "T_e^c, T_q^r, T_q^c), within whole warps, WG_max and the device's shared memory but not eta_alias_min, which most one-tile moves break; "
@@ -213,7 +231,7 @@ std::vector<TuneMove> measured_moves()
 MoveTable make_table()
 {
   MoveTable t;
-  for (std::vector<TuneMove> moves : {list_moves(), choice_moves(), measured_moves()})
+  for (std::vector<TuneMove> moves : {list_moves(), placement_moves(), scatter_moves(), measured_moves(), search_moves()})
     for (TuneMove &m : moves) t.moves.push_back(std::move(m));
   t.cuda_rounds = {{{"first"}},
                    {{"tensor_core"}},

@@ -56,10 +56,11 @@ std::string tune_plan_help()
 
 std::string tune_moves_docs_table(const MoveTable &table)
 {
-  std::string s = "| move | default n | what it times |\n|---|---|---|\n";
+  std::string s = "| move | default n | twin of one choice | what it times |\n|---|---|---|---|\n";
   for (const TuneMove &m : table.moves) {
     const std::string name = std::string(m.name) + (m.counted ? " n=" : ""), n = m.counted ? std::to_string(m.default_n) : "(takes none)";
-    s += "| `" + name + "` | " + n + " | " + m.help + " |\n";
+    const std::string twin = m.twin ? "`" + std::string(m.twin->words) + "`" : "";
+    s += "| `" + name + "` | " + n + " | " + twin + " | " + m.help + " |\n";
   }
   return s;
 }
