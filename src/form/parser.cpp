@@ -7,6 +7,7 @@
 #include "form/form_file.h"
 #include "form/parse_builtins.h"
 #include "form/parse_grammar.h"
+#include "form/quoted_text.h"
 
 namespace femgpu {
 
@@ -210,7 +211,7 @@ ParsedForms parse_form_text(const std::string &text, const std::string &source_n
 
 ParsedForms parse_form_file(const std::string &path, const FormSignature &sig)
 {
-  return parse_form_text(read_form_file(path), path, sig);
+  return parse_form_text(read_form_file(path), excerpt(path), sig);  // a long path by its two ends in messages
 }
 
 Expr parse_expression(const std::string &text, const std::string &source_name, int dim)

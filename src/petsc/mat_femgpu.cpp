@@ -175,6 +175,10 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   bool multi = false;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (ctx->zeroed) {  // MatZeroEntries, and not bound again
+    if (!add) PetscCall(VecSet(y, 0.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the sum of the blocks
   if (multi) {
     PetscCall(MatFEMGPUFieldsApply(A, ctx, x, y, add));
@@ -266,6 +270,7 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscCall(MatShellSetOperation(A, MATOP_VIEW, (void (*)(void))MatView_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))MatDestroy_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_VALUES, (void (*)(void))MatSetValues_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_ZERO_ENTRIES, (void (*)(void))MatZeroEntries_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_FROM_OPTIONS, (void (*)(void))MatSetFromOptions_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_CREATE_SUBMATRIX, (void (*)(void))MatCreateSubMatrix_FEMGPU));  // multi-field DMs

@@ -194,6 +194,10 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
              "MatConvert: this fem_gpu Mat applies a residual (rank-1 form %s), which has no matrix to assemble", ctx->op.form_source.c_str());
+  PetscCheck(!ctx->zeroed, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
+             "MatConvert: this fem_gpu Mat was zeroed by MatZeroEntries() and its operator (form %s) not bound again (by a linearization point, "
+             "as SNES and TS set at each Jacobian): its assembled matrix would be zero, not the form's",
+             ctx->op.form_source.c_str());
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(PetscLogEventBegin(FEMGPU_Assembly, A, 0, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {

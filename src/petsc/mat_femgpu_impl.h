@@ -172,6 +172,10 @@ struct MatFEMGPUContext {
   bool set_up = false;
   PetscLogDouble setup_seconds = 0;
   bool jacobian_checked = false;  // -mat_fem_gpu_check_jacobian ran (snes_jacobian.cpp)
+  // MatZeroEntries made it the zero matrix until a linearization point binds its operator
+  // again (ts_ijacobian.cpp: TS zeroes the Jacobian before each IJacobian).
+  bool zeroed = false;
+  bool time_shift_noted = false;  // the PetscInfo line of a form without TS's shift was printed
   // Over a DM with several fields: the blocks of the mixed form (mat_femgpu_fields.h),
   // made at the first use instead of the single-field setup; null otherwise.
   std::shared_ptr<FieldBlocks> fields;
@@ -254,6 +258,7 @@ PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);
 // Unchanged SNES programs (snes_jacobian.cpp): the SNES options checker that makes a DM's
 // local Jacobian the fem_gpu operator, and the linearization point it binds.
 PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes);
+PetscErrorCode MatZeroEntries_FEMGPU(Mat A);  // ts_ijacobian.cpp
 PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local);
 // The form file of -dm_fem_gpu_form_file when the DM's residual is femgpu's (snes_residual.cpp),
 // so its Jacobian Mats take derivative(F) without -mat_fem_gpu_form_file; unchanged otherwise.

@@ -37,6 +37,10 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   bool multi = false;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (ctx->zeroed) {  // MatZeroEntries, and not bound again
+    PetscCall(VecSet(d, 0.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the diagonal blocks'
   if (multi) {
     PetscCall(MatFEMGPUFieldsDiagonal(ctx, d));

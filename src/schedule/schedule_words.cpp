@@ -209,6 +209,9 @@ std::vector<ScheduleWord> make_words()
   throw ScheduleTextError(text, why, out_of_range);
 }
 
+// A word as a message quotes it: a long one by its two ends.
+std::string quoted(const std::string &word) { return "'" + excerpt(word) + "'"; }
+
 // One decimal integer in [min, max], written as to_string writes it (no sign, no leading
 // zero); "" or why not. A negative or too long number is out of range, not unreadable.
 std::string check_integer(const ScheduleWord &w, const std::string &v)
@@ -243,7 +246,7 @@ std::string check_value(const ScheduleWord &w, const std::string &value, bool *r
   for (; std::getline(is, item, ','); ++n) {
     const std::string why = check_integer(w, item);
     *range = why == "is out of range";
-    if (!why.empty()) return "has an entry '" + item + "' that " + why;
+    if (!why.empty()) return "has an entry " + quoted(item) + " that " + why;
   }
   return n == commas + 1 ? "" : "has an empty entry";
 }
@@ -313,6 +316,8 @@ const std::string *ScheduleText::find(const std::string &key) const
 
 ScheduleText read_schedule_text(const std::string &text)
 {
+  // A no-break space looks like a space but splits no word: name it, not the word it joins.
+  if (const std::string odd = unusual_character(text); !odd.empty()) refuse(text, odd);
   std::istringstream is(text);
   std::string word;
   ScheduleText t;
@@ -321,21 +326,21 @@ ScheduleText read_schedule_text(const std::string &text)
   bool known = false;
   for (Strategy s : all)
     if (word == strategy_name(s)) t.strategy = s, known = true;
-  if (!known) refuse(text, "it starts with scpwi, tiled, mma or assembled, not '" + word + "'");
+  if (!known) refuse(text, "it starts with scpwi, tiled, mma or assembled, not " + quoted(word));
   while (is >> word) {
-    if (t.precision) refuse(text, "'" + word + "' after the precision, which comes last");
+    if (t.precision) refuse(text, quoted(word) + " after the precision, which comes last");
     if (word == "fp64" || word == "fp32") {
       t.precision = word == "fp64" ? Precision::FP64 : Precision::FP32;
       continue;
     }
     const size_t eq = word.find('=');
     const ScheduleWord *w = eq == std::string::npos ? nullptr : find_schedule_word(word.substr(0, eq));
-    if (!w) refuse(text, "unknown word '" + word + "' (words: " + schedule_text_help() + ")");
-    if (!word_takes(*w, t.strategy)) refuse(text, "'" + word + "': " + w->key + "= is not a word of " + strategy_name(t.strategy) + " schedules");
-    if (t.find(w->key)) refuse(text, "'" + word + "': " + w->key + "= is given twice");
+    if (!w) refuse(text, "unknown word " + quoted(word) + " (words: " + schedule_text_help() + ")");
+    if (!word_takes(*w, t.strategy)) refuse(text, quoted(word) + ": " + w->key + "= is not a word of " + strategy_name(t.strategy) + " schedules");
+    if (t.find(w->key)) refuse(text, quoted(word) + ": " + w->key + "= is given twice");
     bool range = false;
     const std::string value = word.substr(eq + 1), why = check_value(*w, value, &range);
-    if (!why.empty()) refuse(text, "'" + word + "' " + why + " (" + w->key + "=" + word_values(*w) + ")", range);
+    if (!why.empty()) refuse(text, quoted(word) + " " + why + " (" + w->key + "=" + word_values(*w) + ")", range);
     t.words.emplace_back(w->key, value);
   }
   return t;

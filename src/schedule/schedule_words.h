@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "form/quoted_text.h"
 #include "schedule/schedule.h"
 
 namespace femgpu {
@@ -65,10 +66,11 @@ const ValueScope *refused_scope(const Schedule &s, const std::string &key);
 bool choices_apply(const Schedule &s);
 
 // A word that cannot be read; out_of_range: a value outside the word's range or choices
-// (else: an unknown or misplaced word, or bad syntax).
+// (else: an unknown or misplaced word, a character that is not ASCII, or bad syntax).
+// The reason comes first and the text after it, shortened where long (quoted_text.h).
 struct ScheduleTextError : std::invalid_argument {
   ScheduleTextError(const std::string &text, const std::string &why, bool out_of_range)
-      : std::invalid_argument("schedule \"" + text + "\": " + why), why(why), out_of_range(out_of_range)
+      : std::invalid_argument("schedule: " + why + "; given " + quoted_excerpt(text)), why(why), out_of_range(out_of_range)
   {
   }
   std::string why;  // without the text

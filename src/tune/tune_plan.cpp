@@ -1,6 +1,7 @@
 // Plans as text, the default plans and the one loop that runs a plan (tune_plan.h).
 #include "tune/tune_plan.h"
 
+#include "form/quoted_text.h"
 #include "tune/tune_moves.h"
 #include "tune/tune_params.h"
 
@@ -11,6 +12,9 @@
 namespace femgpu {
 
 namespace {
+
+// A word or round as a message quotes it: a long one by its two ends.
+std::string quoted(const std::string &text) { return "'" + excerpt(text) + "'"; }
 
 // Whether a move takes a count (else it makes its whole list).
 bool counted(const TuneMove *m) { return m->counted; }
@@ -37,23 +41,23 @@ PlanMove parse_move(const std::string &text, const MoveTable &table)
   std::string name, count;
   is >> name >> count;
   std::string rest;
-  if (is >> rest) throw std::invalid_argument("tuning plan: unexpected '" + rest + "' after '" + name + "'");
+  if (is >> rest) throw std::invalid_argument("tuning plan: unexpected " + quoted(rest) + " after " + quoted(name));
   PlanMove m;
   m.move = find_tune_move(name, table);
   const bool known = m.move != nullptr;
-  if (!known) throw std::invalid_argument("tuning plan: unknown move '" + name + "'");
+  if (!known) throw std::invalid_argument("tuning plan: unknown move " + quoted(name));
   if (count.empty()) {
     m.n = counted(m.move) ? 1 : 0;
     return m;
   }
-  if (!counted(m.move) || count.rfind("n=", 0) != 0) throw std::invalid_argument("tuning plan: '" + name + "' takes no '" + count + "'");
+  if (!counted(m.move) || count.rfind("n=", 0) != 0) throw std::invalid_argument("tuning plan: " + quoted(name) + " takes no " + quoted(count));
   std::size_t used = 0;
   long v = -1;
   try {
     v = std::stol(count.substr(2), &used);
   } catch (const std::exception &) {
   }
-  if (v < 0 || v > 1000 || used + 2 != count.size()) throw std::invalid_argument("tuning plan: bad count '" + count + "' (0 to 1000)");
+  if (v < 0 || v > 1000 || used + 2 != count.size()) throw std::invalid_argument("tuning plan: bad count " + quoted(count) + " (0 to 1000)");
   m.n = static_cast<std::size_t>(v);
   return m;
 }
@@ -67,7 +71,7 @@ void read_params(const std::string &text, TunePlan *plan)
   if (!(is >> word)) throw std::invalid_argument("tuning plan: 'param' names no parameter (param name=value ...)");
   do {
     const auto eq = word.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("tuning plan: '" + word + "' after 'param' is not name=value");
+    if (eq == std::string::npos) throw std::invalid_argument("tuning plan: " + quoted(word) + " after 'param' is not name=value");
     set_tune_param(&scratch, word.substr(0, eq), word.substr(eq + 1));
     plan->params.emplace_back(word.substr(0, eq), word.substr(eq + 1));
   } while (is >> word);
@@ -143,6 +147,7 @@ TunePlan parse_tune_plan(const std::string &text) { return parse_tune_plan(text,
 TunePlan parse_tune_plan(const std::string &text, const MoveTable &table)
 {
   TunePlan plan;
+  if (const std::string odd = unusual_character(text); !odd.empty()) throw std::invalid_argument("tuning plan: " + odd);
   for (const std::string &round : split(text, ';')) {
     if (round.empty()) continue;
     if (round == "print") {
@@ -153,10 +158,10 @@ TunePlan parse_tune_plan(const std::string &text, const MoveTable &table)
       read_params(round.substr(5), &plan);
       continue;
     }
-    if (round.front() == '+' || round.back() == '+') throw std::invalid_argument("tuning plan: an empty move in '" + round + "'");
+    if (round.front() == '+' || round.back() == '+') throw std::invalid_argument("tuning plan: an empty move in " + quoted(round));
     PlanRound r;
     for (const std::string &move : split(round, '+')) {
-      if (move.empty()) throw std::invalid_argument("tuning plan: an empty move in '" + round + "'");
+      if (move.empty()) throw std::invalid_argument("tuning plan: an empty move in " + quoted(round));
       r.moves.push_back(parse_move(move, table));
     }
     plan.rounds.push_back(r);
