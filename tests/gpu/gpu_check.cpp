@@ -4,8 +4,9 @@
 // be in their own elements, read through their own closure maps; a file whose name holds
 // "vector" is read for a vector field), dimension and degree: a small connected DMPlex
 // box mesh, random non-zero inputs, an output pre-filled with random values; the
-// reference action (FP64) against CUDA kernels for SCPWI and the cost model's top
-// tiled candidates that the device can run, and the generated diagonal kernel against
+// reference action (FP64) against CUDA kernels for SCPWI, tensor-core schedules and the
+// cost model's top tiled candidates that the device can run, with the twins the tuning
+// moves' rules make of them (tune_moves.h), and the generated diagonal kernel against
 // the reference diagonal. Prints one row per kernel and a closing
 // line "N passed, M failed". With --compile-only it builds and compiles with NVRTC only
 // (no GPU needed).
@@ -361,7 +362,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsBool("-register_bound", "also check the tightest groups_per_sm twins of the first SCPWI, the best tiled and the last schedule",
                              "", o.register_bound, &o.register_bound, nullptr));
-  PetscCall(PetscOptionsBool("-mma", "also check tensor-core (mma) schedules of three shapes, two of them in both quadrature orders", "", o.mma, &o.mma, nullptr));
+  PetscCall(PetscOptionsBool("-mma", "also check tensor-core (mma) schedules of three shapes (and their quad=steps twins: -quad_steps)", "", o.mma, &o.mma, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {
