@@ -12,6 +12,7 @@
 #include "petsc/petsc_errors.h"
 #include "petsc/schedule_text_option.h"
 #include "schedule/schedule_words.h"
+#include "tune/tune_moves.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 #include "cache/tuning_cache.h"
@@ -25,9 +26,7 @@ template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsOb
   std::string text = ctx->options.tune_plan;
   PetscBool set;
   PetscFunctionBegin;
-  const std::string help = "Tuning plan: rounds of moves and research parameters, e.g. \"param wg_max=128 cutoff=2; first; shared_dofs n=2 + "
-                           "warp_scatter n=2; local_search n=2\" (parameters alone keep the default rounds; docs/petsc.md); a segment print: print the "
-                           "plans and parameters when tuning. Parameters: " + tune_params_help();
+  const std::string help = tune_plan_help();
   PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_tune_plan", help.c_str(), "", &text, &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   // The reason before the text: PETSc cuts long messages.

@@ -87,7 +87,7 @@ template <class Items> PetscErrorCode read_tuning_options(Items PetscOptionsObje
   }
   s->min_seconds = min_seconds, s->min_runs = static_cast<int>(min_runs), s->warmups = static_cast<int>(warmups);
   s->compile_threads = compile_threads, s->budget_seconds = budget;
-  if (!plan.empty() && parse_tune_plan(plan).print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan(*s))).c_str(), tune_params_text(*s).c_str());
+  if (!plan.empty() && parse_tune_plan(plan).print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan())).c_str(), tune_params_text(*s).c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
