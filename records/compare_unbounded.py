@@ -20,8 +20,16 @@ Usage: compare_unbounded.py TABLE.csv UNBOUNDED_DIR [UNBOUNDED_DIR ...] [--csv O
 import argparse
 import csv
 import glob
+import gzip
 import os
 import re
+
+
+def read_log(path):
+    """A log's text, plain or gzipped (records/compress_logs.sh gzips logs over 16 KB)."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return f.read()
+
 
 CASE = re.compile(r"^(mass|laplace|helmholtz|elasticity|hyperelasticity)\s+(\d)\s+(\d)\s")
 TIMED = re.compile(r"^    (.+?): ([\d.]+) ms \(")
@@ -34,18 +42,17 @@ def key(op, dim, degree):
 def read_logs(folders):
     """{case: {schedule: median ms}}: a log's candidate lines come before their case's row."""
     timed = {}
-    for path in [p for folder in folders for p in sorted(glob.glob(os.path.join(folder, "bench_*.log")))]:
+    for path in [p for folder in folders for p in sorted(glob.glob(os.path.join(folder, "bench_*.log*")))]:
         lines = {}
-        with open(path) as f:
-            for line in f:
-                m = TIMED.match(line)
-                if m:
-                    lines[m.group(1)] = float(m.group(2))
-                    continue
-                m = CASE.match(line)
-                if m:
-                    timed[key(*m.groups())] = lines
-                    lines = {}
+        for line in read_log(path).splitlines():
+            m = TIMED.match(line)
+            if m:
+                lines[m.group(1)] = float(m.group(2))
+                continue
+            m = CASE.match(line)
+            if m:
+                timed[key(*m.groups())] = lines
+                lines = {}
     return timed
 
 

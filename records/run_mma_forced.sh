@@ -7,7 +7,7 @@
 # Usage: run_mma_forced.sh OUT_DIR OP:DIM:DEG... [-- extra femgpu-bench options]
 # Environment: SHAPES (';'-separated schedules, default the ten below), WINNERS (the JSON
 # table whose winners run beside them, default h200_70_cases.json, the one-commit table).
-# (femgpu-bench on PATH: `source .carry/env.sh` after share/femgpu/scripts/pack-for-device.sh)
+# (femgpu-bench on PATH: `source .carry/env.sh` after scripts/pack-for-device.sh)
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$1"; shift

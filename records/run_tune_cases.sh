@@ -7,7 +7,7 @@
 # Usage: run_tune_cases.sh OUT_FILE DEADLINE_S CASE... [-- options for every case]
 #   CASE = OP:DIM:DEG:LIMIT_S[:OPT,VAL,OPT,VAL...]  (the options for that case alone,
 #   e.g. hyperelasticity:3:6:330:-min_runs,3,-warmups,1,-min_seconds,0)
-# (femgpu-bench on PATH: `source .carry/env.sh` after share/femgpu/scripts/pack-for-device.sh)
+# (femgpu-bench on PATH: `source .carry/env.sh` after scripts/pack-for-device.sh)
 set -uo pipefail
 out="$1"; deadline="$2"; shift 2
 cases=(); extra=()

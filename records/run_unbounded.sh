@@ -5,7 +5,7 @@
 # binary other than the one on PATH (a table's commit kept in the pack as
 # femgpu-bench-before) and the commit it was built from, for its rows' commit column (a
 # binary takes it from FEMGPU_COMMIT, which device-tasks.sh sets to the pack's).
-# Usage (device-tasks.sh task sh:share/femgpu/bench/run_unbounded.sh:ARGS, commas for spaces):
+# Usage (device-tasks.sh task sh:records/run_unbounded.sh:ARGS, commas for spaces):
 #   run_unbounded.sh OUT_DIR [--bench PATH COMMIT] OP:DIM:DEG...
 set -u
 out="$1"

@@ -6,7 +6,7 @@
 # four lanes fill the eight files a call brings back) and prints its tasks' lines. The
 # lanes share the host's cores: keep the tuners' compile threads times the lanes within
 # them (the Mats' tuner compiles on 8 threads; femgpu-bench's -compile_threads).
-# Usage: share/femgpu/scripts/device-lanes.sh "TASK TASK ..." "TASK ..." ...
+# Usage: scripts/device-lanes.sh "TASK TASK ..." "TASK ..." ...
 set -u
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
 if (($# > gpus)); then
@@ -18,7 +18,7 @@ i=0
 for lane in "$@"; do
   mkdir -p "$final/lane$i"
   # shellcheck disable=SC2086  # a lane is a list of tasks
-  (CUDA_VISIBLE_DEVICES=$i OUT="$final/lane$i" bash share/femgpu/scripts/device-tasks.sh $lane 2>&1 | sed "s/^/lane $i: /"
+  (CUDA_VISIBLE_DEVICES=$i OUT="$final/lane$i" bash scripts/device-tasks.sh $lane 2>&1 | sed "s/^/lane $i: /"
    echo "lane $i (GPU $i): $lane" >>"$final/lane$i/device.txt") &
   i=$((i + 1))
 done

@@ -3,8 +3,8 @@
 # time is spent, then packs $OUT/w into $OUT/results.tgz. Run from the repository root on
 # the GPU machine with the pack of pack-for-device.sh in .carry (and .carry/COMMIT holding
 # the commit the binaries were built from).
-#   whole            share/femgpu/bench/solvers/run_whole_solve.sh (ex1 2D/3D P2 whole solves)
-#   pmg:SET          share/femgpu/bench/solvers/run_pmg.sh SET (several GPUs: device-lanes.sh)
+#   whole            records/solvers/run_whole_solve.sh (ex1 2D/3D P2 whole solves)
+#   pmg:SET          records/solvers/run_pmg.sh SET (several GPUs: device-lanes.sh)
 #   petsc_checks[:REGEX]  tests/gpu/run_petsc_checks.sh (PETSc comparisons on the CUDA
 #                    backend; REGEX: only the checks whose names match)
 #   gpu_suite        tests/gpu/run_gpu_suite.sh (every schedule against the CPU reference)
@@ -21,7 +21,7 @@
 #   unit:SPEC        the Catch2 unit tests matching SPEC (e.g. "[cuda]": those that need
 #                    the GPU), from the pack's bin/tests/femgpu_unit_tests
 # Environment: CALL_LIMIT (seconds for all tasks, default 570).
-# Usage: share/femgpu/scripts/device-tasks.sh TASK...
+# Usage: scripts/device-tasks.sh TASK...
 set -u
 start=$SECONDS
 final=$OUT
@@ -42,8 +42,8 @@ for task in "$@"; do
   ((${#name} > 120)) && name="${name:0:100}_$(echo "$task" | md5sum | cut -c1-8)"
   t0=$SECONDS
   case "$task" in
-    whole) timeout $left bash share/femgpu/bench/solvers/run_whole_solve.sh "$work/whole" examples/forms >"$work/whole.txt" 2>&1 ;;
-    pmg:*) timeout $left bash share/femgpu/bench/solvers/run_pmg.sh "$work/$name" "${task#pmg:}" >"$work/$name.txt" 2>&1 ;;
+    whole) timeout $left bash records/solvers/run_whole_solve.sh "$work/whole" examples/forms >"$work/whole.txt" 2>&1 ;;
+    pmg:*) timeout $left bash records/solvers/run_pmg.sh "$work/$name" "${task#pmg:}" >"$work/$name.txt" 2>&1 ;;
     petsc_checks*) ONLY="${task#petsc_checks:}" && [ "$task" = petsc_checks ] && ONLY=.
       ONLY="$ONLY" timeout $left bash tests/gpu/run_petsc_checks.sh "$work/$name" >"$work/$name.txt" 2>&1 ;;
     convert:*) timeout $left bash tests/gpu/run_convert_checks.sh "$work/$name" "${task#convert:}" >"$work/$name.txt" 2>&1 ;;

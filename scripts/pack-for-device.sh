@@ -33,7 +33,7 @@ die() { echo "pack-for-device: ERROR: $*" >&2; exit 1; }
 log() { echo "pack-for-device: $*"; }
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO_ROOT="$(git -C "$SCRIPT_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$SCRIPT_DIR/../../.." && pwd))"
+REPO_ROOT="$(git -C "$SCRIPT_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$SCRIPT_DIR/.." && pwd))"
 
 PETSC_PREFIX="${PETSC_CUDA_PREFIX:-/opt/femgpu/petsc-cuda}"
 PACK_DIR="$REPO_ROOT/.carry"
@@ -150,12 +150,10 @@ fi
 # Packed binaries lie outside the build tree, so they find share/femgpu through
 # FEMGPU_SHARE_DIR (env.sh), not the source tree (src/fem/share_dir.h).
 mkdir -p "$PACK_DIR/share/femgpu"
-for d in forms quadrature device; do cp -r "$REPO_ROOT/share/femgpu/$d" "$PACK_DIR/share/femgpu/"; done
 # femgpu-bench reads the paper's GDoF/s (its "paper" column) and -rerank's default
-# device parameters from bench/; the rest of bench/ (logs) stays home.
-mkdir -p "$PACK_DIR/share/femgpu/bench"
-cp "$REPO_ROOT/share/femgpu/bench/paper_h200nvl.csv" "$REPO_ROOT/share/femgpu/bench/h200_device_params.json" "$PACK_DIR/share/femgpu/bench/"
-echo "packed: share/femgpu/{forms,quadrature,device} and bench/{paper_h200nvl.csv,h200_device_params.json} (from $REPO_ROOT/share/femgpu)" >> "$MANIFEST"
+# device parameters from bench/.
+for d in forms quadrature device bench; do cp -r "$REPO_ROOT/share/femgpu/$d" "$PACK_DIR/share/femgpu/"; done
+echo "packed: share/femgpu/{forms,quadrature,device,bench} (from $REPO_ROOT/share/femgpu)" >> "$MANIFEST"
 
 # ---------------------------------------------------------------- dependency closure
 echo "" >> "$MANIFEST"

@@ -4,7 +4,7 @@
 Takes: nothing (the points are fixed below), or --lanes N (default 4).
 Prints: a table of the points (dimension, degree, intervals per side, DOFs, cell-matrix
 entries, CSR nonzeros) and one line per lane: the space-separated task list that
-share/femgpu/scripts/device-lanes.sh takes as that lane's argument.
+scripts/device-lanes.sh takes as that lane's argument.
 
 Each point is one femgpu-bench run of Laplace at one degree and one mesh:
     bench:laplace:DIM:K:K:K:-nDIM,N,-spmv_max_cell_entries,1e10

@@ -5,7 +5,7 @@
 # fem/cell_order.h), one run right after the other; the kernel of each run verified on 1024
 # cells of its mesh against the CPU reference. No SpMV baseline. -cell_order is not in
 # femgpu-bench: build it with cell_order.patch applied (h200_cell_order.txt).
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/cell_order_ab.sh:CASES,
+# Usage (device-tasks.sh task sh:records/experiments/cell_order_ab.sh:CASES,
 # commas between cases):  cell_order_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

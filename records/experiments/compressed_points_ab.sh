@@ -4,7 +4,7 @@
 # timed with -compress_points 0 (the rule's points) and then 1 (the compressed points) by
 # the same femgpu-bench, one run right after the other; the fastest kernel of each run
 # verified on 1024 cells against the CPU reference at the rule's points. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/compressed_points_ab.sh:CASES):
+# Usage (device-tasks.sh task sh:records/experiments/compressed_points_ab.sh:CASES):
 #   compressed_points_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

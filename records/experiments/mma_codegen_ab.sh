@@ -3,7 +3,7 @@
 # most frequent mma shapes, forced (-schedule), timed by two builds of femgpu-bench one
 # right after the other, each fastest kernel verified on 1024 cells of the paper's mesh.
 # No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_codegen_ab.sh:CASES):
+# Usage (device-tasks.sh task sh:records/experiments/mma_codegen_ab.sh:CASES):
 #   mma_codegen_ab.sh OUT_DIR [old=BENCH] [new=BENCH] OP:DIM:DEG...
 # old= and new= (or OLD_BENCH, NEW_BENCH) name the two builds; by default
 # .carry/bin/femgpu-bench-old and the pack's femgpu-bench. WINNERS: the table whose

@@ -4,7 +4,7 @@
 # femgpu-bench (the fastest of each case verified on 1024 cells). The question: does a
 # group of more cells (each table fragment loaded once for more column tiles) relieve the
 # L1 that the identity kernels' ncu profile shows at 80-90% (h200_test_dofs_prefetch.txt)?
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_identity_shapes.sh):
+# Usage (device-tasks.sh task sh:records/experiments/mma_identity_shapes.sh):
 #   mma_identity_shapes.sh OUT_DIR
 set -u
 source "$(dirname "$0")/forced_ab.sh"

@@ -4,7 +4,7 @@
 # registers form at 1, 2, 4 and 8 warps, and at 2 and 4 warps with own=plain, forced and
 # timed side by side by one femgpu-bench process; its fastest verified on 1024 cells
 # against the CPU reference. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_registers_ab.sh:ARGS):
+# Usage (device-tasks.sh task sh:records/experiments/mma_registers_ab.sh:ARGS):
 #   mma_registers_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

@@ -6,7 +6,7 @@
 # A variant is R,Q: FEMGPU_MMA_EVAL_ROWS=R (evaluation rows per task) and
 # FEMGPU_MMA_QUAD_REUSE=Q (1: the quadrature loads each s_f fragment once per step).
 # The new build is one with mma_operand_reuse.patch (its environment variables).
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_rows_ab.sh:CASES):
+# Usage (device-tasks.sh task sh:records/experiments/mma_rows_ab.sh:CASES):
 #   mma_rows_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

@@ -3,7 +3,7 @@
 # table winner and the same schedule with Y staged in shared memory and added entry by
 # entry (scatter=staged), forced and timed side by side by one femgpu-bench process; its
 # fastest verified on 1024 cells against the CPU reference. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_staged_ab.sh:ARGS):
+# Usage (device-tasks.sh task sh:records/experiments/mma_staged_ab.sh:ARGS):
 #   mma_staged_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

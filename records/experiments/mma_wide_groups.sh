@@ -6,7 +6,7 @@
 # by the SM's 128 B/clock load path, and the whole table streams through L1/L2 again for
 # every 8-16 cells. At N_c = 32-64 one fragment feeds 4-8 products and the table traffic
 # per cell falls 2-8x.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/mma_wide_groups.sh:CASES):
+# Usage (device-tasks.sh task sh:records/experiments/mma_wide_groups.sh:CASES):
 #   mma_wide_groups.sh OUT_DIR OP:DIM:DEG...
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"

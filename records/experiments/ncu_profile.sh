@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Nsight Compute profile of forced schedules, one kernel launch each (the fourth of the
 # action kernel), the full section set, clocks left alone (--clock-control none).
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/ncu_profile.sh:ARGS):
+# Usage (device-tasks.sh task sh:records/experiments/ncu_profile.sh:ARGS):
 #   ncu_profile.sh OUT_DIR "OP:DIM:DEG:SCHEDULE"...  (SCHEDULE as MatView prints it,
 #   + for spaces, since device-tasks.sh splits its arguments at commas)
 # Writes OUT_DIR/<i>_<case>.txt (ncu --page details) and OUT_DIR/<case>.ncu-rep.

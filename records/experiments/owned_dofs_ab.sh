@@ -4,7 +4,7 @@
 # femgpu-bench built before the change (BENCH_BEFORE) and then by this one (BENCH), one
 # run right after the other; the fastest kernel of each run verified on 1024 cells
 # against the CPU reference. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/owned_dofs_ab.sh:ARGS):
+# Usage (device-tasks.sh task sh:records/experiments/owned_dofs_ab.sh:ARGS):
 #   owned_dofs_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

@@ -3,7 +3,7 @@
 # each case tuned with the default budget and an empty cache by the femgpu-bench built
 # before the twin existed (BENCH_BEFORE) and then by this one (BENCH), one run right after
 # the other on one GPU, each winner verified on 1024 cells. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/owned_dofs_tuned_ab.sh:ARGS):
+# Usage (device-tasks.sh task sh:records/experiments/owned_dofs_tuned_ab.sh:ARGS):
 #   owned_dofs_tuned_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

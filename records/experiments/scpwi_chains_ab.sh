@@ -5,7 +5,7 @@
 # by this one (BENCH), one run right after the other; the fastest of each run verified on
 # 1024 cells of the paper's mesh against the CPU reference. No SpMV baseline. The change
 # measured with it is not in the tree: build BENCH with scpwi_chains.patch applied.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/scpwi_chains_ab.sh:CASES,
+# Usage (device-tasks.sh task sh:records/experiments/scpwi_chains_ab.sh:CASES,
 # commas between cases):  scpwi_chains_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

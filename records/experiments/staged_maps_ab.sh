@@ -5,7 +5,7 @@
 # side by side in one run); the fastest of each case verified on 1024 cells against the
 # CPU reference. No SpMV baseline. maps=shared is not a schedule word in the tree: build
 # femgpu-bench with staged_maps.patch applied (h200_staged_maps.txt).
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/staged_maps_ab.sh:CASES, commas between cases):
+# Usage (device-tasks.sh task sh:records/experiments/staged_maps_ab.sh:CASES, commas between cases):
 #   staged_maps_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

@@ -5,7 +5,7 @@
 # work-items a group (the winner's tables, or constant-merged where it is no SCPWI
 # kernel), forced and timed side by side by one femgpu-bench process; its fastest
 # verified on 1024 cells against the CPU reference. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/staged_scatter_ab.sh:ARGS):
+# Usage (device-tasks.sh task sh:records/experiments/staged_scatter_ab.sh:ARGS):
 #   staged_scatter_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

@@ -5,7 +5,7 @@
 # tile and one of tq=16, forced and timed by the femgpu-bench built before the change
 # (BENCH_BEFORE) and then by this one (BENCH), one run right after the other; the fastest
 # kernel of each run verified on 1024 cells against the CPU reference. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/test_dofs_prefetch_ab.sh:CASES):
+# Usage (device-tasks.sh task sh:records/experiments/test_dofs_prefetch_ab.sh:CASES):
 #   test_dofs_prefetch_ab.sh OUT_DIR OP:DIM:DEG:TQ...   (TQ: the rule's points rounded up to 8)
 set -u
 source "$(dirname "$0")/forced_ab.sh"

@@ -4,7 +4,7 @@
 # femgpu-bench built before the change (BENCH_BEFORE) and then by this one (BENCH), one
 # run right after the other, at the compressed points; the fastest kernel of each run
 # verified on 1024 cells against the CPU reference at the rule's points. No SpMV baseline.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/test_identity_ab.sh:CASES):
+# Usage (device-tasks.sh task sh:records/experiments/test_identity_ab.sh:CASES):
 #   test_identity_ab.sh OUT_DIR OP:DIM:DEG...
 set -u
 source "$(dirname "$0")/forced_ab.sh"

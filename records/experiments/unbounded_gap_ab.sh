@@ -3,7 +3,7 @@
 # table's winner nc=8 against the unbounded run's nc=16, measured by earlier binaries in
 # another run): both shapes forced and timed side by side by one femgpu-bench process,
 # three times in alternating order, on one GPU; each fastest verified on 1024 cells.
-# Usage (device-tasks.sh task sh:share/femgpu/bench/experiments/unbounded_gap_ab.sh): unbounded_gap_ab.sh OUT_DIR
+# Usage (device-tasks.sh task sh:records/experiments/unbounded_gap_ab.sh): unbounded_gap_ab.sh OUT_DIR
 set -u
 source "$(dirname "$0")/forced_ab.sh"
 forced_ab_start unbounded_gap_ab "$@"

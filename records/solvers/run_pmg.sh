@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The p-multigrid runs of share/femgpu/bench/solvers/pmg/ on a GPU machine (after
+# The p-multigrid runs of records/solvers/pmg/ on a GPU machine (after
 # `source .carry/env.sh`): one problem (operator, dimension, degree) per set, each with
 # fem_gpu + fem_gpu_pmg, fem_gpu + Jacobi and aijcusparse + GAMG side by side in one
 # process tree, vectors on the GPU, CG to a relative residual of 1e-10, -log_view.

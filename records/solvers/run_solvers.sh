@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The solver runs of share/femgpu/bench/solvers on a GPU machine (after
+# The solver runs of records/solvers on a GPU machine (after
 # `source .carry/env.sh`): each example with -dm_mat_type fem_gpu and aijcusparse,
 # vectors on the GPU, -log_view for events and GPU copy counters.
 # Usage: run_solvers.sh one-gpu|two-gpus OUTPUT_DIR [PREFIX]

@@ -4,8 +4,21 @@ setup (fem_gpu: FEMGPUSetUp incl. tuning, and the diagonal; aijcusparse: the ope
 assembly as the example timed it), time per Krylov iteration without the one-time work,
 the operator's share (FEMGPUApply or MatMult per call), and GPU memory.
 Usage: summarize_solvers.py LOG..."""
+import gzip
+import os
 import re
 import sys
+
+
+def read_log(path):
+    """A log's text, plain or gzipped (records/compress_logs.sh gzips logs over 16 KB)."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return f.read()
+
+
+def log_name(path):
+    """The log's file name without .log or .log.gz."""
+    return re.sub(r"\.log(\.gz)?$", "", os.path.basename(path))
 
 
 def event(text, name):
@@ -20,8 +33,8 @@ def line(text, pattern, default="?"):
 
 print(f"{'run':34s} {'its':>6s} {'operator s':>10s} {'setup s':>8s} {'solve s':>8s} {'ms/it':>7s} {'op ms/call':>10s} {'GPU MiB':>8s}")
 for path in sys.argv[1:]:
-    t = open(path).read()
-    name = path.split("/")[-1].replace(".log", "")
+    t = read_log(path)
+    name = log_name(path)
     its = int(line(t, r"(\d+) linear iterations in all", line(t, r"^KSP iterations (\d+)", "0")))
     op = float(line(t, r"Time: operator ([\d.]+) s", "0"))
     solve = float(line(t, r"solve ([\d.]+) s", "0")) or event(t, "KSPSolve")[1]

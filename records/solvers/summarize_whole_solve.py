@@ -6,9 +6,21 @@ setup and tuning, and the right-hand side's evaluation alone: femgpu's residual 
 (FEMGPUApply in the Residual stage, upload and download included) or PETSc's
 DMPlexResidualFE on the CPU.
 Usage: summarize_whole_solve.py LOG..."""
+import gzip
 import os
 import re
 import sys
+
+
+def read_log(path):
+    """A log's text, plain or gzipped (records/compress_logs.sh gzips logs over 16 KB)."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return f.read()
+
+
+def log_name(path):
+    """The log's file name without .log or .log.gz."""
+    return re.sub(r"\.log(\.gz)?$", "", os.path.basename(path))
 
 
 def stage_events(text, stage):
@@ -26,8 +38,8 @@ def main():
     head = ("run", "its", "L2 error", "residual", "Jac/PC", "KSP", "to solution", "femgpu", "tuning", "RHS eval")
     print("%-36s %5s %10s %9s %9s %9s %11s %9s %9s %9s" % head)
     for path in sys.argv[1:]:
-        text = open(path).read()
-        name = os.path.basename(path)[:-4]
+        text = read_log(path)
+        name = log_name(path)
         its, err = re.search(r"^KSP iterations (\d+)", text, re.M), re.search(r"^L2 error ([\d.eE+-]+)", text, re.M)
         st = re.search(r"^Stages: Residual ([\d.]+) s, Jacobian/PC setup ([\d.]+) s, KSP solve ([\d.]+) s, of these femgpu setup ([\d.]+) s \(tuning ([\d.]+) s\)", text, re.M)
         if not (its and err and st):

@@ -6,7 +6,7 @@
 // Build against a build tree (here build/, with the CUDA toolkit found), from the top folder
 // (one command):
 //   g++ -std=c++17 -O1 -Isrc -Iinclude -I/usr/local/cuda/include $(pkg-config --cflags petsc)
-//     -I/usr/lib/x86_64-linux-gnu/openmpi/include share/femgpu/bench/tuning/nvrtc_compile_times.cpp
+//     -I/usr/lib/x86_64-linux-gnu/openmpi/include records/tuning/nvrtc_compile_times.cpp
 //     src/tools/bench_case.cpp -o build/nvrtc-compile-times build/libfemgpu_core.a
 //     $(pkg-config --libs petsc) /usr/local/cuda/lib/libnvrtc.so -lOpenCL -ldl -lmpi
 // Run from the build tree (it finds share/femgpu next to it):

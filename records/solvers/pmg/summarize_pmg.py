@@ -13,9 +13,21 @@ iterations on the three meshes and their growth, then 'to solution' of fem_gpu_p
 Jacobi, GAMG on femgpu's device assembly and GAMG on DMPlex's, and the ratio of each GAMG
 to fem_gpu_pmg (ex3: the SNES solve).
 Usage: summarize_pmg.py [--table] LOG..."""
+import gzip
 import os
 import re
 import sys
+
+
+def read_log(path):
+    """A log's text, plain or gzipped (records/compress_logs.sh gzips logs over 16 KB)."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return f.read()
+
+
+def log_name(path):
+    """The log's file name without .log or .log.gz."""
+    return re.sub(r"\.log(\.gz)?$", "", os.path.basename(path))
 
 
 def event(text, name):
@@ -25,7 +37,7 @@ def event(text, name):
 
 def parse(path):
     """The numbers of one log, or None when the run did not finish."""
-    text = open(path).read()
+    text = read_log(path)
     its = re.search(r"(\d+) linear iterations in all", text) or re.search(r"KSP iterations (\d+)", text)
     if not its:
         return None
@@ -43,7 +55,7 @@ def table(paths):
     """One row per problem: the logs named <problem>_n<N>_<run>.log (ex3: ex3_2d_p2_<run>)."""
     runs = {}
     for path in paths:
-        m = re.match(r"(.+?)(?:_n(\d+))?_(pmg_cold|pmg_form_file|pmg|jacobi|gamg_device|gamg)$", os.path.basename(path)[:-4])
+        m = re.match(r"(.+?)(?:_n(\d+))?_(pmg_cold|pmg_form_file|pmg|jacobi|gamg_device|gamg)$", log_name(path))
         if m:
             runs.setdefault(m.group(1), {}).setdefault(m.group(3), {})[int(m.group(2) or 0)] = parse(path)
     print("| problem | CG its (3 meshes) | growth | pmg s | Jacobi s (its) | GAMG device asm s (its) | GAMG DMPlex s (its) | DMPlex GAMG / pmg |")
@@ -74,7 +86,7 @@ def main():
         return
     print("%-28s %6s %9s %9s %9s %9s %9s %9s %9s %11s %9s %9s" % ("run", "its", "operator", "PCSetUp", "levels", "coarse", "femgpu", "tuning", "KSPSolve", "to solution", "residual", "SNESSolve"))
     for path in sys.argv[1:]:
-        name, r = os.path.basename(path)[:-4], parse(path)
+        name, r = log_name(path), parse(path)
         if not r:
             print("%-28s %s" % (name, "did not finish"))
             continue
