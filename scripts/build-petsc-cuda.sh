@@ -6,8 +6,9 @@
 #   PREFIX               install prefix (default: $PETSC_CUDA_PREFIX or /opt/femgpu/petsc-cuda)
 # Environment overrides:
 #   PETSC_CUDA_PREFIX    same as the PREFIX argument
-#   PETSC_TARBALL        path to petsc-X.Y.Z.tar.gz (default: newest /tmp/pd/petsc-*.tar.gz;
-#                        downloaded with `pip download` into /tmp/pd when none is found)
+#   PETSC_TARBALL        path to petsc-X.Y.Z.tar.gz (default: /tmp/pd/petsc-$PETSC_VERSION.tar.gz,
+#                        downloaded from PyPI when absent)
+#   PETSC_VERSION        the PETSc release to download (default 3.26.1, the one measured here)
 #   FEMGPU_SRC_ROOT      where the tarball is unpacked and built (default /opt/femgpu/src)
 #   CUDA_HOME            CUDA toolkit (default /usr/local/cuda)
 #   CUDA_ARCH            SM list for --with-cuda-arch (default 90)
@@ -32,19 +33,39 @@ PETSC_ARCH_NAME="arch-femgpu-cuda"
 unset PETSC_DIR PETSC_ARCH
 
 # ---------------------------------------------------------------- tarball
-TARBALL="${PETSC_TARBALL:-}"
-if [[ -n "$TARBALL" && ! -f "$TARBALL" ]]; then
+# fetch_sdist VERSION FILE: PETSc's source tarball from PyPI, its sha256 checked against the
+# index. Only the file is fetched: `pip download --no-binary :all: petsc` would also build
+# the sdist's build dependencies from source to read its metadata (minutes).
+fetch_sdist() {
+  python3 - "$1" "$2" <<'PY'
+import hashlib, json, os, sys, urllib.request
+version, dest = sys.argv[1], sys.argv[2]
+name = "petsc-%s.tar.gz" % version
+index = urllib.request.Request("https://pypi.org/simple/petsc/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+with urllib.request.urlopen(index, timeout=60) as r:
+    files = [f for f in json.load(r)["files"] if f["filename"] == name]
+if not files:
+    sys.exit("PyPI has no %s (PETSC_VERSION=%s)" % (name, version))
+digest = hashlib.sha256()
+with urllib.request.urlopen(files[0]["url"], timeout=600) as r, open(dest + ".part", "wb") as out:
+    for block in iter(lambda: r.read(1 << 20), b""):
+        digest.update(block)
+        out.write(block)
+if digest.hexdigest() != files[0]["hashes"]["sha256"]:
+    sys.exit("%s: sha256 %s, PyPI says %s" % (name, digest.hexdigest(), files[0]["hashes"]["sha256"]))
+os.replace(dest + ".part", dest)
+PY
+}
+
+PETSC_VERSION="${PETSC_VERSION:-3.26.1}"
+TARBALL="${PETSC_TARBALL:-/tmp/pd/petsc-$PETSC_VERSION.tar.gz}"
+if [[ -n "${PETSC_TARBALL:-}" && ! -f "$TARBALL" ]]; then
   die "PETSC_TARBALL=$TARBALL does not exist"
 fi
-if [[ -z "$TARBALL" ]]; then
-  TARBALL="$(ls -1 /tmp/pd/petsc-[0-9]*.tar.gz 2>/dev/null | sort -V | tail -n1 || true)"
-fi
-if [[ -z "$TARBALL" || ! -f "$TARBALL" ]]; then
-  log "no PETSc tarball found; downloading the sdist from PyPI into /tmp/pd"
+if [[ ! -f "$TARBALL" ]]; then
+  log "downloading petsc-$PETSC_VERSION.tar.gz from PyPI into /tmp/pd"
   mkdir -p /tmp/pd
-  python3 -m pip download --no-deps --no-binary :all: petsc -d /tmp/pd \
-    || die "pip download of the petsc sdist failed"
-  TARBALL="$(ls -1 /tmp/pd/petsc-[0-9]*.tar.gz | sort -V | tail -n1)"
+  fetch_sdist "$PETSC_VERSION" "$TARBALL" || die "could not download petsc-$PETSC_VERSION.tar.gz from PyPI"
 fi
 [[ -f "$TARBALL" ]] || die "tarball not found: $TARBALL"
 TARBALL="$(readlink -f "$TARBALL")"
