@@ -17,7 +17,7 @@ all: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 deps:
-	@share/femgpu/scripts/install-debian-deps.sh
+	@scripts/install-debian-deps.sh
 
 # Configure output goes to a log: it is long and rarely read.
 $(BUILD)/CMakeCache.txt:

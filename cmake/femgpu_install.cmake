@@ -5,9 +5,10 @@
 #   lib/pkgconfig/femgpu.pc, lib/cmake/femgpu/femgpuConfig.cmake (+ version file):
 #                        both locate the tree from where they lie, so it may be moved
 #   include/femgpu.h
-#   share/femgpu/        forms, quadrature tables, device probe kernels: what the library reads at
-#                        run time, found next to it (fem/share_dir.h); not the benchmark logs
-#                        (share/femgpu/bench) nor the repository's scripts
+#   share/femgpu/        the source tree's share/femgpu as it is: forms, quadrature tables, device
+#                        probe kernels and femgpu-bench's inputs, what the library and tools read
+#                        at run time, found next to them (fem/share_dir.h); the benchmark records
+#                        (records/) and set-up scripts (scripts/) live outside it
 # Included by the top-level CMakeLists.txt after the targets exist. The RPATH settings
 # must precede the targets: they are set there.
 include(CMakePackageConfigHelpers)
@@ -17,10 +18,7 @@ if(TARGET femgpu-bench)
   install(TARGETS femgpu-bench RUNTIME DESTINATION bin)
 endif()
 install(FILES include/femgpu.h DESTINATION include)
-install(DIRECTORY share/femgpu DESTINATION share
-        PATTERN bench EXCLUDE
-        PATTERN scripts EXCLUDE
-        PATTERN "__pycache__" EXCLUDE)
+install(DIRECTORY share/femgpu DESTINATION share PATTERN "__pycache__" EXCLUDE)
 
 configure_file(cmake/femgpu.pc.in ${PROJECT_BINARY_DIR}/femgpu.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/femgpu.pc DESTINATION lib/pkgconfig)

@@ -5,8 +5,13 @@ share/femgpu/forms/helmholtz.ufl: (grad u, grad v) + (u, v)); the solver is PETS
 (CG with Jacobi, whose diagonal femgpu computes). The exact solution is
 g = cos(pi x) cos(pi y), so f = (1 + 2 pi^2) g.
 
-    python3 examples/python/poisson.py -dll_append build/libfemgpu.so \\
+    /usr/bin/python3 examples/python/poisson.py -dll_append build/libfemgpu.so \\
         [-degree 2] [-dm_plex_box_faces 8,8] [-mat_fem_gpu_backend auto|cpu|opencl|cuda] [-ksp_monitor]
+
+It needs a Python with numpy and a petsc4py built on the PETSc femgpu was built against: on
+Debian, the system's /usr/bin/python3 with the package python3-petsc4py (installed by
+scripts/install-debian-deps.sh). Another python3 first on PATH (a pyenv, a virtualenv)
+usually has neither; the script then names the module it misses and this fix.
 
 PETSc loads libfemgpu.so itself (-dll_append registers the Mat type "fem_gpu"); the rest
 is options and petsc4py calls. Three fem_gpu Mats, told apart by options prefixes: the
@@ -21,8 +26,13 @@ import math
 import os
 import sys
 
-import numpy
-import petsc4py
+try:
+    import numpy
+    import petsc4py
+except ImportError as missing:
+    sys.exit("poisson.py: this Python (%s) has no module '%s'. Run the example with a Python that has numpy and a\n"
+             "petsc4py built on femgpu's PETSc: on Debian, /usr/bin/python3 with the package python3-petsc4py\n"
+             "(scripts/install-debian-deps.sh installs it)." % (sys.executable, missing.name))
 
 petsc4py.init(sys.argv)
 from petsc4py import PETSc  # noqa: E402  (after init, which reads the command line)

@@ -106,19 +106,19 @@ std::vector<TuneMove> placement_moves()
       "leads, nor where the test side is the identity: no quadrature product, so the twin is the same kernel): its quadrature loads each `s_f` "
       "fragment once per step of 4 points for all of a warp's row tiles instead of once per row tile (`MmaQuadOrder` in "
       "`src/schedule/schedule.h`). On the H200 it ran the winners of mass 2D P8 and 3D P6 (8 cells, 32 points a tile) 1.08-1.09x faster and "
-      "Helmholtz 3D P4's 0.88x (`share/femgpu/bench/experiments/h200_mma_operand_reuse.txt`); in the 36453ed collection the twin won 7 of the 34 "
+      "Helmholtz 3D P4's 0.88x (`records/experiments/h200_mma_operand_reuse.txt`); in the 36453ed collection the twin won 7 of the 34 "
       "rows whose winner is a tensor-core kernel, mass 2D P8 1.14x faster than before with the carveout, mass 3D P5-P6 1.04-1.06x "
-      "(`share/femgpu/bench/h200_70_cases_36453ed/`); 0 turns it off"));
+      "(`records/h200_70_cases_36453ed/`); 0 turns it off"));
   m.push_back(twin_move("shared_dofs", 2, shared_dofs,
       "CUDA tuning also times the shared-DOF variant (below) of the n fastest candidates that are unrolled tiled kernels or spill registers; 0 "
       "turns it off. With loops left to the compiler it won 3 of 25 spilling twins on the H200, up to 1.18x "
-      "(`share/femgpu/bench/experiments/h200_shared_dofs_76b67e6.txt`); unrolled, the shared evaluation reads each DOF once per column, and its "
+      "(`records/experiments/h200_shared_dofs_76b67e6.txt`); unrolled, the shared evaluation reads each DOF once per column, and its "
       "twin won 7 of 15 forced pairs, by up to 1.36x, and lost by up to 1.63x where the larger shared arrays cut occupancy "
       "(`h200_shared_dofs_unrolled.txt`)"));
   m.push_back(twin_move("interleaved", 2, interleaved,
       "CUDA tuning also times the interleaved-table variant (`tables=interleaved`) of the n fastest first-round tiled candidates, for forms where"
       " some evaluation group or the test function has an even number of derivative tables (2D gradients, 2D vector forms); 0 turns it off. On "
-      "the H200 it ran elasticity 2D P6 and P7 1.02-1.03x faster and others slower (`share/femgpu/bench/experiments/h200_interleaved_tables.txt`)"));
+      "the H200 it ran elasticity 2D P6 and P7 1.02-1.03x faster and others slower (`records/experiments/h200_interleaved_tables.txt`)"));
   return m;
 }
 
@@ -135,7 +135,7 @@ std::vector<TuneMove> scatter_moves()
   m.push_back(twin_move("warp_scatter", 2, warp_scatter,
       "CUDA tuning also times the warp-scatter variant (`scatter=warp`) of the n fastest first-round candidates; 0 turns it off. On the H200 it "
       "won for the P1 vector forms (elasticity 3D P1 1.31x, hyperelasticity 3D P1 1.11x, elasticity 2D P1 1.05x, elasticity 2D P2 1.13x) and lost"
-      " for every scalar form (0.69-0.94x) (`share/femgpu/bench/experiments/h200_warp_scatter_p1.txt`)"));
+      " for every scalar form (0.69-0.94x) (`records/experiments/h200_warp_scatter_p1.txt`)"));
   m.push_back(twin_move("own_dofs", 2, own_dofs,
       "CUDA tuning also times the `own=plain` twin of each SCPWI candidate (one work-item a cell) among the n fastest so far, where the element "
       "has DOFs of a cell's own (its interior nodes: P3 and up on triangles, P4 and up on tetrahedra): the kernel adds to those without atomics "
@@ -145,7 +145,7 @@ std::vector<TuneMove> scatter_moves()
       "Forced side by side on the H200 and an H100, the twin ran the SCPWI winners of mass, Laplace, Helmholtz and elasticity at 2D P3-P5 "
       "1.04-1.12x faster, and Laplace 2D P6, Helmholtz 2D P3 and hyperelasticity 2D P4 0.75-0.95x; tuned with the 10 s budget on the H200, it won"
       " Laplace 2D P4 1.10x, P5 1.15x, elasticity 2D P3-P4 1.04-1.08x, mass 2D P3 1.06x, Helmholtz 2D P4 1.03x, Laplace 2D P3 and mass 3D P4 "
-      "1.02x, and five other rows tuned within 0.999-1.003x of before (`share/femgpu/bench/experiments/h200_owned_dofs.txt`); 0 turns it off"));
+      "1.02x, and five other rows tuned within 0.999-1.003x of before (`records/experiments/h200_owned_dofs.txt`); 0 turns it off"));
   m.push_back(twin_move("staged_scatter", 2, staged_scatter,
       "CUDA tuning also times, in the early round beside the first register bound, the `scatter=staged` twin (`own=atomic`) of each SCPWI "
       "candidate of one work-item a cell with its DOFs in registers among the n fastest so far: each work-item writes its cell's outputs to a row"
@@ -153,7 +153,7 @@ std::vector<TuneMove> scatter_moves()
       "cell, so that the adds of a warp fall in few 32-byte sectors where cell by cell they fall in up to 32 (`Scatter::Staged` in "
       "`src/schedule/schedule.h`). Forced beside the table's winners on the H200 it ran elasticity 2D P1-P4 1.25-1.59x, 3D P2 1.75x, P3 1.22x, "
       "hyperelasticity 2D P1-P2 and 3D P1 1.24-1.33x, Laplace and Helmholtz 2D P3-P4 1.04-1.12x faster, and the scalar P2 kernels 0.93x "
-      "(`share/femgpu/bench/experiments/h200_staged_scatter.txt`); 0 turns it off"));
+      "(`records/experiments/h200_staged_scatter.txt`); 0 turns it off"));
   return m;
 }
 
@@ -169,7 +169,7 @@ std::vector<TuneMove> measured_moves()
       "barriers; two groups of half the size in the same registers and shared memory overlap those waits. On the H200 the tuned half twin won "
       "elasticity 2D P6 (1.16x), P7 (1.20x), 3D P3 (1.16x), P5 (1.20x), hyperelasticity 2D P7 and 3D P4, Laplace and Helmholtz 3D P6; with forced"
       " schedules it was slower (0.85-0.95x) where the group was not alone or the half group took more registers "
-      "(`share/femgpu/bench/experiments/h200_half_groups.txt`); 0 turns it off"));
+      "(`records/experiments/h200_half_groups.txt`); 0 turns it off"));
   m.push_back(bound_move(
       "register_bound", true, 2,
       [](std::size_t n, const PlanContext &ctx, TuneReport *report) { return register_bound_twins(report->candidates, n, ctx.sm); },
@@ -178,14 +178,14 @@ std::vector<TuneMove> measured_moves()
       " file split among 4 sub-partitions as ptxas bounds it, is `src/runtime/occupancy.h`). Each variant is compiled and loaded first; one that "
       "uses more local memory (spills) than its original is not timed (the monitor says so). On the H200 every bound that spilled ran 1.06-8.9x "
       "slower (26 kernels), and the 5 that ptxas met without spilling ran 1.18-1.29x faster; tuned, the bounded twin won Laplace 2D P8 (134 -> "
-      "128 registers, 1 -> 2 groups, 1.29x) (`share/femgpu/bench/experiments/h200_register_bounds.txt`); 0 turns it off"));
+      "128 registers, 1 -> 2 groups, 1.29x) (`records/experiments/h200_register_bounds.txt`); 0 turns it off"));
   m.push_back(bound_move(
       "cell_value_bound", true, 2,
       [](std::size_t n, const PlanContext &ctx, TuneReport *report) { return cell_value_bound_twins(*ctx.ir, report->candidates, n, ctx.sm); },
       "CUDA tuning also times, for the n fastest tiled candidates of both rounds whose registers alone hold their groups per SM lowest, the "
       "variant with `cells=shared` bounded for one group more (its own shared memory counted); one that spills more than its original is not "
       "timed. On the H200 it won elasticity 3D P4: bounded alone, 104 B of spills (not timed); with the per-cell values in shared memory, 80 "
-      "registers and no spill, 3 groups of 8 warps instead of 2, 1.25x (`share/femgpu/bench/experiments/h200_cell_values.txt`); 0 turns it off"));
+      "registers and no spill, 3 groups of 8 warps instead of 2, 1.25x (`records/experiments/h200_cell_values.txt`); 0 turns it off"));
   return m;
 }
 
@@ -207,7 +207,7 @@ std::vector<TuneMove> search_moves()
       "stops when it was refined already. Run before the twins, it made them expand near-copies of the first round's fastest and lost Laplace 2D "
       "P8's register-bound winner (0.89x), so it runs last. The cost model orders nearby tiles only roughly (Table 7: the best of its top 9 is "
       "0.86 of the best of its top 70). On the H200 it gave hyperelasticity 2D P8 1.37x (2.73 -> 3.75 GDoF/s, above the paper), elasticity 3D P6 "
-      "1.18x, hyperelasticity 2D P7 1.07x (`share/femgpu/bench/experiments/h200_local_search.txt`); `-mat_fem_gpu_tune_monitor` prints a line "
+      "1.18x, hyperelasticity 2D P7 1.07x (`records/experiments/h200_local_search.txt`); `-mat_fem_gpu_tune_monitor` prints a line "
       "before each round (\"local search round 1: 6 tile neighbours of tiled nc=...\"); 0 turns it off";
   m.push_back(search);
   m.push_back(bound_move(
@@ -215,7 +215,7 @@ std::vector<TuneMove> search_moves()
       "CUDA tuning also times, last, the register-bound twin and the cells=shared register-bound twin (`register_bound`, `cell_value_bound`) of "
       "the fastest candidate of all, less those already timed: the local search may find a winner after the twin rounds have twinned others. "
       "Elasticity 3D P4's winner came from the local search (nc=32 nwi=8, shared DOFs); its cells=shared bound ran 1.25x faster "
-      "(`share/femgpu/bench/experiments/h200_cell_values.txt`). A twin that spills more than its original is compiled but not timed. Leave it out"
+      "(`records/experiments/h200_cell_values.txt`). A twin that spills more than its original is compiled but not timed. Leave it out"
       " of a plan to turn it off"));
   return m;
 }

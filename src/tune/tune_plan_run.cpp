@@ -42,7 +42,7 @@ void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, 
   // n=1 round) always gets a try. On the H200 the first round spent the whole 10 s in 4
   // of the 7 cases whose winner was more than 5% slower than the unbounded tuner's, and
   // each time the unbounded winner was the register-bound twin of the budgeted one
-  // (share/femgpu/bench/h200_70_cases_db38b28/unbounded_2598b12).
+  // (records/h200_70_cases_db38b28/unbounded_2598b12).
   const double first_budget = rounds.size() > 1 ? budget * ctx.settings->first_round_share : budget;
   for (std::size_t r = 0; r < rounds.size(); ++r) {
     const PlanRound &round = rounds[r];

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # MatConvert of a fem_gpu Mat on the GPU (run on a machine with an NVIDIA GPU, after
-# `source .carry/env.sh` from share/femgpu/scripts/pack-for-device.sh):
+# `source .carry/env.sh` from scripts/pack-for-device.sh):
 #   1. checks: the CUDA cell-matrix kernel's matrices, inserted into aijcusparse on the
 #      device (MatSetValuesCOO on a device pointer), equal PETSc's own aijcusparse assembly
 #      of the same Jacobian entry by entry to 1e-12 (test_convert_vs_aij, which also checks

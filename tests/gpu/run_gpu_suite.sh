@@ -5,7 +5,7 @@
 #   2. compute-sanitizer memcheck and racecheck on representative schedules of both
 #      strategies.
 # Usage: tests/gpu/run_gpu_suite.sh [OUTPUT_DIR]   (femgpu-gpu-check on PATH, e.g. after
-# `source .carry/env.sh` from share/femgpu/scripts/pack-for-device.sh)
+# `source .carry/env.sh` from scripts/pack-for-device.sh)
 set -euo pipefail
 out="${1:-.}"
 mkdir -p "$out"

@@ -14,7 +14,7 @@
 #                      3/2 on the unit cube)
 # Each line of the summary: the check, its exit code and its last output line; a closing
 # line counts the failures. Run from the repository root after `source .carry/env.sh`
-# (share/femgpu/scripts/pack-for-device.sh), binaries of a CUDA build on PATH.
+# (scripts/pack-for-device.sh), binaries of a CUDA build on PATH.
 # Usage: [ONLY=REGEX] tests/gpu/run_petsc_checks.sh OUTPUT_DIR   (ONLY: run the checks whose
 # names match, e.g. ONLY='robin|boundary')
 set -uo pipefail

@@ -2,7 +2,7 @@
 # The device probe on a GPU machine: two forced probes (to see run-to-run spread), then
 # a third run that must read the first run's cache file back without probing.
 # Usage: tests/gpu/run_probe.sh [OUTPUT_DIR]   (femgpu-probe on PATH, e.g. after
-# `source .carry/env.sh` from share/femgpu/scripts/pack-for-device.sh)
+# `source .carry/env.sh` from scripts/pack-for-device.sh)
 set -euo pipefail
 out="${1:-.}"
 mkdir -p "$out"

@@ -66,8 +66,13 @@ tools)
            share/femgpu/quadrature share/femgpu/device; do
     [[ -e "$prefix/$f" ]] || fail "the installed tree has no $f"
   done
-  for f in share/femgpu/bench share/femgpu/scripts; do
-    [[ ! -e "$prefix/$f" ]] || fail "the installed tree has $f (repository material, not run-time data)"
+  # share/femgpu is installed as it is in the source tree (run-time data only; femgpu-bench
+  # reads bench/), and no repository material (records/, scripts/) comes with it.
+  diff <(cd "$dir/share/femgpu" && find . -type f -not -path '*/__pycache__/*' | sort) \
+       <(cd "$prefix/share/femgpu" && find . -type f | sort) > "$work/share.diff" ||
+    fail "the installed share/femgpu differs from the source tree's (< source, > installed): $(cat "$work/share.diff")"
+  for f in records scripts; do
+    [[ ! -e "$prefix/$f" && ! -e "$prefix/share/femgpu/$f" ]] || fail "the installed tree has $f (repository material, not run-time data)"
   done
   readelf -d "$prefix/bin/femgpu-apply" | grep -q 'R.*PATH.*\$ORIGIN/\.\./lib' || fail "femgpu-apply has no \$ORIGIN/../lib RUNPATH"
   uses_moved_library "$prefix/bin/femgpu-apply"

@@ -115,7 +115,7 @@ TEST_CASE("a monitor line gives the assembled operator's assembly seconds, and n
 TEST_CASE("the assembled operator's setup estimate lies above each setup measured on the H200 host, within 2.5x", "[tune]")
 {
   // Cell-matrix entries and setup seconds of the ten assembled candidates the 70-case
-  // collection timed (share/femgpu/bench/h200_70_cases_4aacc31/bench_*.log, "assembled in").
+  // collection timed (records/h200_70_cases_4aacc31/bench_*.log, "assembled in").
   const double measured[][2] = {{2.95e7, 0.404}, {2.95e7, 0.436}, {2.95e7, 0.459}, {1.18e8, 1.626}, {1.69e7, 0.340},
                                 {1.69e7, 0.312}, {1.69e7, 0.239}, {1.05e8, 1.163}, {4.21e8, 5.302}, {1.52e8, 1.713}};
   for (const auto &m : measured) {

@@ -2,7 +2,7 @@
 // size it reads (kernel/kernel_size.h): loops marked for unrolling and innermost loops
 // count their trips, and the unrolled tiled kernels of a high-order case are estimated far
 // above its tensor-core and SCPWI kernels, as NVRTC's times are
-// (share/femgpu/bench/tuning/nvrtc_compile_estimates*.txt).
+// (records/tuning/nvrtc_compile_estimates*.txt).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

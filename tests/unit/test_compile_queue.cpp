@@ -67,7 +67,7 @@ Replay replay_batches(const std::vector<double> &actual, std::size_t threads, do
 
 // Mass 3D P6's first 16 in anytime order, shaped after its compiles on the H200 (the
 // unrolled tiled kernels about 30 s within a batch of 16) and their estimates
-// (share/femgpu/bench/tuning/nvrtc_compile_estimates.txt): tensor-core kernels quick,
+// (records/tuning/nvrtc_compile_estimates.txt): tensor-core kernels quick,
 // SCPWI about 1 s; the estimates somewhat high.
 void p6_like(std::vector<double> *estimates, std::vector<double> *actual)
 {

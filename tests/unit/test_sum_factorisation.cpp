@@ -2,7 +2,7 @@
 // and their transpose at the collapsed tensor points agree with the dense PetscFE
 // tabulation on random Lagrange coefficients, P1-P8 triangles and P1-P6 tetrahedra; the
 // flops it reports are the stage-by-stage count, at most the offline study's upper bound
-// (share/femgpu/bench/sum_factorisation_flops.py); a collapsed Gauss-Jacobi rule's points
+// (records/sum_factorisation_flops.py); a collapsed Gauss-Jacobi rule's points
 // are its 1D points' tensor product; bad input throws.
 #include <catch2/catch.hpp>
 

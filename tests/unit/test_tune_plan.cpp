@@ -1,6 +1,6 @@
 // Tuning as a plan (tune/tune_plan.h): the plan's text reads back, a bad plan is refused
 // naming its word, and the golden replay: the default CUDA plan, run on the timings the
-// H200 recorded (share/femgpu/bench/runs/h200_retune_*_ea93f8a.txt, -monitor lines),
+// H200 recorded (records/runs/h200_retune_*_ea93f8a.txt, -monitor lines),
 // picks the winner the tuner picked there.
 #include <catch2/catch.hpp>
 
@@ -165,10 +165,10 @@ std::string result_schedule(const std::string &line)
 }
 
 // The -monitor lines of the case "=== -ops <op> -dims <dim> -min_degree <degree> ..." in
-// `log` (bench/runs/), and its result line.
+// `log` (records/runs/), and its result line.
 RecordedCase read_case(const std::string &log, const std::string &op, int dim, int degree)
 {
-  std::ifstream in(default_share_dir() + "/bench/runs/" + log);
+  std::ifstream in(std::string(FEMGPU_SOURCE_DIR) + "/records/runs/" + log);
   REQUIRE(in);
   const std::string header = "=== -ops " + op + " -dims " + std::to_string(dim) + " -min_degree " + std::to_string(degree) + " ";
   RecordedCase c;
@@ -274,7 +274,7 @@ TEST_CASE("tune plan: with no budget the default plan picks the unbounded tuner'
   // The runs that timed the whole plan of 2598b12 (db38b28's kernels) on an H200, 47
   // cases: a plan change that loses one of their winners shows here (a candidate the
   // logs do not hold was not timed there and cannot win).
-  const std::string folder = default_share_dir() + "/bench/h200_70_cases_db38b28/unbounded_2598b12/";
+  const std::string folder = std::string(FEMGPU_SOURCE_DIR) + "/records/h200_70_cases_db38b28/unbounded_2598b12/";
   int cases = 0, missed_without_twins = 0;
   for (const char *log : {"bench_elasticity_2_2_8_6.log", "bench_elasticity_3_2_8_6.log", "bench_helmholtz_2_4_8_6.log", "bench_helmholtz_3_3_8_6.log",
                           "bench_hyperelasticity_2_2_8_6.log", "bench_hyperelasticity_2_8_8_6.log", "bench_hyperelasticity_3_2_8_6.log",

@@ -2,7 +2,7 @@
 // fastest wins, a failure scores infinity and tuning goes on, a candidate cut by the
 // cutoff says so on its monitor line and is never the best, and the cutoff (a timing
 // choice) stays out of the tuning cache's key. The GPU side of the cutoff (cuda_tuner's
-// time_kernel) runs on the device: bench/experiments/h200_retune_cutoff.txt.
+// time_kernel) runs on the device: records/experiments/h200_retune_cutoff.txt.
 #include <catch2/catch.hpp>
 
 #include <limits>
