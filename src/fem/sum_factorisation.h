@@ -1,5 +1,5 @@
 // Sum factorisation on a simplex, in collapsed coordinates: a CPU reference for a
-// sum-factorised kernel (not yet a schedule; share/femgpu/bench/study/
+// sum-factorised kernel (not yet a schedule; records/study/
 // sum_factorisation_flops.txt counts where one would cut flops).
 //
 // A P_k function on PETSc's reference simplex, given by its Lagrange coefficients (the

@@ -1,4 +1,5 @@
-// Form terminals, tables of coefficients and constants, and form-level derivative.
+// Form terminals, tables of coefficients and constants (the form-level derivative is
+// in form_derivative.cpp).
 #include "form/form.h"
 
 #include <algorithm>
@@ -150,16 +151,6 @@ Form FormBuilder::make_form(const std::vector<Integral> &integrals) const
   f.constants = constants_;
   f.declarations = declarations_;
   return f;
-}
-
-std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, const Expr &du)
-{
-  std::vector<Integral> out;
-  for (Integral i : F) {
-    i.integrand = femgpu::derivative(i.integrand, w, du);
-    out.push_back(i);
-  }
-  return out;
 }
 
 namespace {

@@ -168,8 +168,20 @@ class FormBuilder {
   std::vector<FunctionDeclaration> declarations_;
 };
 
-// Gateaux derivative of every integral of F: derivative(F, w, du).
+// Gateaux derivative of F in w along du, integral by integral: derivative(F, w, du) of
+// every integral that depends on w (depends_on below). The others (a load f*v*dx, a flux
+// g*v*ds(1), a step in w) have derivative zero and are left out, so a domain whose terms
+// are all free of w is not in the result: it has no Jacobian terms, and a ds(i) part
+// without v is no operator. A kept integral gets the largest dx(degree=...) /
+// ds(degree=...) of its domain in F, so its rule stays the residual's. Empty when no
+// integral of F depends on w (the callers say so: the Jacobian would be zero).
 std::vector<Integral> derivative(const std::vector<Integral> &F, const Expr &w, const Expr &du);
+
+// Whether the Gateaux derivative of f in the Coefficient w can be non-zero: whether w
+// reaches f along a path the derivative follows. Not through a condition (lt, eq, And ...:
+// a step, whose derivative is zero wherever it is defined), sign(), or the coefficient
+// slot of an inner derivative(g, w, du). False: derivative(f, w, du) is identically zero.
+bool depends_on(const Expr &f, const Expr &w);
 
 // Every integral with the trial function u replaced by `by` (of u's shape): a(u, v)
 // becomes a(w, v), the action of a bilinear form on a coefficient. Shared subexpressions

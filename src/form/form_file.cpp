@@ -12,6 +12,7 @@
 
 #include "form/expr.h"
 #include "form/lexer.h"
+#include "form/quoted_text.h"
 
 namespace femgpu {
 
@@ -37,9 +38,10 @@ size_t utf8_length(const std::string &s, size_t i)
   return 0;
 }
 
+// A long path is shown by its two ends, so that the reason after it is not cut off.
 [[noreturn]] void file_error(const std::string &path, Loc loc, const std::string &what)
 {
-  throw FormError(path + ":" + loc_string(loc) + ": " + what);
+  throw FormError(excerpt(path) + ":" + loc_string(loc) + ": " + what);
 }
 
 // Closes the descriptor on every path out of read_form_file.

@@ -122,6 +122,9 @@ Value derivative_call(Context &ctx, const CallArgs &args, Loc loc)
   } catch (const FormError &err) {
     fail_at(loc, err.what());
   }
+  if (out.empty())
+    fail_at(loc, "derivative(): the form does not depend on '" + w->name + "' (no term holds it, or only in a condition or sign()): "
+                 "its derivative is zero");
   for (Integral &i : out) i.integrand = ctx.checked(i.integrand, loc);
   return Value::of_form(out);
 }

@@ -7,6 +7,7 @@
 #include "form/form_file.h"
 #include "form/parse_builtins.h"
 #include "form/parse_grammar.h"
+#include "form/quoted_text.h"
 
 namespace femgpu {
 
@@ -50,13 +51,17 @@ void check_residual(const Context &ctx, const std::vector<Integral> &F, const st
 
 // Whether a = derivative(L, w, du), integral by integral: FFC's nonlinear demos name the
 // residual L and its Jacobian a. Then L is the residual F(w; v), not a right-hand side
-// (which would make the residual a(w, v) - L(v), another operator).
+// (which would make the residual a(w, v) - L(v), another operator). The derivative keeps
+// L's integrals in order but leaves out those free of w (a load has none).
 bool is_derivative_of(const std::vector<Integral> &a, const std::vector<Integral> &L)
 {
-  if (a.size() != L.size()) return false;
-  for (size_t k = 0; k < a.size(); ++k)
-    if (a[k].integrand->op != Op::Derivative || a[k].integrand->operands[0] != L[k].integrand) return false;
-  return true;
+  size_t next = 0;  // the first integral of L that a[k] may come from
+  for (const Integral &ak : a) {
+    if (ak.integrand->op != Op::Derivative) return false;
+    while (next < L.size() && L[next].integrand != ak.integrand->operands[0]) ++next;
+    if (next++ == L.size()) return false;
+  }
+  return !a.empty();
 }
 
 void check_bilinear(const Context &ctx, const std::vector<Integral> &a)
@@ -85,7 +90,12 @@ std::vector<Integral> implied_jacobian(Context &ctx, const std::vector<Integral>
   }
   const CoefficientInfo &w = table.coefficients[slots[0]];
   Expr we = ctx.builder->coefficient(w.name, w.element);
-  return derivative(F, we, ctx.builder->trial_function());
+  std::vector<Integral> a = derivative(F, we, ctx.builder->trial_function());
+  if (a.empty())
+    fail_at(at, "the residual F does not depend on " + w.name + ": its Jacobian is zero (every term of F is free of " + w.name +
+                    ", or holds it only in a condition or sign(), whose derivative is zero), so Newton's method has nothing to solve; "
+                    "write the equation for " + w.name + " into F");
+  return a;
 }
 
 // make_form, remembering where `name` was defined: lowering's errors point there.
@@ -210,7 +220,7 @@ ParsedForms parse_form_text(const std::string &text, const std::string &source_n
 
 ParsedForms parse_form_file(const std::string &path, const FormSignature &sig)
 {
-  return parse_form_text(read_form_file(path), path, sig);
+  return parse_form_text(read_form_file(path), excerpt(path), sig);  // a long path by its two ends in messages
 }
 
 Expr parse_expression(const std::string &text, const std::string &source_name, int dim)

@@ -9,7 +9,7 @@
 // gathers, scatters and per-point basis sums: hyperelasticity 3D P5's SCPWI kernel compiled
 // in 1.7 s as emitted, 0.4 s with `#pragma unroll 1` on its top-level DOF loops and 0.13 s
 // on all of them (cubin 97 KB, 42 KB, 14 KB; NVRTC 13.0, sm_90, one thread,
-// share/femgpu/bench/tuning/nvrtc_compile_estimates_2026-11-27.txt). A loop holding another
+// records/tuning/nvrtc_compile_estimates_2026-11-27.txt). A loop holding another
 // loop (the quadrature loop around those sums) unmarked counts once: nvcc keeps it rolled.
 // Does not: emit, compile or model nvcc's unrolling any closer (a size threshold, a
 // partial unroll).

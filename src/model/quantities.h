@@ -31,7 +31,7 @@ double eta_pred(const KernelShape &s, const Tiles &t);
 // largest group's DOF tile (T_e^c times its values per basis function) while
 // evaluating, or ceil(T_q^r / N_WI) output rows while contracting, plus the gathered
 // coordinates. On the H200 a footprint past ~100 FP64 words spills and caps occupancy
-// at one work-group per multiprocessor (ncu, share/femgpu/bench/ncu/), which the
+// at one work-group per multiprocessor (ncu, records/ncu/), which the
 // paper's model does not see; the tuner uses it to time low-register candidates too.
 // shared_dofs: the DOF tile lives in shared memory and the unrolled evaluation holds
 // one column's values (Dofs::Shared with Loops::Unrolled).

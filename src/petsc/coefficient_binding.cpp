@@ -12,10 +12,22 @@ namespace femgpu {
 
 namespace {
 
-int used_coefficients(const ActionIR &ir)
+// Whether the Mat's operator or one of its facet parts (which share the form's
+// coefficient table) evaluates coefficient i: a Jacobian's w may be in a ds term alone
+// (2 w u v ds(3) from a flux w^2 v ds(3)), its dx part free of it.
+bool uses_coefficient(const MatFEMGPUContext &ctx, size_t i)
+{
+  const int f = coefficient_function(static_cast<int>(i));
+  if (ctx.op.ir->group_of_function(f) >= 0) return true;
+  for (const FacetPart &p : ctx.op.facets)
+    if (p.ir->group_of_function(f) >= 0) return true;
+  return false;
+}
+
+int used_coefficients(const MatFEMGPUContext &ctx)
 {
   int n = 0;
-  for (size_t i = 0; i < ir.coefficients.size(); ++i) n += ir.group_of_function(coefficient_function(static_cast<int>(i))) >= 0;
+  for (size_t i = 0; i < ctx.op.ir->coefficients.size(); ++i) n += uses_coefficient(ctx, i);
   return n;
 }
 
@@ -75,11 +87,11 @@ PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInf
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int used_on_trial_element(const ActionIR &ir)
+int used_on_trial_element(const MatFEMGPUContext &ctx)
 {
+  const ActionIR &ir = *ctx.op.ir;
   int n = 0;
-  for (size_t i = 0; i < ir.coefficients.size(); ++i)
-    n += ir.group_of_function(coefficient_function(static_cast<int>(i))) >= 0 && ir.coefficients[i].element == ir.signature.element;
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) n += uses_coefficient(ctx, i) && ir.coefficients[i].element == ir.signature.element;
   return n;
 }
 
@@ -94,14 +106,14 @@ PetscErrorCode bind_unset(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c
   std::string fields;
   PetscFunctionBegin;
   PetscCall(bind_auxiliary(A, ctx, c, false, &b, &bound, &fields));
-  if (!bound && ctx->op.linearization && c.element == ctx->op.signature.element && used_on_trial_element(*ctx->op.ir) == 1) {
+  if (!bound && ctx->op.linearization && c.element == ctx->op.signature.element && used_on_trial_element(*ctx) == 1) {
     PetscCall(PetscObjectReference((PetscObject)ctx->op.linearization));
     PetscCall(PetscObjectReference((PetscObject)ctx->op.linearization));
     b.vec = b.local = ctx->op.linearization;
     bound = true;
     PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is SNES's linearization point\n", c.name.c_str()));
   }
-  if (!bound) PetscCall(bind_auxiliary(A, ctx, c, used_coefficients(*ctx->op.ir) == 1, &b, &bound, &fields));
+  if (!bound) PetscCall(bind_auxiliary(A, ctx, c, used_coefficients(*ctx) == 1, &b, &bound, &fields));
   PetscCheck(bound || !fields.empty(), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
              "fem_gpu: form %s needs coefficient '%s': call MatFEMGPUSetCoefficient(A, \"%s\", vec), or give the DM an auxiliary vector "
              "(DMSetAuxiliaryVec) with a field named '%s'",
@@ -195,7 +207,7 @@ PetscErrorCode MatFEMGPUBindCoefficients(Mat A, MatFEMGPUContext *ctx)
 {
   PetscFunctionBegin;
   for (size_t i = 0; i < ctx->op.ir->coefficients.size(); ++i) {
-    if (ctx->op.ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by a
+    if (!uses_coefficient(*ctx, i)) continue;  // unused by a
     PetscCall(bind_coefficient(A, ctx, ctx->op.ir->coefficients[i]));
   }
   for (const auto &kv : ctx->op.coefficients) {

@@ -15,6 +15,7 @@
 #include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "petsc/vec_checks.h"
 
 PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not declared in its headers
 
@@ -28,6 +29,7 @@ static PetscErrorCode free_context(void *ptr)
 {
   PetscFunctionBegin;
   auto *ctx = static_cast<MatFEMGPUContext *>(ptr);
+  PetscCall(MatFEMGPUClearShellEdits(&ctx->shell_edits));
   for (auto &kv : ctx->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));
@@ -168,13 +170,15 @@ PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local)
 }
 
 // y = A x (add == false) or y = y + A x.
-PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
+static PetscErrorCode apply(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add)
 {
-  MatFEMGPUContext *ctx;
   Vec xl, yl;
   bool multi = false;
   PetscFunctionBegin;
-  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (ctx->zeroed) {  // MatZeroEntries, and not bound again
+    if (!add) PetscCall(VecSet(y, 0.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the sum of the blocks
   if (multi) {
     PetscCall(MatFEMGPUFieldsApply(A, ctx, x, y, add));
@@ -200,16 +204,54 @@ PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The apply, and under -mat_fem_gpu_check_finite the first y = A x checked (an add's
+// output also holds y's values: not the operator's alone).
+PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(apply(A, ctx, x, y, add));
+  if (!add) PetscCall(MatFEMGPUCheckFinite(A, ctx, "the first apply y = A x", {x}, y, &ctx->apply_finite_checked));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// z = y + A x (A^T x) with MATSHELL's scalings and shifts, which it applies in MatMult
+// (MatMultTranspose) only, not in an add of our own.
+PetscErrorCode MatFEMGPUMultAddEdited(Mat A, Vec x, Vec y, Vec z, bool transpose)
+{
+  Vec product;
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(z, &product));
+  if (transpose) PetscCall(MatMultTranspose(A, x, product));
+  else PetscCall(MatMult(A, x, product));
+  if (y != z) PetscCall(VecWAXPY(z, 1.0, product, y));
+  else PetscCall(VecAXPY(z, 1.0, product));
+  PetscCall(VecDestroy(&product));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMult_FEMGPU(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMult()", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(A, "MatMult()", "y", y, MatSide::rows));
   PetscCall(MatFEMGPUApply(A, x, y, false));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatMultAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
 {
+  MatFEMGPUContext *ctx;
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMultAdd()", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(A, "MatMultAdd()", "y", y, MatSide::rows));
+  PetscCall(check_vec_layout(A, "MatMultAdd()", "z", z, MatSide::rows));
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (!ctx->shell_edits.list.empty()) {
+    PetscCall(MatFEMGPUMultAddEdited(A, x, y, z, false));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (y != z) PetscCall(VecCopy(y, z));
   PetscCall(MatFEMGPUApply(A, x, z, true));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -266,11 +308,15 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscCall(MatShellSetOperation(A, MATOP_VIEW, (void (*)(void))MatView_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_DESTROY, (void (*)(void))MatDestroy_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_VALUES, (void (*)(void))MatSetValues_FEMGPU));
+  PetscCall(MatShellSetOperation(A, MATOP_ZERO_ENTRIES, (void (*)(void))MatZeroEntries_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_CREATE_VECS, (void (*)(void))MatCreateVecs_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_SET_FROM_OPTIONS, (void (*)(void))MatSetFromOptions_FEMGPU));
   PetscCall(MatShellSetOperation(A, MATOP_CREATE_SUBMATRIX, (void (*)(void))MatCreateSubMatrix_FEMGPU));  // multi-field DMs
   PetscCall(MatFEMGPUSetSolverOperations(A));
   PetscCall(MatFEMGPUSetAssemblyOperations(A));
+  MatFEMGPUContext *ctx;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  PetscCall(MatFEMGPUWrapShellEdits(A, &ctx->shell_edits));  // last: it wraps MATSHELL's operations as they are now
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

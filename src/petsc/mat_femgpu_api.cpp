@@ -5,6 +5,7 @@
 
 #include "femgpu.h"
 #include "form/form_file.h"
+#include "form/quoted_text.h"
 #include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
@@ -30,7 +31,7 @@ PetscErrorCode MatFEMGPUSetFormFile(Mat A, const char path[])
   PetscAssertPointer(path, 2);
   // read_form_file rejects NUL bytes, so c_str() below hands on the whole text.
   FEMGPU_CXX(PetscObjectComm((PetscObject)A), text = femgpu::read_form_file(path));
-  PetscCall(MatFEMGPUSetForm(A, text.c_str(), path));
+  PetscCall(MatFEMGPUSetForm(A, text.c_str(), femgpu::excerpt(path).c_str()));  // the source name in messages: a long path by its ends
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -42,6 +43,7 @@ PetscErrorCode MatFEMGPUSetCoefficient(Mat A, const char name[], Vec w)
   PetscValidHeaderSpecific(w, VEC_CLASSID, 3);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   femgpu::CoefficientBinding &b = ctx->op.coefficients[name];
+  ctx->zeroed = false;  // binding a value after MatZeroEntries gives the form's operator again
   PetscCall(PetscObjectReference((PetscObject)w));
   // The ghosted copy follows the new Vec's DM (a coefficient in its own element may change DM).
   PetscCall(VecDestroy(&b.local));
@@ -68,6 +70,7 @@ PetscErrorCode MatFEMGPUSetConstant(Mat A, const char name[], PetscReal value)
              "MatFEMGPUSetConstant(): constant '%s' is %g; it must be a finite number", name, (double)value);
   PetscCall(femgpu::MatFEMGPUGetContext(A, &ctx));
   ctx->op.constants_set[name] = value;
+  ctx->zeroed = false;  // binding a value after MatZeroEntries gives the form's operator again
   if (ctx->fields) PetscCall(femgpu::MatFEMGPUFieldsSetConstant(ctx, name, value));  // its blocks hold copies
   if (ctx->set_up) {
     bool found = false;

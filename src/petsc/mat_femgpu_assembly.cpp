@@ -16,7 +16,9 @@
 // the CUDA backend and an aijcusparse target they never leave the device: the kernel
 // writes them into device memory, a device kernel sums them (runtime/entry_sum.h), and
 // MatSetValuesCOO reads the sums there (PETSC_MEMTYPE_CUDA).
-// Coefficients are refreshed first (MatFEMGPURefreshCoefficients), as for MatMult.
+// Coefficients are refreshed first (MatFEMGPURefreshCoefficients), as for MatMult. Then
+// the Mat's MatScale, MatShift, MatDiagonalScale ... calls (mat_femgpu_shell_edits.h) are
+// replayed on the assembled matrix: it is the operator MatMult applies, not the bare form.
 #include <petsc/private/matimpl.h>
 #include <petsctime.h>
 
@@ -158,11 +160,25 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, ConvertPattern
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// "N nonzeros" of M on this rank, from MatGetInfo() where M's type has it (hypre has not).
+PetscErrorCode describe_nonzeros(Mat M, MatType type, std::string *text)
+{
+  MatInfo info;
+  PetscFunctionBegin;
+  if (!M->ops->getinfo) {
+    *text = std::string("nonzeros not reported (type ") + type + " has no MatGetInfo())";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGetInfo(M, MAT_LOCAL, &info));
+  *text = std::to_string(static_cast<long long>(info.nz_used)) + " nonzeros on this rank";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // One PetscInfo line: what was assembled, how, and how long it took.
 PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const Record &r)
 {
   MatType type;
-  MatInfo info;
+  std::string nonzeros;
   PetscFunctionBegin;
   PetscCall(MatGetType(M, &type));
   const size_t w = static_cast<size_t>(ctx->op.maps().width), entries = static_cast<size_t>(ctx->op.maps().n_cells) * w * w;
@@ -173,12 +189,12 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
                         type, entries, r.values_s, backend.c_str(), where));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatGetInfo(M, MAT_LOCAL, &info));
+  PetscCall(describe_nonzeros(M, type, &nonzeros));
   PetscCall(PetscInfo(A,
                       "fem_gpu: MatConvert to %s: %" PetscInt_FMT " cell matrices of %zu x %zu, %zu COO entries (%" PetscCount_FMT
-                      " not constrained) summed into %" PetscCount_FMT " unique ones, %.0f nonzeros on this rank; COO pattern %g s, "
+                      " not constrained) summed into %" PetscCount_FMT " unique ones, %s; COO pattern %g s, "
                       "MatSetPreallocationCOO %g s, values %g s (%s backend, values on the %s)\n",
-                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, r.unique, (double)info.nz_used, r.pattern_s, r.preallocation_s, r.values_s,
+                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, r.unique, nonzeros.c_str(), r.pattern_s, r.preallocation_s, r.values_s,
                       backend.c_str(), where));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -194,6 +210,10 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
              "MatConvert: this fem_gpu Mat applies a residual (rank-1 form %s), which has no matrix to assemble", ctx->op.form_source.c_str());
+  PetscCheck(!ctx->zeroed, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
+             "MatConvert: this fem_gpu Mat was zeroed by MatZeroEntries() and its operator (form %s) not bound again (by a linearization point, "
+             "as SNES and TS set at each Jacobian): its assembled matrix would be zero, not the form's",
+             ctx->op.form_source.c_str());
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(PetscLogEventBegin(FEMGPU_Assembly, A, 0, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {
@@ -202,7 +222,9 @@ PetscErrorCode MatConvert_FEMGPU(Mat A, MatType type, MatReuse reuse, Mat *B)
   } else PetscCall(create_with_pattern(A, ctx, type, &M, &pattern, &record));
   PetscCall(PetscTime(&t0));
   PetscCall(insert_values(A, ctx, M, pattern, &record.device));
-  if (ctx->op.symmetric) PetscCall(MatSetOption(M, MAT_SYMMETRIC, PETSC_TRUE));
+  bool symmetric = ctx->op.symmetric;
+  PetscCall(MatFEMGPUReplayShellEdits(A, ctx->shell_edits, M, &symmetric));  // MatScale, MatShift ... as MatMult applies them
+  if (symmetric) PetscCall(MatSetOption(M, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(PetscTime(&t1));
   record.values_s = t1 - t0;
   PetscCall(PetscLogEventEnd(FEMGPU_Assembly, A, 0, 0, 0));

@@ -11,6 +11,7 @@
 #include "femgpu.h"
 #include "form/mixed_blocks.h"
 #include "petsc/mat_femgpu_fields.h"
+#include "petsc/vec_checks.h"
 
 namespace femgpu {
 
@@ -24,7 +25,8 @@ struct OffDiagonal {
   Vec w = nullptr;
 };
 
-PetscErrorCode OffDiagonalMultAdd(Mat B, Vec x, Vec y, Vec z)
+// z = y + A_ij x (y null: z = A_ij x), on Vecs already checked.
+PetscErrorCode off_diagonal_apply(Mat B, Vec x, Vec y, Vec z)
 {
   OffDiagonal *o;
   Vec unused = nullptr, zl = nullptr;
@@ -43,10 +45,22 @@ PetscErrorCode OffDiagonalMultAdd(Mat B, Vec x, Vec y, Vec z)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode OffDiagonalMultAdd(Mat B, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  PetscCall(check_vec_layout(B, "MatMultAdd() of an off-diagonal block", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(B, "MatMultAdd() of an off-diagonal block", "y", y, MatSide::rows));
+  PetscCall(check_vec_layout(B, "MatMultAdd() of an off-diagonal block", "z", z, MatSide::rows));
+  PetscCall(off_diagonal_apply(B, x, y, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode OffDiagonalMult(Mat B, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(OffDiagonalMultAdd(B, x, nullptr, y));
+  PetscCall(check_vec_layout(B, "MatMult() of an off-diagonal block", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(B, "MatMult() of an off-diagonal block", "y", y, MatSide::rows));
+  PetscCall(off_diagonal_apply(B, x, nullptr, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -74,23 +88,49 @@ PetscErrorCode OffDiagonalDestroy(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ZeroMult(Mat, Vec, Vec y)
+// A zero block's operations: the output is y (or z = y), once the Vecs fit its layouts.
+PetscErrorCode ZeroMult(Mat B, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(B, "MatMult() of a zero block", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(B, "MatMult() of a zero block", "y", y, MatSide::rows));
   PetscCall(VecSet(y, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ZeroMultAdd(Mat, Vec, Vec y, Vec z)
+PetscErrorCode ZeroMultTranspose(Mat B, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(B, "MatMultTranspose() of a zero block", "x", x, MatSide::rows));
+  PetscCall(check_vec_layout(B, "MatMultTranspose() of a zero block", "y", y, MatSide::columns));
+  PetscCall(VecSet(y, 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ZeroMultAdd(Mat B, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  PetscCall(check_vec_layout(B, "MatMultAdd() of a zero block", "x", x, MatSide::columns));
+  PetscCall(check_vec_layout(B, "MatMultAdd() of a zero block", "y", y, MatSide::rows));
+  PetscCall(check_vec_layout(B, "MatMultAdd() of a zero block", "z", z, MatSide::rows));
   if (y != z) PetscCall(VecCopy(y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ZeroDiagonal(Mat, Vec d)
+PetscErrorCode ZeroMultTransposeAdd(Mat B, Vec x, Vec y, Vec z)
 {
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(B, "MatMultTransposeAdd() of a zero block", "x", x, MatSide::rows));
+  PetscCall(check_vec_layout(B, "MatMultTransposeAdd() of a zero block", "y", y, MatSide::columns));
+  PetscCall(check_vec_layout(B, "MatMultTransposeAdd() of a zero block", "z", z, MatSide::columns));
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ZeroDiagonal(Mat B, Vec d)
+{
+  PetscFunctionBegin;
+  PetscCall(check_vec_layout(B, "MatGetDiagonal() of a zero block", "d", d, MatSide::rows));
   PetscCall(VecSet(d, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -106,9 +146,9 @@ PetscErrorCode zero_block(Mat A, const FieldBlocks &f, PetscInt i, PetscInt j, M
   PetscCall(ISGetSize(f.is[static_cast<size_t>(j)], &N));
   PetscCall(MatCreateShell(PetscObjectComm((PetscObject)A), m, n, M, N, nullptr, B));
   PetscCall(MatShellSetOperation(*B, MATOP_MULT, (void (*)(void))ZeroMult));
-  PetscCall(MatShellSetOperation(*B, MATOP_MULT_TRANSPOSE, (void (*)(void))ZeroMult));
+  PetscCall(MatShellSetOperation(*B, MATOP_MULT_TRANSPOSE, (void (*)(void))ZeroMultTranspose));
   PetscCall(MatShellSetOperation(*B, MATOP_MULT_ADD, (void (*)(void))ZeroMultAdd));
-  PetscCall(MatShellSetOperation(*B, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))ZeroMultAdd));
+  PetscCall(MatShellSetOperation(*B, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))ZeroMultTransposeAdd));
   if (i == j) PetscCall(MatShellSetOperation(*B, MATOP_GET_DIAGONAL, (void (*)(void))ZeroDiagonal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

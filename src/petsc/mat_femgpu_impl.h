@@ -17,6 +17,7 @@
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
 #include "ir/lower.h"
+#include "petsc/mat_femgpu_shell_edits.h"
 #include "petsc/petsc_compat.h"
 #include "petsc/plex_maps.h"
 #include "runtime/action_backend.h"
@@ -73,6 +74,7 @@ struct MatFEMGPUOptions {
   // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.
   bool options_read = false;
   PetscReal check_jacobian_tol = 0;  // -mat_fem_gpu_check_jacobian (snes_jacobian.cpp); 0: off
+  PetscBool check_finite = PETSC_FALSE;  // -mat_fem_gpu_check_finite (mat_femgpu_finite.cpp)
   std::string boundary_label;        // -mat_fem_gpu_boundary_label; empty: 'Face Sets', else 'marker' 
   std::string options_prefix;
 };
@@ -172,6 +174,13 @@ struct MatFEMGPUContext {
   bool set_up = false;
   PetscLogDouble setup_seconds = 0;
   bool jacobian_checked = false;  // -mat_fem_gpu_check_jacobian ran (snes_jacobian.cpp)
+  // MatZeroEntries made it the zero matrix until a linearization point binds its operator
+  // again (ts_ijacobian.cpp: TS zeroes the Jacobian before each IJacobian).
+  bool zeroed = false;
+  bool time_shift_noted = false;  // the PetscInfo line of a form without TS's shift was printed
+  bool apply_finite_checked = false, diagonal_finite_checked = false;  // -mat_fem_gpu_check_finite ran
+  // MatScale, MatShift ... since the last final assembly, for assembled copies (mat_femgpu_shell_edits.h).
+  ShellEdits shell_edits;
   // Over a DM with several fields: the blocks of the mixed form (mat_femgpu_fields.h),
   // made at the first use instead of the single-field setup; null otherwise.
   std::shared_ptr<FieldBlocks> fields;
@@ -218,6 +227,9 @@ inline Precision MatFEMGPURequestedPrecision(const ScheduleRequest &r) { return 
 // Re-reads coefficient Vecs that changed; fills the action's arrays (pointers into the
 // given local arrays, valid until they are restored).
 PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add);  // y (+)= A x, no shell scaling
+// z = y + A x (transpose: A^T x) through MatMult (MatMultTranspose), so that MATSHELL's
+// scalings and shifts apply: MatMultAdd's path once the Mat has shell edits.
+PetscErrorCode MatFEMGPUMultAddEdited(Mat A, Vec x, Vec y, Vec z, bool transpose);
 // y_local += the action on local vectors of the DM (no ghost exchange): the residual's path.
 PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local);
 PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
@@ -254,6 +266,7 @@ PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);
 // Unchanged SNES programs (snes_jacobian.cpp): the SNES options checker that makes a DM's
 // local Jacobian the fem_gpu operator, and the linearization point it binds.
 PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes);
+PetscErrorCode MatZeroEntries_FEMGPU(Mat A);  // ts_ijacobian.cpp
 PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local);
 // The form file of -dm_fem_gpu_form_file when the DM's residual is femgpu's (snes_residual.cpp),
 // so its Jacobian Mats take derivative(F) without -mat_fem_gpu_form_file; unchanged otherwise.
@@ -285,6 +298,11 @@ PetscErrorCode PCFEMGPUPMGRegister();
 extern PetscLogEvent FEMGPU_Transfer;  // pmg_transfer.cpp
 
 extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune, FEMGPU_Maps, FEMGPU_Symmetry;
+
+// -mat_fem_gpu_check_finite (mat_femgpu_finite.cpp): unless *done or the option is off,
+// when `inputs`, the bound coefficients and the linearization point are finite, an error
+// if `output` (of `operation`) is not; then *done. Collective on A.
+PetscErrorCode MatFEMGPUCheckFinite(Mat A, MatFEMGPUContext *ctx, const char *operation, const std::vector<Vec> &inputs, Vec output, bool *done);
 
 // One backend call of MatMult took `seconds` (wall time): counts it for MatView's time
 // per apply and logs the action's FLOPs.

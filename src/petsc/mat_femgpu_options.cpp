@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "femgpu.h"
+#include "form/quoted_text.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
 #include "petsc/schedule_text_option.h"
 #include "schedule/schedule_words.h"
+#include "tune/tune_moves.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 #include "cache/tuning_cache.h"
@@ -19,23 +21,22 @@ namespace femgpu {
 
 // -mat_fem_gpu_tune_plan: the rounds and the tuning parameters (tune_params.h), checked
 // here so that a bad plan stops with an error naming the word or parameter and its range.
-template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsObject, MatFEMGPUContext *ctx)
+template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsObject, const OptionSource &src, MatFEMGPUContext *ctx)
 {
-  char text[PETSC_MAX_PATH_LEN];
+  std::string text = ctx->options.tune_plan;
   PetscBool set;
   PetscFunctionBegin;
-  const std::string help = "Tuning plan: rounds of moves and research parameters, e.g. \"param wg_max=128 cutoff=2; first; shared_dofs n=2 + "
-                           "warp_scatter n=2; local_search n=2\" (parameters alone keep the default rounds; docs/petsc.md); a segment print: print the "
-                           "plans and parameters when tuning. Parameters: " + tune_params_help();
-  PetscCall(PetscStrncpy(text, ctx->options.tune_plan.c_str(), sizeof(text)));
-  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_plan", help.c_str(), "", text, text, sizeof(text), &set));
+  const std::string help = tune_plan_help();
+  PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_tune_plan", help.c_str(), "", &text, &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  // The reason before the text: PETSc cuts long messages.
   try {
     (void)with_plan_text(TuneSettings{}, text);
   } catch (const TuneParamError &e) {
-    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", text, e.what());
+    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan: %s; given %s", e.what(),
+            quoted_excerpt(text).c_str());
   } catch (const std::exception &e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan \"%s\": %s", text, e.what());
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan: %s; given %s", e.what(), quoted_excerpt(text).c_str());
   }
   if (ctx->options.tune_plan != text) ctx->set_up = false;  // another plan: tune again
   ctx->options.tune_plan = text;
@@ -43,9 +44,8 @@ template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsOb
 }
 
 // The tuning cache: its file ("none" or empty: off), -mat_fem_gpu_retune and the plan.
-template <class Items> static PetscErrorCode read_tune_cache_options(Items PetscOptionsObject, MatFEMGPUContext *ctx)
+template <class Items> static PetscErrorCode read_tune_cache_options(Items PetscOptionsObject, const OptionSource &src, MatFEMGPUContext *ctx)
 {
-  char path[PETSC_MAX_PATH_LEN];
   PetscBool set;
   std::string shown = ctx->options.tune_cache;
   PetscFunctionBegin;
@@ -56,11 +56,11 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
       shown = "none";  // neither XDG_CACHE_HOME nor HOME: no default folder
     }
   }
-  PetscCall(PetscStrncpy(path, shown.c_str(), sizeof(path)));
-  PetscCall(PetscOptionsString("-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", path, path, sizeof(path), &set));
-  if (set) ctx->options.tune_cache = (path[0] == '\0' || std::string(path) == "none") ? "none" : std::string(path);
+  std::string path = shown;
+  PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", &path, &set));
+  if (set) ctx->options.tune_cache = (path.empty() || path == "none") ? "none" : path;
   PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->options.retune, &ctx->options.retune, nullptr));
-  PetscCall(read_tune_plan(PetscOptionsObject, ctx));
+  PetscCall(read_tune_plan(PetscOptionsObject, src, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,13 +81,13 @@ static PetscErrorCode read_choice(Items PetscOptionsObject, const char *name, co
 
 // -mat_fem_gpu_schedule "<text>" (schedule_text_option.h), read after the separate
 // schedule options so that the text, which fixes the whole schedule, wins.
-template <class Items> static PetscErrorCode read_schedule_text(Items PetscOptionsObject, ScheduleRequest *r, PetscBool *set)
+template <class Items> static PetscErrorCode read_schedule_text(Items PetscOptionsObject, const OptionSource &src, ScheduleRequest *r, PetscBool *set)
 {
-  char text[PETSC_MAX_PATH_LEN] = "";
+  std::string text;
   PetscFunctionBegin;
   const std::string help = "Forced schedule, as a schedule prints it (a tuning winner pasted back; words left out are completed at setup): " +
                            schedule_text_help() + " (left out: what a printed schedule leaves out; tiles: whole loops)";
-  PetscCall(PetscOptionsString("-mat_fem_gpu_schedule", help.c_str(), "", text, text, sizeof(text), set));
+  PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_schedule", help.c_str(), "", &text, set));
   if (*set) PetscCall(ScheduleRequestFromText_FEMGPU("-mat_fem_gpu_schedule", text, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -111,21 +111,21 @@ template <class Items> static PetscErrorCode read_schedule_options(Items PetscOp
                              "fastest so far is kept and cached (0: no budget, the whole plan)",
                              0, 1e6, &ctx->options.tune_budget, &set));
   if (set) ctx->set_up = false;
-  PetscCall(read_tune_cache_options(PetscOptionsObject, ctx));
-  PetscCall(read_schedule_text(PetscOptionsObject, &r, &set));
+  PetscCall(read_tune_cache_options(PetscOptionsObject, src, ctx));
+  PetscCall(read_schedule_text(PetscOptionsObject, src, &r, &set));
   any = (PetscBool)(any || set);
   if (any) ctx->set_up = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 // -mat_fem_gpu_boundary_label: the label ds(i) reads (boundary_facets.h).
-static PetscErrorCode read_boundary_label(OptionItems PetscOptionsObject, MatFEMGPUContext *ctx)
+static PetscErrorCode read_boundary_label(OptionItems PetscOptionsObject, const OptionSource &src, MatFEMGPUContext *ctx)
 {
-  char label[256] = "";
+  std::string label = ctx->options.boundary_label;
   PetscBool set;
   PetscFunctionBegin;
-  PetscCall(PetscOptionsString("-mat_fem_gpu_boundary_label", "DM label whose value i ds(i) integrates over (default: 'Face Sets', else 'marker')", "",
-                               ctx->options.boundary_label.c_str(), label, sizeof(label), &set));
+  PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_boundary_label",
+                             "DM label whose value i ds(i) integrates over (default: 'Face Sets', else 'marker')", "", &label, &set));
   if (set) {
     ctx->options.boundary_label = label;
     ctx->set_up = false;
@@ -139,7 +139,7 @@ static PetscErrorCode read_options(Mat A)
 {
   MatFEMGPUContext *ctx;
   const char *prefix;
-  char path[PETSC_MAX_PATH_LEN];
+  std::string path;
   PetscBool set;
   const char *backends[] = {"auto", "cpu", "opencl", "cuda"};
   PetscInt backend = 0;
@@ -154,8 +154,9 @@ static PetscErrorCode read_options(Mat A)
   for (PetscInt i = 0; i < 4; ++i)
     if (ctx->options.backend_name == backends[i]) backend = i;
   PetscOptionsBegin(PetscObjectComm((PetscObject)A), prefix, "fem_gpu: matrix-free finite-element operator from a UFL form", "Mat");
-  PetscCall(PetscOptionsString("-mat_fem_gpu_form_file", "UFL form file defining a (or a residual F)", "MatFEMGPUSetFormFile", "", path, sizeof(path), &set));
-  if (set) PetscCall(MatFEMGPUSetFormFile(A, path));
+  PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_form_file", "UFL form file defining a (or a residual F)", "MatFEMGPUSetFormFile",
+                             &path, &set));
+  if (set) PetscCall(MatFEMGPUSetFormFile(A, path.c_str()));
   PetscCall(PetscOptionsEList("-mat_fem_gpu_backend", "Where the action runs (auto: cuda if a device is present, else cpu)", "", backends, 4, backends[backend], &backend, &set));
   if (set) {
     ctx->options.backend_name = backends[backend];
@@ -179,7 +180,11 @@ static PetscErrorCode read_options(Mat A)
                              "In an unchanged SNES program: on first use, compare this operator with the Jacobian the program assembles from its "
                              "PetscDS (3 random vectors) and stop with an error when their relative difference exceeds this tolerance (0: off)",
                              0, 1, &ctx->options.check_jacobian_tol, &set));
-  PetscCall(read_boundary_label(PetscOptionsObject, ctx));
+  PetscCall(PetscOptionsBool("-mat_fem_gpu_check_finite",
+                             "At the first apply and the first MatGetDiagonal(), stop with an error if the output holds inf or nan while the input "
+                             "and coefficients are finite (e.g. a constant c = 0 in 1/c)",
+                             "", ctx->options.check_finite, &ctx->options.check_finite, nullptr));
+  PetscCall(read_boundary_label(PetscOptionsObject, src, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view", "View the operator (lowered form, quadrature, backend) once it is set up", "MatView", ctx->options.view_ir, &ctx->options.view_ir, nullptr));
   PetscCall(read_schedule_options(PetscOptionsObject, src, ctx));
   PetscCall(PetscOptionsBool("-mat_fem_gpu_view_source", "Print the generated kernel source once it is set up", "MatView", ctx->options.view_source, &ctx->options.view_source, nullptr));

@@ -11,6 +11,7 @@
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/option_checks.h"
 #include "petsc/petsc_errors.h"
+#include "petsc/plex_geometry_check.h"
 
 namespace femgpu {
 
@@ -151,7 +152,8 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The closure maps of the DM (built by the first fem_gpu Mat on it), checked against the element's size.
+// The closure maps of the DM (built by the first fem_gpu Mat on it), checked against the
+// element's size, and det J > 0 at the rule's points (plex_geometry_check.h).
 PetscErrorCode build_maps(Mat A, MatFEMGPUContext *ctx)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
@@ -162,6 +164,7 @@ PetscErrorCode build_maps(Mat A, MatFEMGPUContext *ctx)
   const PetscInt expected = ctx->op.ir->n_test_basis * ctx->op.signature.element.components;
   PetscCheck(ctx->op.maps().n_cells == 0 || ctx->op.maps().width == expected, comm, PETSC_ERR_PLIB,
              "fem_gpu: cell closures have %" PetscInt_FMT " DOFs, the element has %" PetscInt_FMT, ctx->op.maps().width, expected);
+  PetscCall(plex_check_geometry(ctx->op.dm, ctx->op.shared_maps, ctx->op.signature.coordinate_degree, ctx->op.tab->rule.points));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

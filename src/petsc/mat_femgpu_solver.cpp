@@ -8,7 +8,10 @@
 // (-mat_fem_gpu_symmetric) or detected at setup: the cell matrices of two cells per
 // rank, with random coefficient values, must equal their transposes to 1e-12 relative.
 // A duplicate or copy shares the form text, constants, coefficient Vecs, backend and
-// options prefix, and sets itself up on first use.
+// options prefix, and sets itself up on first use; it also takes MATSHELL's scalings and
+// shifts and femgpu's record of them (mat_femgpu_shell_edits.h). MatMultAdd and
+// MatMultTransposeAdd of a Mat so changed go through MatMult (MatMultTranspose), where
+// MATSHELL applies them.
 // Does not: transpose a non-symmetric form (an error says so).
 #include <petsc/private/matimpl.h>
 
@@ -18,6 +21,7 @@
 #include "petsc/mat_femgpu_fields.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/petsc_errors.h"
+#include "petsc/vec_checks.h"
 #include "reference/reference_diagonal.h"
 
 namespace femgpu {
@@ -36,10 +40,16 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   ActionArrays arrays;
   bool multi = false;
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatGetDiagonal()", "d", d, MatSide::rows));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (ctx->zeroed) {  // MatZeroEntries, and not bound again
+    PetscCall(VecSet(d, 0.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatFEMGPUSetUpFields(A, ctx, &multi));  // a DM with several fields: the diagonal blocks'
   if (multi) {
     PetscCall(MatFEMGPUFieldsDiagonal(ctx, d));
+    PetscCall(MatFEMGPUCheckFinite(A, ctx, "MatGetDiagonal()", {}, d, &ctx->diagonal_finite_checked));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatFEMGPUSetUp(A));
@@ -59,24 +69,35 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(VecSet(d, 0.0));
   PetscCall(DMLocalToGlobal(ctx->op.dm, dl, ADD_VALUES, d));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &dl));
+  PetscCall(MatFEMGPUCheckFinite(A, ctx, "MatGetDiagonal()", {}, d, &ctx->diagonal_finite_checked));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Declared not symmetric (-mat_fem_gpu_symmetric false), nothing was measured: the
+// message says so instead of quoting an asymmetry.
 PetscErrorCode check_transpose(Mat A, MatFEMGPUContext *ctx)
 {
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
-  PetscCheck(ctx->op.symmetric, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP,
-             "fem_gpu: MatMultTranspose() needs a symmetric form, and form %s is not symmetric (a cell matrix with random coefficients has "
-             "max |A - A^T| / max |A| = %g); the transpose action of a non-symmetric form is not implemented. If the form is symmetric, "
-             "declare it with -mat_fem_gpu_symmetric true",
-             ctx->op.form_source.c_str(), ctx->op.asymmetry);
-  PetscFunctionReturn(PETSC_SUCCESS);
+  if (ctx->op.symmetric) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(ctx->op.asymmetry >= 0, comm, PETSC_ERR_SUP,
+             "fem_gpu: MatMultTranspose() needs a symmetric form, and form %s was declared not symmetric by -mat_fem_gpu_symmetric false "
+             "(its symmetry was not measured); the transpose action of a non-symmetric form is not implemented. If the form is symmetric, "
+             "declare it with -mat_fem_gpu_symmetric true, or leave the option out to have it detected",
+             ctx->op.form_source.c_str());
+  SETERRQ(comm, PETSC_ERR_SUP,
+          "fem_gpu: MatMultTranspose() needs a symmetric form, and form %s is not symmetric (a cell matrix with random coefficients has "
+          "max |A - A^T| / max |A| = %g); the transpose action of a non-symmetric form is not implemented. If the form is symmetric, "
+          "declare it with -mat_fem_gpu_symmetric true",
+          ctx->op.form_source.c_str(), ctx->op.asymmetry);
 }
 
 PetscErrorCode MatMultTranspose_FEMGPU(Mat A, Vec x, Vec y)
 {
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMultTranspose()", "x", x, MatSide::rows));
+  PetscCall(check_vec_layout(A, "MatMultTranspose()", "y", y, MatSide::columns));
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(check_transpose(A, ctx));
@@ -88,9 +109,16 @@ PetscErrorCode MatMultTransposeAdd_FEMGPU(Mat A, Vec x, Vec y, Vec z)
 {
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
+  PetscCall(check_vec_layout(A, "MatMultTransposeAdd()", "x", x, MatSide::rows));
+  PetscCall(check_vec_layout(A, "MatMultTransposeAdd()", "y", y, MatSide::columns));
+  PetscCall(check_vec_layout(A, "MatMultTransposeAdd()", "z", z, MatSide::columns));
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(check_transpose(A, ctx));
+  if (!ctx->shell_edits.list.empty()) {
+    PetscCall(MatFEMGPUMultAddEdited(A, x, y, z, true));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (y != z) PetscCall(VecCopy(y, z));
   PetscCall(MatFEMGPUApply(A, x, z, true));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -126,6 +154,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   b->options.schedule = a->options.schedule;
   b->options.symmetric_declared = a->options.symmetric_declared;
   b->options.boundary_label = a->options.boundary_label;
+  b->options.check_finite = a->options.check_finite;
   for (auto &kv : b->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));
@@ -137,11 +166,16 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Called by MATSHELL's MatCopy after it copied the operations and shell scalings.
+// Called by MATSHELL's MatCopy, which then copies its scalings and shifts: B's record of
+// them (mat_femgpu_shell_edits.h) becomes A's.
 PetscErrorCode MatCopy_FEMGPU(Mat A, Mat B, MatStructure)
 {
+  MatFEMGPUContext *a, *b;
   PetscFunctionBegin;
   PetscCall(copy_configuration(A, B));
+  PetscCall(MatFEMGPUGetContext(A, &a));
+  PetscCall(MatFEMGPUGetContext(B, &b));
+  PetscCall(MatFEMGPUCopyShellEdits(a->shell_edits, &b->shell_edits));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,8 +251,12 @@ PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx)
   // A property of the form, not of coefficient values or assembly: it stays.
   PetscCall(MatSetOption(A, MAT_SYMMETRIC, ctx->op.symmetric ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  PetscCall(PetscInfo(A, "fem_gpu: form %s is %ssymmetric (%s, asymmetry %g)\n", ctx->op.form_source.c_str(), ctx->op.symmetric ? "" : "not ",
-                      ctx->op.asymmetry < 0 ? "declared" : "detected", ctx->op.asymmetry));
+  if (ctx->op.asymmetry < 0)
+    PetscCall(PetscInfo(A, "fem_gpu: form %s is %ssymmetric (declared by -mat_fem_gpu_symmetric, not measured)\n", ctx->op.form_source.c_str(),
+                        ctx->op.symmetric ? "" : "not "));
+  else
+    PetscCall(PetscInfo(A, "fem_gpu: form %s is %ssymmetric (detected, asymmetry %g)\n", ctx->op.form_source.c_str(), ctx->op.symmetric ? "" : "not ",
+                        ctx->op.asymmetry));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -69,8 +69,8 @@ TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
   settings = with_plan_text(settings, ctx->options.tune_plan);
   if (parse_tune_plan(ctx->options.tune_plan).print)
     (void)PetscPrintf(comm, "  fem_gpu tune plan (CUDA): %s\n  fem_gpu tune plan (OpenCL): %s\n  fem_gpu tune parameters: %s\n",
-                      to_string(settings_plan(settings, default_cuda_plan(settings))).c_str(),
-                      to_string(settings_plan(settings, default_opencl_plan(settings))).c_str(), tune_params_text(settings).c_str());
+                      to_string(settings_plan(settings, default_cuda_plan())).c_str(),
+                      to_string(settings_plan(settings, default_opencl_plan())).c_str(), tune_params_text(settings).c_str());
   return settings_with_monitor(comm, ctx, settings);
 }
 

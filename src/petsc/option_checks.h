@@ -2,10 +2,12 @@
 //
 // Takes: an options block (PetscOptionsBegin/End) and, per option, its name, help text,
 // range and the value to update. Returns: the value, or a PETSc error that names the
-// option, the text given and the range it must be in.
+// option and the reason first, then the text given (a long one by its two ends,
+// form/quoted_text.h) and the range it must be in.
 // Why: PETSc's readers take "99999999999" for a 32-bit PetscInt by wrapping it (to 32
 // for 4294967328), and "nan" or "inf" for a real; options such as a candidate count of -1
-// or a negative tile size were then taken as "unset" or ran almost forever.
+// or a negative tile size were then taken as "unset" or ran almost forever. Texts are
+// read whole (text_option.h), never through PETSc's fixed buffers.
 // Does not: know what an option means beyond its range; cross-option checks (a tile that
 // does not fit the form) stay with the schedule's validation.
 #pragma once
@@ -13,17 +15,12 @@
 #include <petscsys.h>
 
 #include "petsc/petsc_compat.h"
+#include "petsc/text_option.h"
 
 #include <string>
 #include <vector>
 
 namespace femgpu {
-
-// Where an object's options live: its database and prefix (to re-read an option's text).
-struct OptionSource {
-  PetscOptions options = nullptr;
-  const char *prefix = nullptr;
-};
 
 struct IntRange {
   PetscInt min, max;
@@ -39,6 +36,8 @@ std::string int_list_text(const std::vector<PetscInt> &values);
 // The option's text, as given, is one integer in range (an error naming it otherwise).
 PetscErrorCode check_int_option(const OptionSource &src, const char *name, IntRange range);
 PetscErrorCode check_real_option(const char *name, PetscReal value, PetscReal min, PetscReal max);
+// `text` read into *values by parse_int_list (an error naming the option otherwise).
+PetscErrorCode check_int_list(const char *name, const std::string &text, IntRange range, std::vector<PetscInt> *values);
 
 template <class Items>
 PetscErrorCode read_int_option(Items PetscOptionsObject, const OptionSource &src, const char *name, const char *help, IntRange range,
@@ -64,17 +63,14 @@ PetscErrorCode read_real_option(Items PetscOptionsObject, const char *name, cons
 
 // A comma-separated list; -help shows the current one.
 template <class Items>
-PetscErrorCode read_int_list_option(Items PetscOptionsObject, const char *name, const char *help, IntRange range, std::vector<PetscInt> *values,
-                                    PetscBool *set)
+PetscErrorCode read_int_list_option(Items PetscOptionsObject, const OptionSource &src, const char *name, const char *help, IntRange range,
+                                    std::vector<PetscInt> *values, PetscBool *set)
 {
-  char given[PETSC_MAX_PATH_LEN];
-  const std::string text = with_range(help, range), shown = int_list_text(*values);
+  const std::string text = with_range(help, range);
+  std::string given = int_list_text(*values);
   PetscFunctionBegin;
-  PetscCall(PetscOptionsString(name, text.c_str(), "", shown.c_str(), given, sizeof(given), set));
-  if (*set) {
-    std::string why;
-    PetscCheck(parse_int_list(given, range, values, &why), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s %s: %s", name, given, why.c_str());
-  }
+  PetscCall(read_text_option(PetscOptionsObject, src, name, text.c_str(), "", &given, set));
+  if (*set) PetscCall(check_int_list(name, given, range, values));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -11,8 +11,8 @@
 // The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
 // under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
-// At every setup (each Newton step): the form's coefficients are interpolated down the
-// ladder, the level operators' states bumped (Chebyshev re-estimates its eigenvalues)
+// At every setup (each Newton step, each TS stage): the form's coefficients are interpolated
+// down the ladder, its constants (TS's shift and time) copied, the level operators' states bumped (Chebyshev re-estimates its eigenvalues)
 // and the coarse matrix re-assembled in place.
 #include <petsc/private/pcmgimpl.h>
 #include <petscdmplex.h>
@@ -269,13 +269,27 @@ PetscErrorCode assemble_coarse(PC pc, PMG *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The operator's coefficients (e.g. SNES's linearization point) down the ladder.
-PetscErrorCode inject_coefficients(PMG *p)
+// The operator's constants as they are now (TS binds its shift and time at every stage),
+// on every level; a PetscInfo line lists them.
+PetscErrorCode bind_constants(PC pc, PMG *p, const MatFEMGPUContext *fine)
+{
+  std::string listed;
+  PetscFunctionBegin;
+  for (const auto &kv : fine->op.constants_set) listed += " " + kv.first + " = " + std::to_string(kv.second);
+  for (size_t l = 0; l + 1 < p->levels.size(); ++l)
+    for (const auto &kv : fine->op.constants_set) PetscCall(MatFEMGPUSetConstant(p->levels[l].A, kv.first.c_str(), kv.second));
+  if (!listed.empty()) PetscCall(PetscInfo(pc, "fem_gpu_pmg: the levels' constants are the operator's:%s\n", listed.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The operator's coefficients (e.g. SNES's linearization point) and constants down the ladder.
+PetscErrorCode inject_coefficients(PC pc, PMG *p)
 {
   MatFEMGPUContext *fine;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(p->op, &fine));
   PetscCall(MatFEMGPURefreshCoefficients(fine));
+  PetscCall(bind_constants(pc, p, fine));
   for (size_t l = p->levels.size() - 1; l-- > 0;) {
     Level &level = p->levels[l], &above = p->levels[l + 1];
     for (size_t i = 0; i < level.coefficients.size(); ++i) {
@@ -300,7 +314,7 @@ PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
     PetscCall(build(pc, p, op));
     PetscCall(PetscLogEventEnd(FEMGPU_PMGLevels, pc, op, 0, 0));
   }
-  PetscCall(inject_coefficients(p));
+  PetscCall(inject_coefficients(pc, p));
   PetscCall(assemble_coarse(pc, p));
   PetscCall(mg_operations.setup(pc));
   PetscCall(PetscLogEventEnd(FEMGPU_PMGSetUp, pc, op, 0, 0));
@@ -329,10 +343,13 @@ PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
 {
   PMG *p = pmg_of(pc);
   PetscBool set;
+  OptionSource src;
   PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptions((PetscObject)pc, &src.options));
+  PetscCall(PCGetOptionsPrefix(pc, &src.prefix));
   PetscCall(mg_operations.setfromoptions(pc, PetscOptionsObject));
   PetscOptionsHeadBegin(PetscOptionsObject, "fem_gpu p-multigrid options");
-  PetscCall(read_int_list_option(PetscOptionsObject, "-pc_fem_gpu_pmg_degrees",
+  PetscCall(read_int_list_option(PetscOptionsObject, src, "-pc_fem_gpu_pmg_degrees",
                                  "Degrees of the levels below the operator's, ending at 1 (default: halving, e.g. 2,1 under P4)", {1, 64},
                                  &p->degrees, &set));
   const char *precisions[] = {"fp64", "fp32"};

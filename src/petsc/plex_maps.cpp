@@ -9,6 +9,7 @@
 #include "fem/tabulation.h"
 #include "petsc/composed_object.h"
 #include "petsc/plex_closure.h"
+#include "petsc/plex_coordinates.h"
 #include "petsc/section_arrays.h"
 
 namespace femgpu {
@@ -127,6 +128,7 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
   PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
   PetscCall(DMGetDimension(dm, &dim));
   PetscCall(DMGetCoordinateDim(dm, &cdim));
+  PetscCall(plex_check_coordinate_layout(dm));
   PetscCheck(dim == cdim, comm, PETSC_ERR_SUP, "fem_gpu: the mesh has dimension %" PetscInt_FMT " in %" PetscInt_FMT "D space; only meshes of full dimension are supported", dim, cdim);
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   PetscCall(mesh_cell_type(dm, cStart, cEnd, &ct));
@@ -170,11 +172,42 @@ static PetscErrorCode local_to_global_offsets(DM dm, std::vector<int> *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The coordinate map: per cell, the first coordinate of each of femgpu's coordinate nodes
+// (cellwise coordinates list a cell's nodes in another order: plex_coordinates.h).
+static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashes, PlexMaps *maps, bool *from_patterns)
+{
+  DM cdm;
+  PetscSection csection;
+  std::vector<int> per_component, order;
+  PetscInt width = 0, dim;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &csection));
+  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, from_patterns, hashes));
+  PetscCall(DMGetCoordinateDim(dm, &dim));
+  PetscCall(plex_coordinate_closure_order(dm, width, &order));
+  // One entry per node: the kernels read a node's dim coordinates from there on.
+  maps->coordinate_width = width / dim;
+  const size_t nodes = per_component.size() / static_cast<size_t>(dim);
+  const size_t per_cell = static_cast<size_t>(maps->coordinate_width);
+  maps->coordinates.resize(nodes);
+  long long apart = -1;  // a node whose coordinates are not contiguous
+#pragma omp parallel for schedule(static) reduction(max : apart) if (nodes > (1u << 20))
+  for (size_t node = 0; node < nodes; ++node) {
+    const int *closure = per_component.data() + node / per_cell * static_cast<size_t>(width);
+    const int *entry = order.data() + node % per_cell * static_cast<size_t>(dim);
+    for (PetscInt c = 1; c < dim; ++c)
+      if (closure[entry[c]] != closure[entry[0]] + c) apart = std::max(apart, static_cast<long long>(node));
+    maps->coordinates[node] = closure[entry[0]];
+  }
+  PetscCheck(apart < 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
 {
-  PetscSection section, csection;
+  PetscSection section;
   PetscInt cStart, cEnd;
-  DM cdm;
   PetscFunctionBegin;
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   maps->n_cells = cEnd - cStart;
@@ -200,26 +233,8 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
     PetscCall(DMGetGlobalSection(dm, &gs));
     PetscCall(PetscSectionGetConstrainedStorageSize(gs, &maps->global_size));
   }
-  PetscCall(DMGetCoordinateDM(dm, &cdm));
-  PetscCall(DMGetLocalSection(cdm, &csection));
-  std::vector<int> per_component;
-  PetscInt width = 0, dim;
-  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, &fast_coordinates, &hashes));
+  PetscCall(coordinate_map(dm, cStart, cEnd, &hashes, maps, &fast_coordinates));
   maps->from_patterns = fast_dofs && fast_coordinates;
-  PetscCall(DMGetCoordinateDim(dm, &dim));
-  // One entry per node: the kernels read a node's dim coordinates from there on.
-  maps->coordinate_width = width / dim;
-  const size_t nodes = per_component.size() / static_cast<size_t>(dim);
-  maps->coordinates.resize(nodes);
-  long long apart = -1;  // a node whose coordinates are not contiguous
-#pragma omp parallel for schedule(static) reduction(max : apart) if (nodes > (1u << 20))
-  for (size_t node = 0; node < nodes; ++node) {
-    const int *first = per_component.data() + node * static_cast<size_t>(dim);
-    for (PetscInt c = 1; c < dim; ++c)
-      if (first[c] != first[0] + c) apart = std::max(apart, static_cast<long long>(node));
-    maps->coordinates[node] = first[0];
-  }
-  PetscCheck(apart < 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -6,9 +6,12 @@
 // DMPlexVecGetClosure orders a cell's values (plex_closure.h: from the section offsets and
 // the closure's points and orientations, checked against DMPlexVecGetClosure). Constrained DOFs are -1 in `free` (they take no
 // part in the action, as in the assembled matrix) and kept in `all` (coefficients read
-// them). The coordinate map holds, per node, the index of its first coordinate in the
-// local coordinate array (the others follow it).
-// Does not: touch vectors' values, or support periodic (cellwise) coordinates.
+// them). The coordinate map holds, per node of femgpu's P1 or P2 coordinate element (in
+// its basis order, wherever the coordinate section keeps the node: continuous, or cellwise
+// as PETSc's Gmsh reader keeps 6-node triangles; plex_coordinates.h), the index of its
+// first coordinate in the local coordinate array (the others follow it).
+// Does not: touch vectors' values, or support periodic (localized) coordinates
+// (plex_form_signature refuses them).
 #pragma once
 
 #include <petscdmplex.h>

@@ -1,6 +1,7 @@
 // -mat_fem_gpu_schedule's text read through the table of schedule words (schedule_text_option.h).
 #include "petsc/schedule_text_option.h"
 
+#include "form/quoted_text.h"
 #include "schedule/schedule_words.h"
 
 namespace femgpu {
@@ -15,7 +16,9 @@ PetscErrorCode ScheduleRequestFromText_FEMGPU(const char *option, const std::str
     r->forced = t;
     if (t.precision) r->precision = *t.precision == Precision::FP64 ? "fp64" : "fp32";
   } catch (const ScheduleTextError &e) {
-    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "%s \"%s\": %s", option, text.c_str(), e.why.c_str());
+    // The reason before the text: PETSc cuts long messages, and a text may be 4,095 characters.
+    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "%s: %s; given %s", option, e.why.c_str(),
+            quoted_excerpt(text).c_str());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,7 +8,8 @@
 // Takes: the text. A text may leave out what it does not fix ("tiled nc=3 nwi=5"): those
 // words are completed at setup (schedule_words.h's completed_schedule).
 // Returns: the ScheduleRequest holding the text's words, or a PETSc error naming the
-// option and the word it cannot take (unknown, misplaced, out of range, not a choice).
+// option and the word it cannot take (unknown, misplaced, out of range, not a choice, a
+// character that is not ASCII), then the text (a long one by its two ends).
 // Does not: check the schedule against the form or device (setup's validate() does).
 #pragma once
 

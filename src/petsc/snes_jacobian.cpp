@@ -21,6 +21,7 @@
 #include "femgpu.h"
 #include "petsc/composed_object.h"
 #include "petsc/mat_femgpu_impl.h"
+#include "petsc/ts_ijacobian.h"
 
 namespace femgpu {
 
@@ -100,6 +101,7 @@ PetscErrorCode jacobian_local(DM dm, Vec x_local, Mat J, Mat P, void *ctx)
   PetscCall(is_fem_gpu(P, &p_ours));
   if (j_ours) {
     PetscCall(MatFEMGPUSetLinearizationPoint(J, x_local));
+    PetscCall(MatFEMGPUCheckNoTimeShift(J));
     PetscCall(check_against_program(dm, x_local, J, wrapped));
   }
   if (p_ours && P != J) PetscCall(MatFEMGPUSetLinearizationPoint(P, x_local));
@@ -133,6 +135,7 @@ PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local)
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   if (!ctx->op.linearization) PetscCall(VecDuplicate(x_local, &ctx->op.linearization));
   PetscCall(VecCopy(x_local, ctx->op.linearization));  // a new state: the action re-reads it
+  ctx->zeroed = false;
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -148,6 +151,7 @@ PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes)
   PetscCall(DMGetMatType(dm, &type));
   PetscCall(PetscStrcmp(type, MATFEMGPU, &ours));
   if (ours) PetscCall(wrap_local_jacobian(dm));
+  if (ours) PetscCall(MatFEMGPUWrapDMIJacobian(dm));  // TS's SNES: ts_ijacobian.cpp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -11,27 +11,44 @@
 // does for its own. The DM's boundary-value hook (DMPlexSNESComputeBoundaryFEM, which SNES
 // calls before every residual and Jacobian) becomes femgpu's plan of the same values
 // (essential_values.h), where the plan supports the DM's boundaries.
+// With -dm_fem_gpu_check_residual [TOL], the first residual is compared with the one the
+// program's PetscDS gives (residual_check.h).
 // Does not: change a residual or boundary function the program wrote itself.
 #include <petscdmplex.h>
 #include <petscsnes.h>
+#include <petscts.h>
+
+#include <cstdlib>
+#include <string>
 
 #include "femgpu.h"
+#include "petsc/composed_object.h"
 #include "petsc/essential_values.h"
 #include "petsc/mat_femgpu_impl.h"
+#include "petsc/option_checks.h"
+#include "petsc/residual_check.h"
+#include "petsc/text_option.h"
+#include "petsc/vec_checks.h"
 
 namespace femgpu {
 
 namespace {
 
 constexpr const char *kResidualKey = "femgpu_residual";
+constexpr const char *kCheckKey = "femgpu_residual_check";
 
-PetscErrorCode residual_local(DM, Vec x_local, Vec f_local, void *ctx)
+PetscErrorCode residual_local(DM dm, Vec x_local, Vec f_local, void *ctx)
 {
   Mat residual = static_cast<Mat>(ctx);
   PetscFunctionBegin;
+  PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "x_local", x_local));
+  PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "f_local", f_local));
   PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
   PetscCall(VecSet(f_local, 0.0));
   PetscCall(MatFEMGPUApplyLocal(residual, x_local, f_local));
+  ResidualCheck *check;
+  PetscCall(query_owned((PetscObject)dm, kCheckKey, &check));
+  if (check) PetscCall(check_residual_once(dm, x_local, residual, check));  // -dm_fem_gpu_check_residual, once
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,38 +103,101 @@ PetscErrorCode create_residual(DM dm, const char *file, Mat *residual)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -dm_fem_gpu_check_residual [TOL]: a real in [0, 1] (0: off), the default without one.
+template <class Items> PetscErrorCode read_check_residual(Items PetscOptionsObject, PetscReal *tol, PetscBool *set)
+{
+  char text[64], help[512];
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(help, sizeof(help),
+                          "With -dm_fem_gpu_form_file: at the first residual, compare the form file's with the program's PetscDS residual (the "
+                          "iterate and 3 random states) and stop with an error when their relative difference exceeds TOL (no TOL: %g; 0: off)",
+                          (double)kCheckResidualDefaultTol));
+  PetscCall(PetscOptionsString("-dm_fem_gpu_check_residual", help, "", "", text, sizeof(text), set));
+  if (!*set) PetscFunctionReturn(PETSC_SUCCESS);
+  *tol = kCheckResidualDefaultTol;
+  if (text[0]) {
+    char *end;
+    *tol = std::strtod(text, &end);
+    PetscCheck(end != text && *end == '\0', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-dm_fem_gpu_check_residual %s: not a real number (give a relative tolerance such as 1e-8, or no value for %g)", text,
+               (double)kCheckResidualDefaultTol);
+    PetscCall(check_real_option("-dm_fem_gpu_check_residual", *tol, 0, 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The check's state on the DM, made when femgpu's residual replaces the program's (so
+// that the option may also come with a later SNESSetFromOptions): the program's residual
+// and boundary hook before femgpu's replace them, and the tolerance (0: off).
+PetscErrorCode create_check(DM dm, PetscReal tol, LocalResidual program, void *program_ctx)
+{
+  auto *check = new ResidualCheck;
+  PetscFunctionBegin;
+  check->program = program;
+  check->program_ctx = program_ctx;
+  check->tol = tol;
+  PetscCall(DMSNESGetBoundaryLocal(dm, &check->boundary, &check->boundary_ctx));
+  PetscCall(compose_owned((PetscObject)dm, kCheckKey, check));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
+
+// A TS program's DM: an IFunction set through DMTSSetIFunctionLocal (PETSc's FEM one or the program's).
+static PetscErrorCode time_dependent(DM dm, bool *yes)
+{
+  PetscErrorCode (*ifunction)(DM, PetscReal, Vec, Vec, Vec, void *) = nullptr;
+  PetscFunctionBegin;
+  PetscCall(DMTSGetIFunctionLocal(dm, &ifunction, nullptr));
+  *yes = ifunction != nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
 {
   PetscErrorCode (*program)(DM, Vec, Vec, void *) = nullptr;
   void *program_ctx = nullptr;
-  char file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool set;
+  std::string file;
+  PetscBool set, check_set;
+  PetscReal check_tol = 0;
   Mat residual;
   PetscFunctionBegin;
   const char *prefix;
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
   // A block of its own: -help prints a title's options once, and the DM's were printed already.
   PetscOptionsBegin(PetscObjectComm((PetscObject)dm), prefix, "fem_gpu: the DM's residual from a UFL form", "DM");
-  PetscCall(PetscOptionsString("-dm_fem_gpu_form_file", "UFL file whose residual F(w; v) replaces the DM's PetscDS residual (femgpu)", "",
-                               file, file, sizeof(file), &set));
+  PetscCall(read_text_option(PetscOptionsObject, {nullptr, prefix}, "-dm_fem_gpu_form_file",
+                             "UFL file whose residual F(w; v) replaces the DM's PetscDS residual (femgpu)", "", &file, &set));
+  PetscCall(read_check_residual(PetscOptionsObject, &check_tol, &check_set));
   PetscOptionsEnd();
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMSNESGetFunctionLocal(dm, &program, &program_ctx));
-  if (program == residual_local) PetscFunctionReturn(PETSC_SUCCESS);  // already femgpu's
+  bool ts_program = false;
+  if (!program) PetscCall(time_dependent(dm, &ts_program));
+  PetscCheck(!ts_program, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
+             "-dm_fem_gpu_form_file %s: this is a TS program (its DM has an IFunction and no SNES residual); femgpu replaces a SNES "
+             "program's residual only, the residual F(t, u, u_t) of a TS program is not supported yet: give the IJacobian as fem_gpu "
+             "(-dm_mat_type fem_gpu -mat_fem_gpu_form_file) and leave the residual to the program",
+             file.c_str());
+  if (program == residual_local) {  // already femgpu's
+    ResidualCheck *check;
+    PetscCall(query_owned((PetscObject)dm, kCheckKey, &check));
+    if (check && check_set) check->tol = check_tol;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(program == DMPlexSNESComputeResidualFEM, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE,
              "-dm_fem_gpu_form_file %s: the DM's residual is the program's own function, not PETSc's DMPlexSNESComputeResidualFEM; femgpu "
              "replaces only PETSc's (set by DMPlexSetSNESLocalFEM)",
-             file);
-  PetscCall(create_residual(dm, file, &residual));
+             file.c_str());
+  PetscCall(create_check(dm, check_tol, program, program_ctx));  // before the hooks become femgpu's
+  PetscCall(create_residual(dm, file.c_str(), &residual));
   PetscCall(PetscObjectCompose((PetscObject)dm, kResidualKey, (PetscObject)residual));
   PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
   PetscErrorCode (*boundary)(DM, Vec, void *) = nullptr;
   PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, nullptr));
   if (boundary == DMPlexSNESComputeBoundaryFEM) PetscCall(DMSNESSetBoundaryLocal(dm, boundary_local, residual));
   PetscCall(MatDestroy(&residual));  // the DM holds it
-  PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file));
+  PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

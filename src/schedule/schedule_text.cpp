@@ -3,6 +3,7 @@
 // the table of schedule words (schedule_words.h), so every printed schedule reads back.
 #include <stdexcept>
 
+#include "form/quoted_text.h"
 #include "schedule/schedule.h"
 #include "schedule/schedule_words.h"
 
@@ -24,9 +25,10 @@ std::string text_format(Strategy strategy)
   return s + " fp64|fp32";
 }
 
+// The reason first, then the text (a long one by its two ends).
 [[noreturn]] void unreadable(const std::string &text, const std::string &why)
 {
-  throw std::invalid_argument("cannot read the schedule \"" + text + "\": " + why);
+  throw std::invalid_argument("cannot read the schedule: " + why + "; given " + quoted_excerpt(text));
 }
 
 }  // namespace

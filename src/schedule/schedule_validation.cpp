@@ -1,6 +1,8 @@
 // A schedule checked against one form (schedule.h's validate): which choices each
-// strategy takes, tile and launch limits, shared and constant memory.
+// strategy takes (the scopes of the schedule words' values, schedule_words.h), tile and
+// launch limits, shared and constant memory.
 #include "schedule/schedule.h"
+#include "schedule/schedule_words.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -18,6 +20,12 @@ void require(bool ok, const std::string &name, long long value, const std::strin
   std::ostringstream os;
   os << "invalid schedule: " << name << " = " << value << " must be " << relation << " " << limit << " (" << why << ")";
   throw std::invalid_argument(os.str());
+}
+
+// The value of `key` outside its scope (schedule_words.h), with the scope's reason.
+void require_scope(const Schedule &s, const std::string &key)
+{
+  if (const ValueScope *refused = refused_scope(s, key)) throw std::invalid_argument(std::string("invalid schedule: ") + refused->why);
 }
 
 void require_range(const std::string &name, long long value, long long limit, const std::string &why)
@@ -67,8 +75,7 @@ void validate_mma(const Schedule &s, const ActionIR &ir, int Q, long long max_sh
     require(m.cells_per_group == 8 * m.warps, "cells_per_group", m.cells_per_group, "==", 8 * m.warps,
             "8 x warps with operands=registers, 8 cells a warp");
     require(m.quad_tile == 8, "quad_tile", m.quad_tile, "==", 8, "one row tile of points at a time with operands=registers");
-    if (m.quad_order != MmaQuadOrder::Rows)
-      throw std::invalid_argument("invalid schedule: operands=registers has no quadrature product, so quad=steps does not apply");
+    require_scope(s, "quad");  // quad=steps: no quadrature product
   }
   require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
           "DOFs, evaluated values, pointwise results and per-cell values of N_c cells");
@@ -89,14 +96,21 @@ void validate_assembled(const Schedule &s, const ActionIR &ir)
                                 std::to_string(ir.coefficients.size()) + "): its matrix would change with their values");
 }
 
-// Scatter::Staged: each SCPWI work-item's row of outputs in shared memory, all added atomically.
-void validate_staged_scatter(const Schedule &s)
+// Strategy::SingleCellPerWorkItem: the group, the lanes, the shared memory.
+void validate_scpwi(const Schedule &s, const ActionIR &ir, long long max_shared_bytes)
 {
-  if (s.strategy() != Strategy::SingleCellPerWorkItem || s.lanes() != 1 || s.dofs() != Dofs::Registers)
-    throw std::invalid_argument("invalid schedule: scatter=staged is for SCPWI kernels of one work-item a cell with dofs=registers "
-                                "(each work-item stages its cell's outputs in shared memory for the group's scatter)");
-  if (s.own_dofs() != OwnDofs::Atomic)
-    throw std::invalid_argument("invalid schedule: scatter=staged adds every staged entry atomically; own=plain does not apply to it");
+  require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
+  if (s.lanes() != 1) {
+    const int C = ir.signature.element.components;
+    require(C > 1, "lanes", s.lanes(), "==", 1, "the form's test element has one component");
+    require(s.lanes() == C, "lanes", s.lanes(), "==", C, "one lane per component of the test element");
+    require(!refused_scope(s, "dofs"), "lanes", s.lanes(), "==", 1, "dofs=shared keeps whole cells in shared memory");
+    const long long threads = static_cast<long long>(s.work_group_size()) * s.lanes();
+    require(threads <= kMaxThreadsPerGroup, "work_group_size*lanes", threads, "<=", kMaxThreadsPerGroup, "threads per group limit");
+  }
+  require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
+          "one column of DOFs and outputs per work-item (dofs=shared), the lanes' exchange buffer, or a row of staged outputs "
+          "per work-item (scatter=staged)");
 }
 
 }  // namespace
@@ -104,21 +118,11 @@ void validate_staged_scatter(const Schedule &s)
 void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, long long max_shared_bytes)
 {
   require(n_quadrature_points >= 1, "number of quadrature points", n_quadrature_points, ">=", 1, "an empty rule");
-  // Each (cell, own DOF) added by one work-item once a launch: SCPWI of one lane, and the
-  // tensor-core kernel with its operands in registers (one lane a (cell, point) pair).
-  const bool one_adder = (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1) ||
-                         (s.strategy() == Strategy::TensorCore && s.mma().operands == MmaOperands::Registers);
-  if (s.own_dofs() != OwnDofs::Atomic && !one_adder)
-    throw std::invalid_argument("invalid schedule: own=plain is for SCPWI kernels of one work-item a cell and mma kernels with "
-                                "operands=registers; the others add to every DOF atomically");
-  if (s.scatter() == Scatter::Staged) validate_staged_scatter(s);
+  require_scope(s, "own");
+  if (s.scatter() == Scatter::Staged) require_scope(s, "scatter");  // warp: mma's and assembled's lists below
   if (s.strategy() == Strategy::Assembled) return validate_assembled(s, ir);
-  if (s.tables() == Tables::Interleaved && s.strategy() != Strategy::Tiled)
-    throw std::invalid_argument("invalid schedule: tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI "
-                                "reads its tables from global or constant memory");
+  require_scope(s, "tables");
   if (s.tables() == Tables::Constant || s.tables() == Tables::MergedConstant) {
-    if (s.strategy() != Strategy::SingleCellPerWorkItem)
-      throw std::invalid_argument("invalid schedule: constant tables are for SCPWI; tiled kernels prefetch their tables into shared memory");
     const long long bytes = constant_table_bytes(s, ir, n_quadrature_points);
     require(bytes <= kMaxConstantTableBytes, "constant table bytes", bytes, "<=", kMaxConstantTableBytes, "constant memory");
   }
@@ -128,33 +132,20 @@ void validate(const Schedule &s, const ActionIR &ir, int n_quadrature_points, lo
     require(resident <= kMaxThreadsPerSM, "groups_per_sm*threads per group", resident, "<=", kMaxThreadsPerSM,
             "threads one SM holds at once");
   }
-  if (s.cell_values() == CellValues::Shared && s.strategy() != Strategy::Tiled)
-    throw std::invalid_argument("invalid schedule: cells=shared is for tiled kernels, whose cells' work-items read the per-cell values "
-                                "in turns; an SCPWI work-item holds its own cell's");
-  if (s.loops() != Loops::Compiler && s.strategy() != Strategy::Tiled)
-    throw std::invalid_argument("invalid schedule: loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already");
+  require_scope(s, "cells");
+  require_scope(s, "loops");
   if (s.strategy() == Strategy::TensorCore) {
     validate_mma(s, ir, n_quadrature_points, max_shared_bytes);
-    return;
-  }
-  if (s.strategy() == Strategy::SingleCellPerWorkItem) {
-    require_range("work_group_size", s.work_group_size(), kMaxThreadsPerGroup, "threads per group limit");
-    if (s.lanes() != 1) {
-      const int C = ir.signature.element.components;
-      require(C > 1, "lanes", s.lanes(), "==", 1, "the form's test element has one component");
-      require(s.lanes() == C, "lanes", s.lanes(), "==", C, "one lane per component of the test element");
-      require(s.dofs() == Dofs::Registers, "lanes", s.lanes(), "==", 1, "dofs=shared keeps whole cells in shared memory");
-      const long long threads = static_cast<long long>(s.work_group_size()) * s.lanes();
-      require(threads <= kMaxThreadsPerGroup, "work_group_size*lanes", threads, "<=", kMaxThreadsPerGroup, "threads per group limit");
-    }
+  } else if (s.strategy() == Strategy::SingleCellPerWorkItem) {
+    validate_scpwi(s, ir, max_shared_bytes);
+  } else {
+    validate_tiles(s.tiles(), ir, n_quadrature_points);
     require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=", max_shared_bytes,
-            "one column of DOFs and outputs per work-item (dofs=shared), the lanes' exchange buffer, or a row of staged outputs "
-            "per work-item (scatter=staged)");
-    return;
+            "prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval], with any shared DOF tiles and per-cell values");
   }
-  validate_tiles(s.tiles(), ir, n_quadrature_points);
-  require(shared_memory_bytes(s, ir) <= max_shared_bytes, "shared memory bytes", shared_memory_bytes(s, ir), "<=",
-          max_shared_bytes, "prefetch buffer (Eq. 5) + e[N_c][T^Q][N_eval], with any shared DOF tiles and per-cell values");
+  // Every value in its scope: the strategies' own checks above refuse most with their
+  // reasons (an mma kernel's list, lanes with dofs=shared); this is the rule twins follow.
+  for (const ScheduleWord &w : schedule_words()) require_scope(s, w.key);
 }
 
 }  // namespace femgpu

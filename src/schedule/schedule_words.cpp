@@ -15,6 +15,17 @@ std::vector<Strategy> all_kinds() { return {S::SingleCellPerWorkItem, S::Tiled, 
 
 int to_int(const std::string &v) { return std::stoi(v); }
 
+bool is_scpwi(const Schedule &s) { return s.strategy() == S::SingleCellPerWorkItem; }
+bool is_tiled(const Schedule &s) { return s.strategy() == S::Tiled; }
+bool scpwi_one_lane(const Schedule &s) { return is_scpwi(s) && s.lanes() == 1; }
+
+// `w` with the scopes of its values (schedule_words.h's ValueScope).
+ScheduleWord scoped(ScheduleWord w, std::vector<ValueScope> scopes)
+{
+  w.scopes = std::move(scopes);
+  return w;
+}
+
 // A tiled schedule's tile, or a tensor-core schedule's size, read and set by one word.
 ScheduleWord tile_word(const char *key, const char *help, int max, int TileSizes::*tile, int MmaSizes::*mma = nullptr)
 {
@@ -109,8 +120,12 @@ std::vector<ScheduleWord> size_words()
   w.push_back(tile_word("nwi", "tiled: work-items per cell N_WI", kMaxThreadsPerGroup, &TileSizes::items_per_cell));
   w.push_back(tile_word("tq", "tiled and mma: quadrature tile T^Q (mma: a multiple of 8, default min(32, Q rounded up to 8))", kTile,
                         &TileSizes::quad_tile, &MmaSizes::quad_tile));
-  w.push_back(mma_choice_word("quad", "mma: the quadrature's outer loop, the warp's row tiles or the steps of 4 points (each s_f fragment loaded once a step)",
-                              {"rows", "steps"}, &MmaSizes::quad_order));
+  w.push_back(scoped(mma_choice_word("quad",
+                                     "mma: the quadrature's outer loop, the warp's row tiles or the steps of 4 points (each s_f fragment loaded "
+                                     "once a step)",
+                                     {"rows", "steps"}, &MmaSizes::quad_order),
+                     {{"steps", [](const Schedule &s) { return s.mma().operands == MmaOperands::Shared; },
+                       "operands=registers has no quadrature product, so quad=steps does not apply"}}));
   w.push_back(mma_choice_word("operands",
                               "mma: the products' operands in shared memory, or (identity test tables, nc = 8 x warps, tq=8) in each warp's registers",
                               {"shared", "registers"}, &MmaSizes::operands));
@@ -128,24 +143,53 @@ std::vector<ScheduleWord> size_words()
 }
 
 // Where things live and how they are added: one choice each, and the register bound.
+// The scopes are validate()'s (schedule_validation.cpp): an mma or assembled schedule
+// takes none of these choices but own=plain (validate() says so in one list).
 std::vector<ScheduleWord> placement_words()
 {
   std::vector<ScheduleWord> w;
-  w.push_back(choice_word("dofs", "where a work-item keeps its DOFs", {"registers", "shared"}, std::vector<Dofs>{Dofs::Registers, Dofs::Shared},
-                          &Schedule::dofs, &Schedule::with_dofs));
-  w.push_back(choice_word("cells", "tiled: where the per-cell values live", {"registers", "shared"},
-                          std::vector<CellValues>{CellValues::Registers, CellValues::Shared}, &Schedule::cell_values, &Schedule::with_cell_values));
-  w.push_back(choice_word("loops", "tiled: private-array loops left to the compiler or unrolled", {"compiler", "unrolled"},
-                          std::vector<Loops>{Loops::Compiler, Loops::Unrolled}, &Schedule::loops, &Schedule::with_loops));
-  w.push_back(choice_word("tables", "where the element tables are read (constant: SCPWI; interleaved: tiled)",
-                          {"global", "constant", "constant-merged", "interleaved"},
-                          std::vector<Tables>{Tables::Global, Tables::Constant, Tables::MergedConstant, Tables::Interleaved}, &Schedule::tables,
-                          &Schedule::with_tables));
-  w.push_back(choice_word("scatter", "how outputs are added (warp: CUDA; staged: SCPWI, a group's cells entry by entry)", {"atomic", "warp", "staged"},
-                          std::vector<Scatter>{Scatter::Atomic, Scatter::Warp, Scatter::Staged},
-                          &Schedule::scatter, &Schedule::with_scatter));
-  w.push_back(choice_word("own", "SCPWI and mma operands=registers: how a cell's own (interior) DOFs are added", {"atomic", "plain"},
-                          std::vector<OwnDofs>{OwnDofs::Atomic, OwnDofs::Plain}, &Schedule::own_dofs, &Schedule::with_own_dofs));
+  w.push_back(scoped(choice_word("dofs", "where a work-item keeps its DOFs", {"registers", "shared"}, std::vector<Dofs>{Dofs::Registers, Dofs::Shared},
+                                 &Schedule::dofs, &Schedule::with_dofs),
+                     {{"shared", [](const Schedule &s) { return is_tiled(s) || scpwi_one_lane(s); },
+                       "dofs=shared is for tiled kernels and SCPWI kernels of one work-item a cell: it keeps whole cells in shared memory"}}));
+  w.push_back(scoped(choice_word("cells", "tiled: where the per-cell values live", {"registers", "shared"},
+                                 std::vector<CellValues>{CellValues::Registers, CellValues::Shared}, &Schedule::cell_values,
+                                 &Schedule::with_cell_values),
+                     {{"shared", is_tiled,
+                       "cells=shared is for tiled kernels, whose cells' work-items read the per-cell values in turns; an SCPWI work-item holds its "
+                       "own cell's"}}));
+  w.push_back(scoped(choice_word("loops", "tiled: private-array loops left to the compiler or unrolled", {"compiler", "unrolled"},
+                                 std::vector<Loops>{Loops::Compiler, Loops::Unrolled}, &Schedule::loops, &Schedule::with_loops),
+                     {{"unrolled", is_tiled, "loops=unrolled is for tiled kernels; SCPWI's loops over basis functions are unrolled already"}}));
+  const char *constant = "constant tables are for SCPWI; tiled kernels prefetch their tables into shared memory";
+  w.push_back(scoped(choice_word("tables", "where the element tables are read (constant: SCPWI; interleaved: tiled)",
+                                 {"global", "constant", "constant-merged", "interleaved"},
+                                 std::vector<Tables>{Tables::Global, Tables::Constant, Tables::MergedConstant, Tables::Interleaved}, &Schedule::tables,
+                                 &Schedule::with_tables),
+                     {{"constant", is_scpwi, constant},
+                      {"constant-merged", is_scpwi, constant},
+                      {"interleaved", is_tiled,
+                       "tables=interleaved is for tiled kernels (the layout of their shared prefetch buffer); SCPWI reads its tables from global or "
+                       "constant memory"}}));
+  w.push_back(scoped(choice_word("scatter", "how outputs are added (warp: CUDA; staged: SCPWI, a group's cells entry by entry)",
+                                 {"atomic", "warp", "staged"}, std::vector<Scatter>{Scatter::Atomic, Scatter::Warp, Scatter::Staged},
+                                 &Schedule::scatter, &Schedule::with_scatter),
+                     {{"warp", [](const Schedule &s) { return is_scpwi(s) || is_tiled(s); }, "scatter=warp is for SCPWI and tiled kernels"},
+                      {"staged", [](const Schedule &s) { return scpwi_one_lane(s) && s.dofs() == Dofs::Registers; },
+                       "scatter=staged is for SCPWI kernels of one work-item a cell with dofs=registers (each work-item stages its cell's outputs "
+                       "in shared memory for the group's scatter)"},
+                      {"staged", [](const Schedule &s) { return s.own_dofs() == OwnDofs::Atomic; },
+                       "scatter=staged adds every staged entry atomically; own=plain does not apply to it"}}));
+  // Each (cell, own DOF) added by one work-item once a launch: SCPWI of one lane, and the
+  // tensor-core kernel with its operands in registers (one lane a (cell, point) pair).
+  w.push_back(scoped(choice_word("own", "SCPWI and mma operands=registers: how a cell's own (interior) DOFs are added", {"atomic", "plain"},
+                                 std::vector<OwnDofs>{OwnDofs::Atomic, OwnDofs::Plain}, &Schedule::own_dofs, &Schedule::with_own_dofs),
+                     {{"plain",
+                       [](const Schedule &s) {
+                         return scpwi_one_lane(s) || (s.strategy() == S::TensorCore && s.mma().operands == MmaOperands::Registers);
+                       },
+                       "own=plain is for SCPWI kernels of one work-item a cell and mma kernels with operands=registers; the others add to every DOF "
+                       "atomically"}}));
   w.push_back({"groups_per_sm", WordKind::Integer, 1, kMaxGroupsPerSM, {}, all_kinds(),
                "CUDA: bound the registers so that this many groups fit on one SM (__launch_bounds__; left out: no bound)",
                [](const Schedule &s) { return s.groups_per_sm() > 0 ? std::to_string(s.groups_per_sm()) : ""; },
@@ -164,6 +208,9 @@ std::vector<ScheduleWord> make_words()
 {
   throw ScheduleTextError(text, why, out_of_range);
 }
+
+// A word as a message quotes it: a long one by its two ends.
+std::string quoted(const std::string &word) { return "'" + excerpt(word) + "'"; }
 
 // One decimal integer in [min, max], written as to_string writes it (no sign, no leading
 // zero); "" or why not. A negative or too long number is out of range, not unreadable.
@@ -199,7 +246,7 @@ std::string check_value(const ScheduleWord &w, const std::string &value, bool *r
   for (; std::getline(is, item, ','); ++n) {
     const std::string why = check_integer(w, item);
     *range = why == "is out of range";
-    if (!why.empty()) return "has an entry '" + item + "' that " + why;
+    if (!why.empty()) return "has an entry " + quoted(item) + " that " + why;
   }
   return n == commas + 1 ? "" : "has an empty entry";
 }
@@ -232,6 +279,29 @@ std::string word_values(const ScheduleWord &w)
   return w.kind == WordKind::Integer ? range : "[" + range + ",...]";
 }
 
+std::string choice_value(const ScheduleWord &w, const Schedule &s)
+{
+  const std::string printed = w.print(s);
+  return printed.empty() ? w.choices.at(0) : printed;
+}
+
+const ValueScope *refused_scope(const Schedule &s, const std::string &key)
+{
+  const ScheduleWord *w = find_schedule_word(key);
+  if (!w || w->scopes.empty()) return nullptr;
+  const std::string value = choice_value(*w, s);
+  for (const ValueScope &scope : w->scopes)
+    if (value == scope.value && !scope.applies(s)) return &scope;
+  return nullptr;
+}
+
+bool choices_apply(const Schedule &s)
+{
+  for (const ScheduleWord &w : schedule_words())
+    if (refused_scope(s, w.key)) return false;
+  return true;
+}
+
 const char *strategy_name(Strategy s)
 {
   return s == Strategy::SingleCellPerWorkItem ? "scpwi" : s == Strategy::Tiled ? "tiled" : s == Strategy::TensorCore ? "mma" : "assembled";
@@ -246,6 +316,8 @@ const std::string *ScheduleText::find(const std::string &key) const
 
 ScheduleText read_schedule_text(const std::string &text)
 {
+  // A no-break space looks like a space but splits no word: name it, not the word it joins.
+  if (const std::string odd = unusual_character(text); !odd.empty()) refuse(text, odd);
   std::istringstream is(text);
   std::string word;
   ScheduleText t;
@@ -254,21 +326,21 @@ ScheduleText read_schedule_text(const std::string &text)
   bool known = false;
   for (Strategy s : all)
     if (word == strategy_name(s)) t.strategy = s, known = true;
-  if (!known) refuse(text, "it starts with scpwi, tiled, mma or assembled, not '" + word + "'");
+  if (!known) refuse(text, "it starts with scpwi, tiled, mma or assembled, not " + quoted(word));
   while (is >> word) {
-    if (t.precision) refuse(text, "'" + word + "' after the precision, which comes last");
+    if (t.precision) refuse(text, quoted(word) + " after the precision, which comes last");
     if (word == "fp64" || word == "fp32") {
       t.precision = word == "fp64" ? Precision::FP64 : Precision::FP32;
       continue;
     }
     const size_t eq = word.find('=');
     const ScheduleWord *w = eq == std::string::npos ? nullptr : find_schedule_word(word.substr(0, eq));
-    if (!w) refuse(text, "unknown word '" + word + "' (words: " + schedule_text_help() + ")");
-    if (!word_takes(*w, t.strategy)) refuse(text, "'" + word + "': " + w->key + "= is not a word of " + strategy_name(t.strategy) + " schedules");
-    if (t.find(w->key)) refuse(text, "'" + word + "': " + w->key + "= is given twice");
+    if (!w) refuse(text, "unknown word " + quoted(word) + " (words: " + schedule_text_help() + ")");
+    if (!word_takes(*w, t.strategy)) refuse(text, quoted(word) + ": " + w->key + "= is not a word of " + strategy_name(t.strategy) + " schedules");
+    if (t.find(w->key)) refuse(text, quoted(word) + ": " + w->key + "= is given twice");
     bool range = false;
     const std::string value = word.substr(eq + 1), why = check_value(*w, value, &range);
-    if (!why.empty()) refuse(text, "'" + word + "' " + why + " (" + w->key + "=" + word_values(*w) + ")", range);
+    if (!why.empty()) refuse(text, quoted(word) + " " + why + " (" + w->key + "=" + word_values(*w) + ")", range);
     t.words.emplace_back(w->key, value);
   }
   return t;

@@ -4,6 +4,9 @@
 // to_string and parse_schedule (schedule_text.cpp, the tuning cache's form),
 // -mat_fem_gpu_schedule's parser, range checks and -help (src/petsc), completion of a
 // partial text at setup (schedule_completion.cpp) and the words table of docs/petsc.md.
+// A value that applies only to some schedules says where (its scope): validate() refuses
+// it elsewhere, and the tuner's twins and the GPU check's sample (tune/tune_moves.h) are
+// made only where it applies.
 //
 // Takes: a text "<strategy> key=value ... [fp64|fp32]".
 // Returns: its words, each checked against its declaration, or a ScheduleTextError that
@@ -18,11 +21,19 @@
 #include <utility>
 #include <vector>
 
+#include "form/quoted_text.h"
 #include "schedule/schedule.h"
 
 namespace femgpu {
 
 enum class WordKind { Integer, IntegerList, Choice };
+
+// Where one value of a choice word applies, given the schedule's other words.
+struct ValueScope {
+  const char *value;
+  std::function<bool(const Schedule &)> applies;
+  const char *why;  // validate()'s reason where it does not (after "invalid schedule: ")
+};
 
 struct ScheduleWord {
   const char *key;
@@ -35,6 +46,9 @@ struct ScheduleWord {
   std::function<std::string(const Schedule &)> print;
   // The schedule with this word's value (already checked) set.
   std::function<Schedule(const Schedule &, const std::string &)> apply;
+  // Choice words: the values that apply only to some schedules (a value may have several
+  // scopes, checked in turn); any other value applies wherever the word does.
+  std::vector<ValueScope> scopes = {};
 };
 
 // In the order to_string writes them.
@@ -44,12 +58,19 @@ const ScheduleWord *find_schedule_word(const std::string &key);
 bool word_takes(const ScheduleWord &w, Strategy s);
 // "1-1024", "[1-4096,...]" or "registers|shared".
 std::string word_values(const ScheduleWord &w);
+// s's value of the choice word w: its first choice where to_string leaves the word out.
+std::string choice_value(const ScheduleWord &w, const Schedule &s);
+// The first scope of s's value of the word `key` that s is outside of, or nullptr.
+const ValueScope *refused_scope(const Schedule &s, const std::string &key);
+// Whether every choice of s applies to it: no word's scope refuses it.
+bool choices_apply(const Schedule &s);
 
 // A word that cannot be read; out_of_range: a value outside the word's range or choices
-// (else: an unknown or misplaced word, or bad syntax).
+// (else: an unknown or misplaced word, a character that is not ASCII, or bad syntax).
+// The reason comes first and the text after it, shortened where long (quoted_text.h).
 struct ScheduleTextError : std::invalid_argument {
   ScheduleTextError(const std::string &text, const std::string &why, bool out_of_range)
-      : std::invalid_argument("schedule \"" + text + "\": " + why), why(why), out_of_range(out_of_range)
+      : std::invalid_argument("schedule: " + why + "; given " + quoted_excerpt(text)), why(why), out_of_range(out_of_range)
   {
   }
   std::string why;  // without the text

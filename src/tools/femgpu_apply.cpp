@@ -18,7 +18,9 @@
 #include "femgpu.h"
 #include "form/parser.h"
 #include "ir/expression_evaluator.h"
+#include "form/quoted_text.h"
 #include "petsc/mesh_geometry.h"
+#include "petsc/option_checks.h"
 #include "petsc/petsc_compat.h"
 #include "petsc/petsc_errors.h"
 
@@ -34,10 +36,10 @@ namespace {
 using femgpu::ExpressionEvaluator;
 
 struct ApplyOptions {
-  char form_file[PETSC_MAX_PATH_LEN] = "";
+  std::string form_file;  // texts are read whole (option_checks.h: PETSc's readers cut them)
   PetscInt degree = 1, components = 1, coordinate_degree = 1, n_apply = 5;
   PetscReal perturb = 0.0;
-  char u_expr[1024] = "", v_expr[1024] = "";
+  std::string u_expr, v_expr;
   PetscBool aux = PETSC_FALSE;   // coefficients in the DM's auxiliary vector, not MatFEMGPUSetCoefficient
   PetscBool help = PETSC_FALSE;  // -help: list the options of the mesh and the Mat too, apply nothing
 };
@@ -45,22 +47,23 @@ struct ApplyOptions {
 PetscErrorCode read_options(MPI_Comm comm, ApplyOptions *o)
 {
   PetscBool set;
+  const femgpu::OptionSource src;  // the default database, no prefix
   PetscFunctionBegin;
   PetscOptionsBegin(comm, "", "femgpu-apply options", "");
-  PetscCall(PetscOptionsString("-form_file", "UFL form file (required)", "", o->form_file, o->form_file, sizeof(o->form_file), &set));
+  PetscCall(femgpu::read_text_option(PetscOptionsObject, src, "-form_file", "UFL form file (required)", "", &o->form_file, &set));
   PetscCall(PetscOptionsInt("-degree", "Lagrange degree K of the field", "", o->degree, &o->degree, nullptr));
   PetscCall(PetscOptionsInt("-components", "Components C of the field (1: scalar; d for vector forms)", "", o->components, &o->components, nullptr));
   PetscCall(PetscOptionsInt("-coordinate_degree", "Coordinate degree (1 affine, 2 curved-capable P2)", "", o->coordinate_degree, &o->coordinate_degree, nullptr));
   PetscCall(PetscOptionsReal("-mesh_perturb", "Move interior coordinate nodes by up to this much (reproducible)", "", o->perturb, &o->perturb, nullptr));
-  PetscCall(PetscOptionsString("-u_expr", "Trial function u, an expression in x (default 1, or all ones)", "", o->u_expr, o->u_expr, sizeof(o->u_expr), nullptr));
-  PetscCall(PetscOptionsString("-v_expr", "Test function v, an expression in x (default 1, or all ones)", "", o->v_expr, o->v_expr, sizeof(o->v_expr), nullptr));
+  PetscCall(femgpu::read_text_option(PetscOptionsObject, src, "-u_expr", "Trial function u, an expression in x (default 1, or all ones)", "", &o->u_expr, &set));
+  PetscCall(femgpu::read_text_option(PetscOptionsObject, src, "-v_expr", "Test function v, an expression in x (default 1, or all ones)", "", &o->v_expr, &set));
   PetscCall(PetscOptionsName("-coefficient_<name>_expr", "Coefficient <name> of the form, an expression in x (interpolated in its own element)", "", nullptr));
   PetscCall(PetscOptionsBool("-coefficients_auxiliary", "Give the coefficients as fields of the DM's auxiliary vector (DMSetAuxiliaryVec)", "",
                              o->aux, &o->aux, nullptr));
   PetscCall(PetscOptionsInt("-n_apply", "Applies to time (the median is printed)", "", o->n_apply, &o->n_apply, nullptr));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(nullptr, &o->help));
-  PetscCheck(o->form_file[0] || o->help, comm, PETSC_ERR_USER_INPUT, "femgpu-apply: no form; give -form_file FILE.ufl (see -help)");
+  PetscCheck(!o->form_file.empty() || o->help, comm, PETSC_ERR_USER_INPUT, "femgpu-apply: no form; give -form_file FILE.ufl (see -help)");
   PetscCheck(o->n_apply >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "femgpu-apply: -n_apply must be >= 1");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,7 +111,7 @@ PetscErrorCode interpolate(DM dm, const std::vector<std::string> &texts, const s
     FEMGPU_CXX(comm, e[f] = std::make_unique<ExpressionEvaluator>(femgpu::parse_expression(texts[f], sources[f], static_cast<int>(dim)), static_cast<int>(dim)));
     const femgpu::Shape want = femgpu::element_shape(femgpu::Element{1, static_cast<int>(components)});
     PetscCheck(e[f]->shape() == want, comm, PETSC_ERR_ARG_WRONG, "femgpu-apply: %s = '%s' has shape %s, but the field has %s (%" PetscInt_FMT " components)",
-               sources[f].c_str(), texts[f].c_str(), femgpu::shape_string(e[f]->shape()).c_str(), femgpu::shape_string(want).c_str(), components);
+               sources[f].c_str(), femgpu::excerpt(texts[f]).c_str(), femgpu::shape_string(e[f]->shape()).c_str(), femgpu::shape_string(want).c_str(), components);
     ctxs.push_back(e[f].get());
   }
   PetscCall(DMCreateGlobalVector(dm, v));
@@ -160,9 +163,9 @@ PetscErrorCode given_coefficients(DM dm, const ApplyOptions &o, std::vector<femg
     PetscFunctionReturn(PETSC_SUCCESS);  // the Mat reports it, with the field it was read for, at setup
   }
   for (const femgpu::CoefficientInfo &c : all) {
-    char text[1024];
+    std::string text;
     PetscBool set;
-    PetscCall(PetscOptionsGetString(nullptr, nullptr, ("-coefficient_" + c.name + "_expr").c_str(), text, sizeof(text), &set));
+    PetscCall(femgpu::get_text_option({}, ("-coefficient_" + c.name + "_expr").c_str(), &text, &set));
     if (!set) continue;  // the Mat reports it if a needs it
     cs->push_back(c);
     texts->push_back(text);
@@ -241,15 +244,15 @@ PetscErrorCode run(MPI_Comm comm)
   PetscCall(DMSetMatType(dm, MATFEMGPU));
   PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));  // no AIJ pattern: a fem_gpu Mat stores no entries
   PetscCall(DMCreateMatrix(dm, &A));
-  if (!o.form_file[0]) {  // only -help
+  if (o.form_file.empty()) {  // only -help
     PetscCall(MatDestroy(&A));
     PetscCall(DMDestroy(&dm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatFEMGPUSetFormFile(A, o.form_file));
+  PetscCall(MatFEMGPUSetFormFile(A, o.form_file.c_str()));
   PetscCall(set_coefficients(A, dm, o));
-  PetscCall(interpolate(dm, {o.u_expr[0] ? o.u_expr : ones(o.components)}, {"-u_expr"}, &u));
-  PetscCall(interpolate(dm, {o.v_expr[0] ? o.v_expr : ones(o.components)}, {"-v_expr"}, &v));
+  PetscCall(interpolate(dm, {!o.u_expr.empty() ? o.u_expr : ones(o.components)}, {"-u_expr"}, &u));
+  PetscCall(interpolate(dm, {!o.v_expr.empty() ? o.v_expr : ones(o.components)}, {"-v_expr"}, &v));
   PetscCall(VecDuplicate(u, &y));
   PetscCall(MatMult(A, u, y));  // sets the operator up
   PetscCall(VecViewFromOptions(y, nullptr, "-apply_y_view"));  // e.g. binary:y.bin, to compare backends

@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "form/quoted_text.h"
 #include "petsc/petsc_compat.h"
+#include "petsc/text_option.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 
@@ -28,12 +30,13 @@ std::vector<std::string> split_commas(const std::string &text)
 
 template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject, BenchOptions *o)
 {
-  char ops[256] = "mass,laplace,helmholtz,elasticity,hyperelasticity";
+  std::string ops = "mass,laplace,helmholtz,elasticity,hyperelasticity";
+  PetscBool set;
   PetscInt dims[2] = {2, 3}, nd = 2, n2 = o->n2, n3 = o->n3, lo = o->min_degree, max2 = o->max_degree_2d, max3 = o->max_degree_3d;
   PetscInt threads = o->compile_threads;
   PetscBool dims_set = PETSC_FALSE, monitor = PETSC_FALSE, compress = o->compress_points ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionBegin;
-  PetscCall(PetscOptionsString("-ops", "operators", "", ops, ops, sizeof(ops), nullptr));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-ops", "operators", "", &ops, &set));
   PetscCall(PetscOptionsIntArray("-dims", "dimensions", "", dims, &nd, &dims_set));
   if (!dims_set) nd = 2;  // PETSc sets the count to 0 when the option is absent
   PetscCall(PetscOptionsInt("-n2", "squares per side in 2D (paper: 1280)", "", n2, &n2, nullptr));
@@ -61,12 +64,13 @@ template <class Items> PetscErrorCode read_case_options(Items PetscOptionsObject
 // The tuning plan and the timing protocol (tuner.h's TuneSettings).
 template <class Items> PetscErrorCode read_tuning_options(Items PetscOptionsObject, TuneSettings *s, int compile_threads)
 {
-  char plan[4096] = "";
+  std::string plan;
+  PetscBool set;
   PetscInt min_runs = s->min_runs, warmups = s->warmups;
   PetscReal min_seconds = s->min_seconds, budget = 10;
   PetscFunctionBegin;
-  PetscCall(PetscOptionsString("-tune_plan", "the tuning plan or its parameters, as -mat_fem_gpu_tune_plan takes them (\"print\" lists the default)", "",
-                               plan, plan, sizeof(plan), nullptr));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-tune_plan", "the tuning plan or its parameters, as -mat_fem_gpu_tune_plan takes them (\"print\" lists the default)",
+                             "", &plan, &set));
   PetscCall(PetscOptionsReal("-tune_budget", "seconds each case's tuning may take, as -mat_fem_gpu_tune_budget (0: the whole plan)", "", budget, &budget,
                              nullptr));
   PetscCall(PetscOptionsReal("-min_seconds", "time each candidate at least this long (and >= -min_runs runs)", "", min_seconds, &min_seconds, nullptr));
@@ -74,27 +78,25 @@ template <class Items> PetscErrorCode read_tuning_options(Items PetscOptionsObje
   PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
   PetscCheck(min_seconds >= 0 && min_runs >= 1 && warmups >= 0 && budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "-min_seconds, -warmups and -tune_budget are >= 0, -min_runs >= 1");
-  try {
-    if (*plan) *s = with_plan_text(*s, plan);
+  try {  // the reason before the text: PETSc cuts long messages
+    if (!plan.empty()) *s = with_plan_text(*s, plan);
   } catch (const TuneParamError &e) {
-    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-tune_plan \"%s\": %s", plan, e.what());
+    SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-tune_plan: %s; given %s", e.what(), quoted_excerpt(plan).c_str());
   } catch (const std::exception &e) {
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-tune_plan \"%s\": %s", plan, e.what());
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-tune_plan: %s; given %s", e.what(), quoted_excerpt(plan).c_str());
   }
   s->min_seconds = min_seconds, s->min_runs = static_cast<int>(min_runs), s->warmups = static_cast<int>(warmups);
   s->compile_threads = compile_threads, s->budget_seconds = budget;
-  if (*plan && parse_tune_plan(plan).print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan(*s))).c_str(), tune_params_text(*s).c_str());
+  if (!plan.empty() && parse_tune_plan(plan).print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan())).c_str(), tune_params_text(*s).c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 // What is written, and the modes that replace the normal run (-schedule, -study, -rerank).
 template <class Items> PetscErrorCode read_output_options(Items PetscOptionsObject, BenchArgs *a)
 {
-  char json[PETSC_MAX_PATH_LEN] = "", csv[PETSC_MAX_PATH_LEN] = "", forced[4096] = "", study[64] = "";
-  char rerank_in[PETSC_MAX_PATH_LEN] = "", rerank_params[PETSC_MAX_PATH_LEN] = "";
   PetscReal ns[16];
   PetscInt n_ns = 16, verify = a->verify_cells;
-  PetscBool ns_set = PETSC_FALSE;
+  PetscBool ns_set = PETSC_FALSE, set;
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-verify_cells",
                             "check the fastest kernel of each case on this many random cells of its mesh against the FP64 CPU reference; "
@@ -108,23 +110,21 @@ template <class Items> PetscErrorCode read_output_options(Items PetscOptionsObje
   PetscCheck(spmv >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-spmv_max_cell_entries %g: must be >= 0", (double)spmv);
   a->spmv_max_cell_entries = spmv;
   const char *env_commit = std::getenv("FEMGPU_COMMIT");
-  char commit[64] = "";
-  PetscCall(PetscStrncpy(commit, env_commit ? env_commit : "unknown", sizeof(commit)));
-  PetscCall(PetscOptionsString("-commit", "the commit the rows come from (default: $FEMGPU_COMMIT)", "", commit, commit, sizeof(commit), nullptr));
-  a->commit = commit;
-  PetscCall(PetscOptionsString("-json", "write the rows as a JSON array", "", json, json, sizeof(json), nullptr));
-  PetscCall(PetscOptionsString("-csv", "write the rows as CSV", "", csv, csv, sizeof(csv), nullptr));
-  PetscCall(PetscOptionsString("-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "", forced, forced,
-                               sizeof(forced), nullptr));
-  PetscCall(PetscOptionsString("-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)", "", study,
-                               study, sizeof(study), nullptr));
-  PetscCall(PetscOptionsString("-rerank", "print the cost model's terms for the timed schedules in this file (operator|dim|degree|schedule|... lines; - for stdin) and stop; needs no GPU",
-                               "", rerank_in, rerank_in, sizeof(rerank_in), nullptr));
-  PetscCall(PetscOptionsString("-rerank_device_params", "-rerank: device parameters, a probe cache JSON (default share/femgpu/bench/h200_device_params.json)", "",
-                               rerank_params, rerank_params, sizeof(rerank_params), nullptr));
+  a->commit = env_commit ? env_commit : "unknown";
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-commit", "the commit the rows come from (default: $FEMGPU_COMMIT)", "", &a->commit, &set));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-json", "write the rows as a JSON array", "", &a->json, &set));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-csv", "write the rows as CSV", "", &a->csv, &set));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-schedule", "time these schedules (as MatView prints them; ';' between several) instead of tuning", "",
+                             &a->forced, &set));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-study", "run the paper's studies instead: ablation, spearman, topk, sensitivity or all (docs/studies.md)",
+                             "", &a->study, &set));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-rerank",
+                             "print the cost model's terms for the timed schedules in this file (operator|dim|degree|schedule|... lines; - for stdin) and stop; needs no GPU",
+                             "", &a->rerank_in, &set));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-rerank_device_params",
+                             "-rerank: device parameters, a probe cache JSON (default share/femgpu/bench/h200_device_params.json)", "", &a->rerank_params, &set));
   PetscCall(PetscOptionsRealArray("-rerank_barrier_ns", "-rerank: barrier costs in ns, one t_heur column each (default 0,150)", "", ns, &n_ns, &ns_set));
   a->verify_cells = static_cast<int>(std::max<PetscInt>(0, verify));
-  a->json = json, a->csv = csv, a->forced = forced, a->study = study, a->rerank_in = rerank_in, a->rerank_params = rerank_params;
   if (ns_set) a->rerank_ns.assign(ns, ns + n_ns);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

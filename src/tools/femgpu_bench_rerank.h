@@ -1,6 +1,6 @@
 // femgpu-bench -rerank: the cost model's terms for schedules that were timed, so a
 // model change can be judged against measurements without a GPU
-// (share/femgpu/bench/rerank_eval.py reads the output; bench/experiments/
+// (records/rerank_eval.py reads the output; bench/experiments/
 // model_barriers_offline.txt and study/h200_study_spearman_t_sync_offline.txt use it).
 //
 // Takes: lines "operator|dim|degree|schedule|..." (e.g. "laplace|3|5|tiled nc=128 ... fp64|3.68");

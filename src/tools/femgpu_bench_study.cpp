@@ -29,6 +29,7 @@
 #include "tune/cuda_tuner.h"
 #include "probe/device_probe.h"
 #include "cache/json_lite.h"
+#include "petsc/text_option.h"
 
 namespace femgpu {
 
@@ -55,17 +56,16 @@ std::vector<std::string> split(const std::string &s, char sep)
 
 PetscErrorCode read_options(const std::string &which, StudyOptions &o)
 {
-  char cases[1024] = "", json[PETSC_MAX_PATH_LEN] = "", params[PETSC_MAX_PATH_LEN] = "";
+  std::string cases, json, params;  // read whole (text_option.h)
   PetscInt degrees[16], n_degrees = 16, warmups = o.warmups, runs = o.runs, sample = o.sample, top = o.top, seed = o.seed;
   PetscReal max_seconds = o.max_seconds, barrier_ns = o.barrier_seconds * 1e9;
-  PetscBool plan_only = PETSC_FALSE, degrees_set = PETSC_FALSE;
+  PetscBool plan_only = PETSC_FALSE, degrees_set = PETSC_FALSE, set;
   PetscFunctionBeginUser;
   PetscOptionsBegin(PETSC_COMM_WORLD, "", "femgpu-bench -study options (docs/studies.md)", "");
-  PetscCall(PetscOptionsString("-study_cases", "cases op:dim:degree,... (default: per study, see docs/studies.md)", "", cases, cases,
-                               sizeof(cases), nullptr));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-study_cases", "cases op:dim:degree,... (default: per study, see docs/studies.md)", "", &cases, &set));
   PetscCall(PetscOptionsIntArray("-degrees", "degrees of the spearman/topk grid (default: -min_degree..-max_degree_2d/3d)", "", degrees,
                                  &n_degrees, &degrees_set));
-  PetscCall(PetscOptionsString("-study_json", "write every timed candidate and every table as JSON", "", json, json, sizeof(json), nullptr));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-study_json", "write every timed candidate and every table as JSON", "", &json, &set));
   PetscCall(PetscOptionsReal("-study_max_seconds", "stop timing after this many seconds of wall time (0: no limit)", "", max_seconds,
                              &max_seconds, nullptr));
   PetscCall(PetscOptionsInt("-study_warmups", "untimed launches per kernel", "", warmups, &warmups, nullptr));
@@ -74,8 +74,7 @@ PetscErrorCode read_options(const std::string &which, StudyOptions &o)
   PetscCall(PetscOptionsInt("-study_top", "model-ranked candidates timed for Q~_k's denominator (paper: 70)", "", top, &top, nullptr));
   PetscCall(PetscOptionsInt("-study_seed", "seed of the random samples", "", seed, &seed, nullptr));
   PetscCall(PetscOptionsBool("-study_plan_only", "print the plan (kernels to time) and stop; needs no GPU", "", plan_only, &plan_only, nullptr));
-  PetscCall(PetscOptionsString("-study_device_params", "cost-model parameters (probe cache JSON) for -study_plan_only", "", params, params,
-                               sizeof(params), nullptr));
+  PetscCall(read_text_option(PetscOptionsObject, {}, "-study_device_params", "cost-model parameters (probe cache JSON) for -study_plan_only", "", &params, &set));
   PetscCall(PetscOptionsReal("-study_model_barrier_ns", "the ranked model's cost of one work-group barrier, ns (0: the paper's t_heur alone)", "",
                              barrier_ns, &barrier_ns, nullptr));
   PetscOptionsEnd();

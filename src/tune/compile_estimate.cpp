@@ -22,7 +22,7 @@ double compile_estimate_seconds(const kernel::Kernel &k)
   // short (hyperelasticity 3D P5: 0.32 s for 1.3 s idle) until the size counted those loops
   // (kernel_size.h): now 3.6 s (nvrtc_compile_estimates_2026-11-27.txt). On the H200
   // (7b8a845) tuning with the earlier size stayed within 10.5 s of a 10 s budget in 56 of
-  // 61 cases (share/femgpu/bench/h200_70_cases_7b8a845/).
+  // 61 cases (records/h200_70_cases_7b8a845/).
   constexpr double kFixedSeconds = 0.3, kSecondsPer10kSquared = 0.25;
   const double size = kernel::unrolled_size(k) / 1e4;
   return kFixedSeconds + kSecondsPer10kSquared * size * size;

@@ -8,7 +8,7 @@
 // marked `#pragma unroll` and the innermost ones: kernel_size.h): the unrolled tiled kernels at P6 are 50-100x the size of the
 // tensor-core and SCPWI ones and compile 50-100x as long, while their CUDA source is
 // about the same length. A rough, conservative fit (its misses: compile_estimate.cpp). Fitted to the compiles recorded in
-// share/femgpu/bench/tuning/nvrtc_compile_estimates.txt.
+// records/tuning/nvrtc_compile_estimates.txt.
 // Does not: compile, or know the device's CPU (the queue scales estimates by the
 // compiles measured during tuning).
 #pragma once

@@ -363,7 +363,7 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen, double budget) {
     rounds.time_round(into, std::move(candidates), screen, budget);
   };
-  run_plan(settings_plan(settings, default_cuda_plan(settings)), ctx, &report, time_round);
+  run_plan(settings_plan(settings, default_cuda_plan()), ctx, &report, time_round);
   if (rounds.kernels.size() != report.candidates.size())
     throw std::logic_error("tune_cuda: " + std::to_string(rounds.kernels.size()) + " kernels for " + std::to_string(report.candidates.size()) + " candidates");
   if (report.best >= 0) report.best_kernel = std::move(rounds.kernels[static_cast<size_t>(report.best)]);

@@ -45,7 +45,7 @@ OpenCLTuneReport tune_opencl(const ActionIR &ir, const Tabulation &tab, const Ac
         settings, nullptr, [&] { return timed_one && clock.past(budget); }, kBudgetSpent);
     append_round(into, std::move(round));
   };
-  run_plan(settings_plan(settings, default_opencl_plan(settings)), ctx, &report, time_round);
+  run_plan(settings_plan(settings, default_opencl_plan()), ctx, &report, time_round);
   if (report.best >= 0) report.best_backend = std::move(backends[static_cast<size_t>(report.best)]);
   return report;
 }

@@ -166,12 +166,12 @@ std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const Dev
   return out;
 }
 
-void local_search(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s, const TuneReport &report,
+void local_search(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s, std::size_t rounds, const TuneReport &report,
                   const std::function<void(std::vector<TimedCandidate>)> &time_round)
 {
   std::set<std::string> expanded;
   std::string parent;
-  for (std::size_t r = 0; r < s.local_search_rounds; ++r) {
+  for (std::size_t r = 0; r < rounds; ++r) {
     std::vector<TimedCandidate> near = tile_neighbours(ir, Q, device, s, report.candidates, &expanded, &parent);
     if (near.empty()) return;
     if (s.monitor)

@@ -1,6 +1,8 @@
 // The table of tuning parameters (tune_params.h) and what is made from it.
 #include "tune/tune_params.h"
 
+#include "form/quoted_text.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -142,7 +144,7 @@ const TuneParam &find_param(const std::string &name)
     if (name == p.name) return p;
   std::string names;
   for (const TuneParam &p : tune_params()) names += (names.empty() ? "" : " ") + std::string(p.name);
-  throw TuneParamError("unknown parameter '" + name + "' (parameters: " + names + ")", false);
+  throw TuneParamError("unknown parameter '" + excerpt(name) + "' (parameters: " + names + ")", false);
 }
 
 // A number in `p`'s range written as a whole decimal; *why says why not.
@@ -181,7 +183,7 @@ std::string check_value(const TuneParam &p, const std::string &v, bool *range)
   for (std::string item; std::getline(is, item, ','); ++n) {
     if (check_number(p, item, true, &why)) continue;
     *range = why == "is out of range";
-    return "has an entry '" + item + "' that " + why;
+    return "has an entry '" + excerpt(item) + "' that " + why;
   }
   *range = false;
   return v.empty() || v.back() == ',' || n == 0 ? "has an empty entry" : "";
@@ -212,7 +214,7 @@ void set_tune_param(TuneSettings *s, const std::string &name, const std::string 
   const TuneParam &p = find_param(name);
   bool range = false;
   const std::string why = check_value(p, value, &range);
-  if (!why.empty()) throw TuneParamError("parameter '" + name + "=" + value + "' " + why + " (" + name + "=" + param_values(p) + ")", range);
+  if (!why.empty()) throw TuneParamError("parameter '" + excerpt(name + "=" + value) + "' " + why + " (" + name + "=" + param_values(p) + ")", range);
   p.set(s, value);
 }
 

@@ -1,8 +1,11 @@
 // Plans as text, the default plans and the one loop that runs a plan (tune_plan.h).
 #include "tune/tune_plan.h"
 
+#include "form/quoted_text.h"
+#include "tune/tune_moves.h"
 #include "tune/tune_params.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,29 +13,11 @@ namespace femgpu {
 
 namespace {
 
-struct MoveName {
-  Move move;
-  const char *name;
-};
+// A word or round as a message quotes it: a long one by its two ends.
+std::string quoted(const std::string &text) { return "'" + excerpt(text) + "'"; }
 
-// One table for printing and parsing, so that any printed plan reads back.
-const MoveName kMoves[] = {{Move::First, "first"},
-                           {Move::TensorCore, "tensor_core"},
-                           {Move::Assembled, "assembled"},
-                           {Move::QuadSteps, "quad_steps"},
-                           {Move::SharedDofs, "shared_dofs"},
-                           {Move::WarpScatter, "warp_scatter"},
-                           {Move::OwnDofs, "own_dofs"},
-                           {Move::StagedScatter, "staged_scatter"},
-                           {Move::Interleaved, "interleaved"},
-                           {Move::HalfGroup, "half_group"},
-                           {Move::RegisterBound, "register_bound"},
-                           {Move::CellValueBound, "cell_value_bound"},
-                           {Move::LocalSearch, "local_search"},
-                           {Move::BoundBest, "bound_best"}};
-
-// Moves that take no count: they make their whole list.
-bool counted(Move m) { return m != Move::First && m != Move::BoundBest && m != Move::Assembled; }
+// Whether a move takes a count (else it makes its whole list).
+bool counted(const TuneMove *m) { return m->counted; }
 
 std::string trim(const std::string &s)
 {
@@ -50,30 +35,29 @@ std::vector<std::string> split(const std::string &s, char sep)
   return parts;
 }
 
-PlanMove parse_move(const std::string &text)
+PlanMove parse_move(const std::string &text, const MoveTable &table)
 {
   std::istringstream is(text);
   std::string name, count;
   is >> name >> count;
   std::string rest;
-  if (is >> rest) throw std::invalid_argument("tuning plan: unexpected '" + rest + "' after '" + name + "'");
+  if (is >> rest) throw std::invalid_argument("tuning plan: unexpected " + quoted(rest) + " after " + quoted(name));
   PlanMove m;
-  bool known = false;
-  for (const MoveName &k : kMoves)
-    if (name == k.name) m.move = k.move, known = true;
-  if (!known) throw std::invalid_argument("tuning plan: unknown move '" + name + "'");
+  m.move = find_tune_move(name, table);
+  const bool known = m.move != nullptr;
+  if (!known) throw std::invalid_argument("tuning plan: unknown move " + quoted(name));
   if (count.empty()) {
     m.n = counted(m.move) ? 1 : 0;
     return m;
   }
-  if (!counted(m.move) || count.rfind("n=", 0) != 0) throw std::invalid_argument("tuning plan: '" + name + "' takes no '" + count + "'");
+  if (!counted(m.move) || count.rfind("n=", 0) != 0) throw std::invalid_argument("tuning plan: " + quoted(name) + " takes no " + quoted(count));
   std::size_t used = 0;
   long v = -1;
   try {
     v = std::stol(count.substr(2), &used);
   } catch (const std::exception &) {
   }
-  if (v < 0 || v > 1000 || used + 2 != count.size()) throw std::invalid_argument("tuning plan: bad count '" + count + "' (0 to 1000)");
+  if (v < 0 || v > 1000 || used + 2 != count.size()) throw std::invalid_argument("tuning plan: bad count " + quoted(count) + " (0 to 1000)");
   m.n = static_cast<std::size_t>(v);
   return m;
 }
@@ -87,7 +71,7 @@ void read_params(const std::string &text, TunePlan *plan)
   if (!(is >> word)) throw std::invalid_argument("tuning plan: 'param' names no parameter (param name=value ...)");
   do {
     const auto eq = word.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("tuning plan: '" + word + "' after 'param' is not name=value");
+    if (eq == std::string::npos) throw std::invalid_argument("tuning plan: " + quoted(word) + " after 'param' is not name=value");
     set_tune_param(&scratch, word.substr(0, eq), word.substr(eq + 1));
     plan->params.emplace_back(word.substr(0, eq), word.substr(eq + 1));
   } while (is >> word);
@@ -102,41 +86,28 @@ void add_round(TunePlan *plan, std::vector<PlanMove> moves)
   if (!r.moves.empty()) plan->rounds.push_back(r);
 }
 
+// A default plan (tune_moves.h's MoveTable): each move at its table count unless given.
+TunePlan default_plan(const std::vector<DefaultRound> &rounds, const MoveTable &table)
+{
+  TunePlan p;
+  for (const DefaultRound &round : rounds) {
+    std::vector<PlanMove> moves;
+    for (const DefaultMove &d : round) {
+      const TuneMove *m = find_tune_move(d.name, table);
+      if (!m) throw std::logic_error(std::string("default plan: no move '") + d.name + "' in the move table");
+      moves.push_back({m, m->counted ? d.n.value_or(m->default_n) : 0});
+    }
+    add_round(&p, moves);
+  }
+  return p;
+}
+
 }  // namespace
 
-TunePlan default_cuda_plan(const TuneSettings &s)
-{
-  // The order is measured (tuner.h): tensor cores before the twins so that the third
-  // round may bound them; the register-bound twin of the fastest so far right after, where
-  // a budget keeps time for it (TuneSettings::first_round_share); the local search after
-  // the twins so that they expand the same parents; the bound twins of the search's
-  // winner last.
-  TunePlan p;
-  add_round(&p, {{Move::First, 0}});
-  add_round(&p, {{Move::TensorCore, s.mma_candidates}});
-  if (s.assembled_candidate) add_round(&p, {{Move::Assembled, 0}});
-  // own_dofs n=1 here too: with a budget the third round is often not reached (2D P4-P5
-  // at 10 s), and the own twin of the fastest SCPWI kernel was its gain.
-  add_round(&p, {{Move::RegisterBound, std::min<std::size_t>(1, s.register_bound_candidates)}, {Move::QuadSteps, s.quad_steps_candidates},
-                 {Move::OwnDofs, std::min<std::size_t>(1, s.own_dofs_candidates)}, {Move::StagedScatter, s.staged_scatter_candidates}});
-  add_round(&p, {{Move::SharedDofs, s.shared_dofs_candidates}, {Move::WarpScatter, s.warp_scatter_candidates},
-                 {Move::Interleaved, s.interleaved_candidates}});
-  // After the warp twins, so that a warp twin that won may be twinned (Laplace and
-  // elasticity 2D P3's winners scatter=warp, both faster with own=plain).
-  add_round(&p, {{Move::OwnDofs, s.own_dofs_candidates}, {Move::HalfGroup, s.half_group_candidates}, {Move::RegisterBound, s.register_bound_candidates},
-                 {Move::CellValueBound, s.cell_value_bound_candidates}});
-  add_round(&p, {{Move::LocalSearch, s.local_search_rounds}});
-  if (s.register_bound_candidates > 0 || s.cell_value_bound_candidates > 0) add_round(&p, {{Move::BoundBest, 0}});
-  return p;
-}
-
-TunePlan default_opencl_plan(const TuneSettings &s)
-{
-  TunePlan p;
-  add_round(&p, {{Move::First, 0}});
-  add_round(&p, {{Move::LocalSearch, s.local_search_rounds}});
-  return p;
-}
+TunePlan default_cuda_plan(const MoveTable &table) { return default_plan(table.cuda_rounds, table); }
+TunePlan default_cuda_plan() { return default_cuda_plan(tune_moves()); }
+TunePlan default_opencl_plan(const MoveTable &table) { return default_plan(table.opencl_rounds, table); }
+TunePlan default_opencl_plan() { return default_opencl_plan(tune_moves()); }
 
 namespace {
 
@@ -147,8 +118,7 @@ std::string round_text(const PlanRound &round)
   for (std::size_t i = 0; i < round.moves.size(); ++i) {
     const PlanMove &m = round.moves[i];
     if (i > 0) os << " + ";
-    for (const MoveName &k : kMoves)
-      if (k.move == m.move) os << k.name;
+    os << m.move->name;
     if (counted(m.move)) os << " n=" << m.n;
   }
   return os.str();
@@ -172,9 +142,12 @@ std::string to_string(const TunePlan &plan)
   return text;
 }
 
-TunePlan parse_tune_plan(const std::string &text)
+TunePlan parse_tune_plan(const std::string &text) { return parse_tune_plan(text, tune_moves()); }
+
+TunePlan parse_tune_plan(const std::string &text, const MoveTable &table)
 {
   TunePlan plan;
+  if (const std::string odd = unusual_character(text); !odd.empty()) throw std::invalid_argument("tuning plan: " + odd);
   for (const std::string &round : split(text, ';')) {
     if (round.empty()) continue;
     if (round == "print") {
@@ -185,16 +158,16 @@ TunePlan parse_tune_plan(const std::string &text)
       read_params(round.substr(5), &plan);
       continue;
     }
-    if (round.front() == '+' || round.back() == '+') throw std::invalid_argument("tuning plan: an empty move in '" + round + "'");
+    if (round.front() == '+' || round.back() == '+') throw std::invalid_argument("tuning plan: an empty move in " + quoted(round));
     PlanRound r;
     for (const std::string &move : split(round, '+')) {
-      if (move.empty()) throw std::invalid_argument("tuning plan: an empty move in '" + round + "'");
-      r.moves.push_back(parse_move(move));
+      if (move.empty()) throw std::invalid_argument("tuning plan: an empty move in " + quoted(round));
+      r.moves.push_back(parse_move(move, table));
     }
     plan.rounds.push_back(r);
   }
   if (plan.rounds.empty() && (!plan.params.empty() || plan.print)) return plan;  // the default rounds
-  if (plan.rounds.empty() || plan.rounds[0].moves.size() != 1 || plan.rounds[0].moves[0].move != Move::First)
+  if (plan.rounds.empty() || plan.rounds[0].moves.size() != 1 || plan.rounds[0].moves[0].move != find_tune_move("first", table))
     throw std::invalid_argument("tuning plan: its first round is 'first' alone (the list every move expands)");
   return plan;
 }
@@ -214,14 +187,12 @@ std::string tuning_settings_text(const TuneSettings &s)
   // The rounds: the counts of the default plan's moves, or the plan given.
   std::ostringstream budget;  // a tuning cut short by its budget is keyed apart
   if (s.budget_seconds > 0) budget << " budget=" << s.budget_seconds;
-  return tune_params_text(s) + budget.str() + " plan=" + to_string(settings_plan(s, default_cuda_plan(s)));
+  return tune_params_text(s) + budget.str() + " plan=" + to_string(settings_plan(s, default_cuda_plan()));
 }
 
 bool screens_spills(const PlanRound &round)
 {
-  for (const PlanMove &m : round.moves)
-    if (m.move == Move::RegisterBound || m.move == Move::CellValueBound || m.move == Move::BoundBest) return true;
-  return false;
+  return std::any_of(round.moves.begin(), round.moves.end(), [](const PlanMove &m) { return m.move->screens_spills; });
 }
 
 TunePlan settings_plan(const TuneSettings &s, const TunePlan &fallback)

@@ -3,27 +3,14 @@
 //
 // A plan is a list of rounds separated by ';'. A round is one or more moves joined by
 // '+', each a name and optionally n=<count> (how many of the fastest so far it expands;
-// for local_search, how many rounds). The moves (tuner.h has each one's measurements):
-//   first            the first list (tuning_candidates: SCPWI, the model's best, classes)
-//   tensor_core      the FP64 tensor-core schedules (CUDA, FP64 only)
-//   shared_dofs warp_scatter own_dofs staged_scatter interleaved half_group
-//   register_bound cell_value_bound twins of the n fastest candidates so far
-//   quad_steps       the quad=steps twins of the tensor-core candidates among the n
-//                    fastest so far
-//   assembled        the assembled operator (schedule.h's Strategy::Assembled: cell
-//                    matrices summed into a sparse matrix, applied by an SpMV), where
-//                    the form allows it (FP64, no coefficients) and the CUDA tuner
-//                    judges from the matrix's size that it may beat the fastest so far
-//   local_search     n rounds of tile neighbours of the fastest tiled candidate
-//   bound_best       the bound twins of the fastest of all (after the local search)
-// A round holding a register bound (register_bound, cell_value_bound, bound_best) is
-// screened: a bounded twin that spills more than its original is compiled, not timed.
+// for local_search, how many rounds). The moves, what each makes, its count in the
+// default plans and its twin rule are the table of tune_moves.h.
 // A segment "param name=value ..." in place of a round sets tuning parameters
 // (tune_params.h: search bounds, the first list's counts, the cost model, the cutoff);
 // a text of parameters alone ("param wg_max=128") keeps the backend's default rounds.
 // A segment "print" asks for the plan to be printed when tuning ("param wg_max=128; print").
 //
-// Takes: a plan text or TuneSettings (the default plan reads its counts from them).
+// Takes: a plan text, or the move table (tune_moves.h) for the default plans.
 // Returns: the plan, its text, or the candidates of each round handed to a timer.
 // Does not: compile or time (the backend's RoundTimer does), know PETSc.
 #pragma once
@@ -39,25 +26,11 @@
 
 namespace femgpu {
 
-enum class Move {
-  First,
-  TensorCore,
-  Assembled,
-  QuadSteps,
-  SharedDofs,
-  WarpScatter,
-  OwnDofs,
-  StagedScatter,
-  Interleaved,
-  HalfGroup,
-  RegisterBound,
-  CellValueBound,
-  LocalSearch,
-  BoundBest
-};
+struct TuneMove;  // tune_moves.h
+struct MoveTable;
 
 struct PlanMove {
-  Move move = Move::First;
+  const TuneMove *move = nullptr;  // an entry of the move table the plan was read with
   std::size_t n = 0;
 };
 
@@ -71,11 +44,13 @@ struct TunePlan {
   bool print = false;  // print the plan run and its parameters when tuning
 };
 
-// The plan the CUDA tuner ran before plans existed, its counts from `s`; moves with
-// n = 0 are left out.
-TunePlan default_cuda_plan(const TuneSettings &s);
+// The CUDA tuner's plan where none is given: the move table's default CUDA rounds, each
+// move at its table count (tune_moves.h); moves with a count of 0 are left out.
+TunePlan default_cuda_plan();
+TunePlan default_cuda_plan(const MoveTable &table);
 // OpenCL: the first list and the local search (it reports no spills, so no twins).
-TunePlan default_opencl_plan(const TuneSettings &s);
+TunePlan default_opencl_plan();
+TunePlan default_opencl_plan(const MoveTable &table);
 
 // "param wg_max=128; first; tensor_core n=6; shared_dofs n=2 + warp_scatter n=2; ..."
 // (parse_tune_plan reads it back; the parameters first, where there are any).
@@ -83,6 +58,8 @@ std::string to_string(const TunePlan &plan);
 // Throws std::invalid_argument naming the word it cannot read, or a TuneParamError
 // (tune_params.h) naming a parameter and its range.
 TunePlan parse_tune_plan(const std::string &text);
+// The same with the moves of `table` (tune_moves.h's, or a copy with another move).
+TunePlan parse_tune_plan(const std::string &text, const MoveTable &table);
 // `s` with the parameters of the plan `text` set and s.plan its rounds alone ("" where
 // it has none: the backend's default rounds). Throws as parse_tune_plan.
 TuneSettings with_plan_text(TuneSettings s, const std::string &text);

@@ -1,10 +1,11 @@
-// The one loop that runs a tuning plan (tune_plan.h): each move makes candidates from the
-// report so far; a round's moves are made together and timed by the backend's timer.
+// The one loop that runs a tuning plan (tune_plan.h): each move (tune_moves.h) makes
+// candidates from the report so far; a round's moves are made together and timed by the
+// backend's timer.
 #include <algorithm>
 #include <utility>
 
+#include "tune/tune_moves.h"
 #include "tune/tune_plan.h"
-#include "tune/twins.h"
 
 namespace femgpu {
 
@@ -15,43 +16,10 @@ void append(std::vector<TimedCandidate> *to, std::vector<TimedCandidate> more)
   for (TimedCandidate &c : more) to->push_back(std::move(c));
 }
 
-// The candidates of one move that needs only the report (not the local search).
-std::vector<TimedCandidate> make_move(const PlanMove &m, const PlanContext &ctx, TuneReport *report)
-{
-  const std::vector<TimedCandidate> &timed = report->candidates;
-  const TuneSettings &s = *ctx.settings;
-  switch (m.move) {
-  case Move::First: {
-    std::vector<TimedCandidate> first = tuning_candidates(*ctx.ir, ctx.Q, ctx.device, s, &report->space_size, &report->space_truncated);
-    for (TimedCandidate &c : first) c.schedule = c.schedule.with_precision(ctx.precision);
-    return first;
-  }
-  case Move::TensorCore:
-    if (ctx.precision != Precision::FP64) return {};
-    return tensor_core_candidates(*ctx.ir, ctx.Q, m.n, ctx.shared_limit, ctx.test_identity);
-  case Move::Assembled: return assembled_candidates(*ctx.ir, ctx.Q, ctx.precision);
-  case Move::QuadSteps:  // with Psi = I there is no quadrature product: the twin is the same kernel
-    return ctx.test_identity ? std::vector<TimedCandidate>{} : quad_steps_twins(timed, m.n);
-  case Move::SharedDofs: return shared_dofs_twins(timed, m.n);
-  case Move::WarpScatter: return warp_scatter_twins(timed, m.n);
-  case Move::OwnDofs: return own_dofs_twins(*ctx.ir, timed, m.n);
-  case Move::StagedScatter: return staged_scatter_twins(timed, m.n);
-  case Move::Interleaved: return interleaved_twins(*ctx.ir, timed, m.n);
-  case Move::HalfGroup: return half_group_twins(timed, m.n);
-  case Move::RegisterBound: return register_bound_twins(timed, m.n, ctx.sm);
-  case Move::CellValueBound: return cell_value_bound_twins(*ctx.ir, timed, m.n, ctx.sm);
-  case Move::BoundBest: return bound_twins_of_best(*ctx.ir, *report, ctx.sm, s);
-  case Move::LocalSearch: return {};
-  }
-  return {};
-}
-
 // Whether a round's moves need no timings (its candidates can be made up front).
 bool timing_free(const PlanRound &round)
 {
-  for (const PlanMove &m : round.moves)
-    if (m.move != Move::First && m.move != Move::TensorCore) return false;
-  return true;
+  return std::all_of(round.moves.begin(), round.moves.end(), [](const PlanMove &m) { return m.move->timing_free; });
 }
 
 }  // namespace
@@ -74,21 +42,18 @@ void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, 
   // n=1 round) always gets a try. On the H200 the first round spent the whole 10 s in 4
   // of the 7 cases whose winner was more than 5% slower than the unbounded tuner's, and
   // each time the unbounded winner was the register-bound twin of the budgeted one
-  // (share/femgpu/bench/h200_70_cases_db38b28/unbounded_2598b12).
+  // (records/h200_70_cases_db38b28/unbounded_2598b12).
   const double first_budget = rounds.size() > 1 ? budget * ctx.settings->first_round_share : budget;
   for (std::size_t r = 0; r < rounds.size(); ++r) {
     const PlanRound &round = rounds[r];
     std::vector<TimedCandidate> candidates;
     for (const PlanMove &m : round.moves) {
-      if (m.move != Move::LocalSearch) {
-        append(&candidates, make_move(m, ctx, report));
+      if (m.move->make) {
+        append(&candidates, m.move->make(m.n, ctx, report));
         continue;
       }
       // The local search times its own rounds: each expands the fastest so far.
-      TuneSettings s = *ctx.settings;
-      s.local_search_rounds = m.n;
-      local_search(*ctx.ir, ctx.Q, ctx.device, s, *report,
-                   [&](std::vector<TimedCandidate> near) { time(report, std::move(near), false, budget); });
+      m.move->search(m.n, ctx, *report, [&](std::vector<TimedCandidate> near) { time(report, std::move(near), false, budget); });
     }
     if (budgeted && r == 0) candidates = anytime_order(std::move(candidates));
     if (!candidates.empty()) time(report, std::move(candidates), screens_spills(round), r == 0 ? first_budget : budget);

@@ -106,109 +106,14 @@ struct TuneSettings {
   // 0 turns this off.
   long long fit_register_words = 112;
   std::size_t fit_candidates = 3;
-  // After timing, also time the Dofs::Shared twin of this many of the fastest
-  // candidates that are unrolled tiled kernels or whose kernels spill registers (a
-  // second round). Measured on the H200 with compiler loops
-  // (bench/experiments/h200_shared_dofs_76b67e6.txt): the twin of a kernel that does
-  // not spill was never faster (its inner loop read shared memory twice per FMA); of
-  // spilling ones it won 3 of 25, up to 1.18x (elasticity 2D P8). Unrolled, the shared
-  // evaluation reads each DOF once per column and frees the register tile, so every
-  // unrolled tiled kernel gets its twin. Spills are known from the compiler (CUDA);
-  // OpenCL reports none and its tuning leaves tiled loops to the compiler, so it never
-  // times twins. 0 turns this off.
-  std::size_t shared_dofs_candidates = 2;
   // Unrolled tiled candidates whose register footprint with the DOF tile in registers
   // (quantities.h's register_words) is above this many words are timed with
   // Dofs::Shared instead, where that fits the shared memory: 255 registers hold 127
   // FP64 words, so such a kernel spills (ptxas: hyperelasticity 3D P5 at the paper's
   // tiles, 150 words, 528 B of spills; with shared DOFs 90 words, none). 0 turns this off.
   long long shared_dofs_above_words = 128;
-  // In the second round (CUDA only), also time the Scatter::Warp twin of this many of
-  // the fastest first-round candidates. Low-order kernels are bound by the L2's atomic
-  // units; summing a warp's adds to one entry first ran the P1 vector scatter up to
-  // 1.66x faster on the H200 and the 2D scalar one 1.2x slower
-  // (bench/experiments/h200_warp_scatter_p1.txt), so it is measured. 0 turns this off.
-  std::size_t warp_scatter_candidates = 2;
-  // In the third round (CUDA only), also time the OwnDofs::Plain twin (schedule.h) of
-  // each SCPWI candidate among this many of the fastest so far, where the element has
-  // own DOFs, and with the early register bound that of the fastest. 0 turns this off.
-  std::size_t own_dofs_candidates = 2;
-  // With the early register bound (the default CUDA plan's third round), also time the
-  // Scatter::Staged twin (schedule.h) of each SCPWI candidate among this many of the
-  // fastest so far. Forced beside the table's winners on the H200 it ran the vector
-  // SCPWI winners 1.24-1.75x faster (elasticity 2D P1-P4, 3D P2-P3, hyperelasticity 2D
-  // P1-P2, 3D P1), Laplace and Helmholtz 2D P3-P4 1.04-1.12x, and the scalar P2 kernels
-  // 0.93x (bench/experiments/h200_staged_scatter.txt), so it is measured. 0 turns this off.
-  std::size_t staged_scatter_candidates = 2;
-  // In the second round (CUDA only), also time the Tables::Interleaved twin of this
-  // many of the fastest first-round tiled candidates, for forms where some group or
-  // the test function has an even number of derivative tables (pairs_table_loads): it
-  // halves their shared table loads but may cost registers (schedule.h), so it is
-  // measured. 0 turns this off.
-  std::size_t interleaved_candidates = 2;
-  // Right after the tensor cores (CUDA only), with the first register bound, also time
-  // the quad=steps twin (schedule.h's MmaQuadOrder::Steps) of each tensor-core candidate
-  // among this many of the fastest so far: the quadrature loads each s_f fragment once
-  // for all of a warp's row tiles. On the H200 it ran the scalar winners of 8 cells and
-  // 32 points a tile 1.08-1.09x faster (mass 2D P8, 3D P6) and Helmholtz 3D P4's 0.88x
-  // (bench/experiments/h200_mma_operand_reuse.txt), so it is measured, and only where a
-  // tensor-core kernel leads. 0 turns this off.
-  std::size_t quad_steps_candidates = 1;
-  // In a third round (CUDA only), also time the register-bound twin (schedule.h's
-  // groups_per_sm) of this many of the fastest candidates of both rounds whose
-  // registers, not shared memory or threads, hold their groups per SM lowest: the twin
-  // asks ptxas for one group more (occupancy.h). A twin whose kernel spills more than
-  // its original is compiled but not timed: on the H200 each of 26 such twins ran
-  // 1.06-8.9x slower, while the 5 bounds that ptxas met without spilling ran 1.18-1.29x
-  // faster (Laplace 2D P8 130-138 -> 128 registers, 1 -> 2 groups, won its case)
-  // (bench/experiments/h200_register_bounds.txt). 0 turns this off.
-  std::size_t register_bound_candidates = 2;
-  // In the same third round (CUDA only), also time the cells=shared register-bound twin
-  // (schedule.h's CellValues::Shared with groups_per_sm) of this many of the fastest
-  // register-limited tiled candidates: the per-cell values leave the registers, so the
-  // bound that spilled before may not. Measured on the H200, elasticity 3D P4 (nc=32
-  // nwi=8, shared DOFs): 126 registers, 2 groups, 4.04 ms; bounded for 3 groups, 104 B
-  // of spills, 3.50 ms, so not timed; cells=shared alone, 94 registers, still 2 groups,
-  // 4.07 ms; cells=shared bounded for 3, 80 registers and no spill, 3.31 ms (1.25x, above
-  // the paper) (bench/experiments/h200_cell_values.txt). Alone, cells=shared ran 0.95-1.01x
-  // on the 13 tiled vector winners, so it is only timed with a bound. 0 turns this off.
-  std::size_t cell_value_bound_candidates = 2;
-  // In the third round (CUDA only), also time the twin with half the cells per group
-  // (half_group_cells: half the warps, the other tiles kept) of this many of the fastest tiled
-  // candidates of both rounds. The model prefers large groups (the table prefetch is
-  // shared by N_c cells), but a group of 240-255 registers and 107-143 KB of shared
-  // memory is alone on its SM and waits on its gathers and prefetches behind barriers;
-  // two groups of half the size, in the same registers and shared memory, overlap them.
-  // Measured on the H200: elasticity 2D P7 1.19x (7.13 -> 5.97 ms), 3D P3 1.15x, 3D P5
-  // 1.07x, hyperelasticity 3D P4 and 2D P7 1.03-1.04x; mass 3D P6 and four others that
-  // were not alone on their SM, or became register-bound, 0.91-0.95x
-  // (bench/experiments/h200_half_groups.txt). 0 turns this off.
-  std::size_t half_group_candidates = 2;
-  // Last in tuning (CUDA: after the twin rounds; OpenCL: after its one round), this many
-  // rounds of a measured local search: each times the tile neighbours (tile_neighbours
-  // below) of the fastest tiled candidate so far, unless it was refined before, so the
-  // search stops once a round finds no faster tiled candidate. The cost model orders
-  // nearby tiles only roughly (Table 7 on the H200: the best of its top 9 is 0.86 of the
-  // best of its top 70), so the measured winner's neighbours, one ladder step in one
-  // tile, are where a faster kernel is likeliest (hyperelasticity 2D P8 1.37x). Run
-  // before the twins instead, it made them expand near-copies of the first round's
-  // fastest in place of its other candidates: Laplace 2D P8 lost its register-bound
-  // winner (0.89x). 0 turns this off.
-  std::size_t local_search_rounds = 2;
-  // CUDA, FP64: after the first round, time this many tensor-core schedules
-  // (Strategy::TensorCore), the first of kMmaShapes that the device's shared memory
-  // holds. They run the contractions as FP64 m8n8k4 products, 256 multiply-adds an
-  // instruction, where every other candidate issues one per product. 0 turns this off.
-  std::size_t mma_candidates = 6;
-  // CUDA, FP64, forms without coefficients: after the first list and the tensor cores,
-  // also time the assembled operator (schedule.h's Strategy::Assembled) where its SpMV,
-  // at the device's bandwidth, could beat the fastest so far (cuda_tuner.cpp judges that
-  // from the matrix's nonzeros, estimated from a sample of rows, before assembling it).
-  // At P1 the matrix-free kernels wait on gathers and the L2's atomics, and an SpMV of
-  // the few nonzeros a row (15 for scalar P1 in 3D) may be faster. false turns it off.
-  bool assembled_candidate = true;
-  // The tuning plan (tune_plan.h's text: rounds of moves); empty: the backend's default
-  // plan, whose counts are the *_candidates fields above.
+  // The tuning plan (tune_plan.h's text: rounds of moves, tune_moves.h); empty: the
+  // backend's default plan.
   std::string plan;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
   // Anytime tuning: stop timing new candidates once this many seconds of tuning (compiles
@@ -356,11 +261,11 @@ std::vector<TimedCandidate> tile_neighbours(const ActionIR &ir, int Q, const Dev
                                             const std::vector<TimedCandidate> &timed, std::set<std::string> *expanded,
                                             std::string *parent_text = nullptr);
 
-// TuneSettings::local_search_rounds rounds of tile_neighbours on report's candidates, each
-// handed to time_round, which times them and appends them to the report; stops at the
+// `rounds` rounds of tile_neighbours on report's candidates (the plan's local_search n=),
+// each handed to time_round, which times them and appends them to the report; stops at the
 // first round with no neighbours (its parent refined already). The monitor gets a line
 // before each round: "local search round 1: 12 tile neighbours of <parent schedule>".
-void local_search(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s, const TuneReport &report,
+void local_search(const ActionIR &ir, int Q, const DeviceParams &device, const TuneSettings &s, std::size_t rounds, const TuneReport &report,
                   const std::function<void(std::vector<TimedCandidate>)> &time_round);
 
 // Appends a second round's candidates (timed in their own report) to `report`; best

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <sstream>
+#include <stdexcept>
 
+#include "schedule/schedule_words.h"
 
 namespace femgpu {
 
@@ -55,31 +58,56 @@ std::vector<TimedCandidate> twins_of_fastest(const std::vector<TimedCandidate> &
 // strategy) which satisfy `eligible`, fastest first: a twin is worth its time only where
 // its kind of kernel leads. Twins already in `timed`, or made twice, are skipped.
 std::vector<TimedCandidate> twins_among_fastest(const std::vector<TimedCandidate> &timed, std::size_t n,
-                                                const std::function<bool(const Schedule &)> &eligible,
-                                                const std::function<Schedule(const Schedule &)> &transform)
+                                                const std::function<bool(const TimedCandidate &)> &eligible,
+                                                const std::function<Schedule(const TimedCandidate &)> &transform)
 {
   const std::vector<const TimedCandidate *> ran = fastest_ran(timed);
   std::vector<TimedCandidate> twins;
   for (std::size_t i = 0; i < std::min(n, ran.size()); ++i) {
-    const Schedule &s = ran[i]->schedule;
-    if (!eligible(s)) continue;
-    const Schedule twin = transform(s);
+    if (!eligible(*ran[i])) continue;
+    const Schedule twin = transform(*ran[i]);
     if (!listed(twins, twin)) add_twin(&twins, timed, *ran[i], twin);
   }
   return twins;
 }
 
+// The choice word and value of one word of a rule ("scatter=staged").
+std::pair<const ScheduleWord *, std::string> rule_word(const TwinRule &rule, const std::string &word)
+{
+  const std::size_t eq = word.find('=');
+  const ScheduleWord *w = eq == std::string::npos ? nullptr : find_schedule_word(word.substr(0, eq));
+  const std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
+  if (!w || w->kind != WordKind::Choice || std::find(w->choices.begin(), w->choices.end(), value) == w->choices.end())
+    throw std::logic_error("twin rule \"" + std::string(rule.words) + "\": '" + word + "' is not a choice of a schedule word");
+  return {w, value};
+}
+
 }  // namespace
 
-std::vector<TimedCandidate> shared_dofs_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
+std::optional<Schedule> twin_of(const TwinRule &rule, const Schedule &s)
 {
-  return twins_of_fastest(
-      timed, n,
-      [](const TimedCandidate &c) {
-        return c.schedule.strategy() != Strategy::TensorCore && (c.local_bytes > 0 || c.schedule.loops() == Loops::Unrolled) &&
-               c.schedule.dofs() == Dofs::Registers && c.schedule.lanes() == 1;
-      },
-      [](const TimedCandidate &c) { return c.schedule.with_dofs(Dofs::Shared); });
+  if (!rule.kinds.empty() && std::find(rule.kinds.begin(), rule.kinds.end(), s.strategy()) == rule.kinds.end()) return std::nullopt;
+  std::istringstream words(rule.words);
+  Schedule twin = s;
+  bool first = true;
+  for (std::string word; words >> word; first = false) {
+    const auto [w, value] = rule_word(rule, word);
+    if (!word_takes(*w, s.strategy())) return std::nullopt;
+    const std::string now = choice_value(*w, s);
+    const bool from = rule.from.empty() ? now != value : std::find(rule.from.begin(), rule.from.end(), now) != rule.from.end();
+    if (first && !from) return std::nullopt;
+    twin = w->apply(twin, value);
+  }
+  if (!choices_apply(twin)) return std::nullopt;
+  return twin;
+}
+
+std::vector<TimedCandidate> rule_twins(const TwinRule &rule, const PlanContext &ctx, const std::vector<TimedCandidate> &timed, std::size_t n)
+{
+  if (rule.form && !rule.form(ctx)) return {};
+  auto takes = [&rule](const TimedCandidate &c) { return (!rule.worth || rule.worth(c)) && twin_of(rule, c.schedule).has_value(); };
+  auto twin = [&rule](const TimedCandidate &c) { return *twin_of(rule, c.schedule); };
+  return rule.pick == TwinRule::Pick::Fastest ? twins_of_fastest(timed, n, takes, twin) : twins_among_fastest(timed, n, takes, twin);
 }
 
 bool pairs_table_loads(const ActionIR &ir)
@@ -88,53 +116,6 @@ bool pairs_table_loads(const ActionIR &ir)
   for (const EvalGroup &g : ir.groups)
     if (even(g.derivatives.size())) return true;
   return even(ir.test_derivatives.size());
-}
-
-std::vector<TimedCandidate> interleaved_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  if (!pairs_table_loads(ir)) return {};
-  return twins_of_fastest(
-      timed, n,
-      [](const TimedCandidate &c) { return c.schedule.strategy() == Strategy::Tiled && c.schedule.tables() == Tables::Global; },
-      [](const TimedCandidate &c) { return c.schedule.with_tables(Tables::Interleaved); });
-}
-
-std::vector<TimedCandidate> quad_steps_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  return twins_among_fastest(
-      timed, n, [](const Schedule &s) { return s.strategy() == Strategy::TensorCore && s.mma().quad_order == MmaQuadOrder::Rows; },
-      [](const Schedule &s) {
-        MmaSizes m = s.mma();
-        m.quad_order = MmaQuadOrder::Steps;
-        return s.with_mma(m);
-      });
-}
-
-std::vector<TimedCandidate> warp_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  return twins_of_fastest(
-      timed, n, [](const TimedCandidate &c) { return c.schedule.strategy() != Strategy::TensorCore && c.schedule.scatter() == Scatter::Atomic; },
-      [](const TimedCandidate &c) { return c.schedule.with_scatter(Scatter::Warp); });
-}
-
-std::vector<TimedCandidate> own_dofs_twins(const ActionIR &ir, const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  if (lagrange_interior_dimension(ir.dim, ir.signature.element.degree) == 0) return {};
-  return twins_among_fastest(
-      timed, n,
-      [](const Schedule &s) { return s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.own_dofs() == OwnDofs::Atomic; },
-      [](const Schedule &s) { return s.with_own_dofs(OwnDofs::Plain); });
-}
-
-std::vector<TimedCandidate> staged_scatter_twins(const std::vector<TimedCandidate> &timed, std::size_t n)
-{
-  // An own=plain original and its atomic sibling make the same twin, timed once.
-  return twins_among_fastest(
-      timed, n,
-      [](const Schedule &s) {
-        return s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.dofs() == Dofs::Registers && s.scatter() != Scatter::Staged;
-      },
-      [](const Schedule &s) { return s.with_scatter(Scatter::Staged).with_own_dofs(OwnDofs::Atomic); });
 }
 
 std::vector<TimedCandidate> register_bound_twins(const std::vector<TimedCandidate> &timed, std::size_t n, const SmLimits &sm)
@@ -191,12 +172,11 @@ std::vector<TimedCandidate> bound_twins(const ActionIR &ir, const std::vector<Ti
   return twins;
 }
 
-std::vector<TimedCandidate> bound_twins_of_best(const ActionIR &ir, const TuneReport &report, const SmLimits &sm, const TuneSettings &s)
+std::vector<TimedCandidate> bound_twins_of_best(const ActionIR &ir, const TuneReport &report, const SmLimits &sm)
 {
   if (report.best < 0) return {};
   const std::vector<TimedCandidate> best{report.candidates[static_cast<size_t>(report.best)]};
-  std::vector<TimedCandidate> twins =
-      bound_twins(ir, best, std::min<std::size_t>(1, s.register_bound_candidates), std::min<std::size_t>(1, s.cell_value_bound_candidates), sm);
+  std::vector<TimedCandidate> twins = bound_twins(ir, best, 1, 1, sm);
   twins.erase(std::remove_if(twins.begin(), twins.end(), [&](const TimedCandidate &t) { return listed(report.candidates, t.schedule); }),
               twins.end());
   return twins;

@@ -4,8 +4,9 @@
 // be in their own elements, read through their own closure maps; a file whose name holds
 // "vector" is read for a vector field), dimension and degree: a small connected DMPlex
 // box mesh, random non-zero inputs, an output pre-filled with random values; the
-// reference action (FP64) against CUDA kernels for SCPWI and the cost model's top
-// tiled candidates that the device can run, and the generated diagonal kernel against
+// reference action (FP64) against CUDA kernels for SCPWI, tensor-core schedules and the
+// cost model's top tiled candidates that the device can run, with the twins the tuning
+// moves' rules make of them (tune_moves.h), and the generated diagonal kernel against
 // the reference diagonal. Prints one row per kernel and a closing
 // line "N passed, M failed". With --compile-only it builds and compiles with NVRTC only
 // (no GPU needed).
@@ -31,6 +32,7 @@
 #include "runtime/cuda_backend.h"
 #include "runtime/nvrtc_compile.h"
 #include "model/cost_model.h"
+#include "tune/tune_moves.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -43,13 +45,9 @@ struct Options {
   PetscInt max_degree[4] = {0, 0, 8, 6};
   PetscInt min_degree = 1, tiled = 5, faces[4] = {0, 0, 4, 2};
   PetscBool compile_only = PETSC_FALSE;
-  PetscBool shared_dofs = PETSC_TRUE;  // also the Dofs::Shared twins of SCPWI and the best tiled
   PetscBool unrolled = PETSC_TRUE;     // also the loops=unrolled twin of every tiled schedule
-  PetscBool warp_scatter = PETSC_TRUE; // also the scatter=warp twins (sample_schedules)
-  PetscBool own_dofs = PETSC_TRUE;     // also the own=plain twins of SCPWI (sample_schedules)
-  PetscBool staged_scatter = PETSC_TRUE;  // also the scatter=staged twins of SCPWI (sample_schedules)
-  PetscBool interleaved = PETSC_TRUE;  // also the tables=interleaved twin of every tiled schedule
-  PetscBool register_bound = PETSC_TRUE;  // also the tightest groups_per_sm twins (register_bound_twins)
+  std::set<std::string> skip_twins;    // the tuning moves whose twins are left out (-<move> 0)
+  PetscBool register_bound = PETSC_TRUE;  // also the tightest groups_per_sm twins (with_register_bound_twins)
   PetscBool mma = PETSC_TRUE;  // also tensor-core schedules (mma_schedules)
   double tolerance = 1e-12;
 };
@@ -90,24 +88,6 @@ PetscErrorCode build_mesh(const Case &c, int components, const Options &o, Mesh 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// SCPWI (also at 128 work-items with separate and merged constant-memory tables, where
-// they fit; for vector forms also with one lane per component), the cost model's two
-// best tiled candidates, and random others from the search space (fixed
-// seed), so the sample spans small and large tiles, each also with loops=unrolled
-// (unless -unrolled 0); with
-// -shared_dofs, also the shared-DOF twins of SCPWI and the best tiled candidate, and
-// (unrolled) of every sampled tiled schedule; with -warp_scatter, the scatter=warp twins
-// of every SCPWI schedule, of the model's best tiled one and of the last schedule listed;
-// with -interleaved, before those, the tables=interleaved twin of every tiled schedule;
-// with -register_bound, after all, the register-bound twins of three.
-std::vector<Schedule> with_interleaved_twins(std::vector<Schedule> out, size_t first_tiled, bool on)
-{
-  if (!on) return out;
-  for (size_t i = first_tiled, n = out.size(); i < n; ++i)
-    if (out[i].strategy() == Strategy::Tiled && out[i].tables() == Tables::Global) out.push_back(out[i].with_tables(Tables::Interleaved));
-  return out;
-}
-
 // With -register_bound, the twins of the first SCPWI schedule, of the model's best tiled
 // one and of the last schedule listed at the tightest register bound the SM allows
 // (the most groups per SM: the fewest registers, the most spill code).
@@ -123,59 +103,33 @@ std::vector<Schedule> with_register_bound_twins(std::vector<Schedule> out, size_
   return out;
 }
 
-std::vector<Schedule> with_warp_twins(std::vector<Schedule> out, size_t first_tiled, bool on)
+// The schedules of `out` and the twins the tuning moves' rules (tune_moves.h's
+// with_rule_twins) make of them that fit the device's shared memory. With -unrolled, the
+// tiled schedules with compiler loops are not twinned: tuning times unrolled ones
+// (TuneSettings::tiled_loops), and their twins are there.
+std::vector<Schedule> with_move_twins(const std::vector<Schedule> &out, const ActionIR &ir, long long shared_limit, const Options &o)
 {
-  if (!on) return out;
-  const size_t n = out.size();
-  for (size_t i = 0; i < n; ++i)
-    if (out[i].strategy() == Strategy::SingleCellPerWorkItem || i == first_tiled || (i + 1 == n && i > first_tiled))
-      out.push_back(out[i].with_scatter(Scatter::Warp));
-  return out;
-}
-
-// The own=plain twin of every SCPWI schedule of one work-item a cell (with its warp
-// twins: after with_warp_twins), where the element has own DOFs.
-std::vector<Schedule> with_own_twins(std::vector<Schedule> out, const ActionIR &ir, bool on)
-{
-  if (!on || lagrange_interior_dimension(ir.dim, ir.signature.element.degree) == 0) return out;
-  const size_t n = out.size();
-  for (size_t i = 0; i < n; ++i)
-    if (out[i].strategy() == Strategy::SingleCellPerWorkItem && out[i].lanes() == 1) out.push_back(out[i].with_own_dofs(OwnDofs::Plain));
-  return out;
-}
-
-// The scatter=staged twin of every SCPWI schedule of one work-item a cell with its DOFs
-// in registers, and at 64 work-items a group with the first's tables (several groups a
-// mesh, the last partly empty unless the cell count happens to be a multiple).
-// Twins that do not fit the device's shared memory, or repeat one, are left out.
-std::vector<Schedule> with_staged_twins(std::vector<Schedule> out, const ActionIR &ir, long long shared_limit, bool on)
-{
-  if (!on) return out;
-  std::vector<Schedule> twins;
+  std::vector<Schedule> originals;
   for (const Schedule &s : out)
-    if (s.strategy() == Strategy::SingleCellPerWorkItem && s.lanes() == 1 && s.dofs() == Dofs::Registers)
-      twins.push_back(s.with_scatter(Scatter::Staged).with_own_dofs(OwnDofs::Atomic).with_groups_per_sm(0));
-  twins.push_back(Schedule::single_cell_per_work_item(64).with_scatter(Scatter::Staged));
-  std::set<std::string> seen;
-  for (const Schedule &s : out) seen.insert(to_string(s));
-  for (const Schedule &t : twins)
-    if (shared_memory_bytes(t, ir) <= shared_limit && seen.insert(to_string(t)).second) out.push_back(t);
-  return out;
+    if (!o.unrolled || s.strategy() != Strategy::Tiled || s.loops() == Loops::Unrolled) originals.push_back(s);
+  std::vector<Schedule> all = out;
+  const std::vector<Schedule> twinned = with_rule_twins(originals, o.skip_twins);
+  for (size_t i = originals.size(); i < twinned.size(); ++i)
+    if (shared_memory_bytes(twinned[i], ir) <= shared_limit) all.push_back(twinned[i]);
+  return all;
 }
 
 // Tensor-core schedules (FP64) of three shapes: one quadrature tile of 8 points with
 // more warps than row tiles, 16 cells over 2 warps, and 8 warps on tiles of up to 32
-// points; the last two also with the quadrature step by step (quad=steps); with a mesh
+// points (the quad_steps move's rule twins them with the quadrature step by step); with a mesh
 // whose cell count is no multiple of 8 (-faces 5,3), the last group is partly empty.
 // Where the test table is the identity, also the operands in registers (1, 2 and 4 warps,
 // the 2-warp one with own=plain where the element has own DOFs).
 std::vector<Schedule> mma_schedules(const ActionIR &ir, int Q, long long shared_limit, bool test_identity)
 {
   const int q8 = (Q + 7) / 8 * 8;
-  const MmaQuadOrder steps = MmaQuadOrder::Steps;
   std::vector<Schedule> out;
-  for (const MmaSizes &m : {MmaSizes{8, 4, 8}, MmaSizes{16, 2, std::min(16, q8)}, MmaSizes{8, 8, std::min(32, q8)},
-                            MmaSizes{16, 2, std::min(16, q8), steps}, MmaSizes{8, 8, std::min(32, q8), steps}}) {
+  for (const MmaSizes &m : {MmaSizes{8, 4, 8}, MmaSizes{16, 2, std::min(16, q8)}, MmaSizes{8, 8, std::min(32, q8)}}) {
     const Schedule s = Schedule::tensor_core(m);
     if (shared_memory_bytes(s, ir) <= shared_limit) out.push_back(s);
   }
@@ -197,9 +151,17 @@ std::vector<Schedule> with_assembled(const ActionIR &ir, int Q, std::vector<Sche
   return out;
 }
 
+// SCPWI (also at 64 work-items, several groups a mesh with the last partly empty, and at
+// 128 with separate and merged constant-memory tables, where they fit; for vector forms
+// also with one lane per component), tensor-core schedules, the cost model's two best
+// tiled candidates and random others from the search space (fixed seed), so the sample
+// spans small and large tiles, each also with loops=unrolled (unless -unrolled 0); then
+// the twins each tuning move's rule makes of them (with_move_twins: shared DOFs, warp and
+// staged scatter, own=plain, interleaved tables, quad=steps; -<move> 0 leaves a move's
+// out); with -register_bound, after all, the register-bound twins of three.
 std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options &o, long long shared_limit, bool test_identity)
 {
-  std::vector<Schedule> out{Schedule::single_cell_per_work_item()};
+  std::vector<Schedule> out{Schedule::single_cell_per_work_item(), Schedule::single_cell_per_work_item(64)};
   if (o.mma)
     for (const Schedule &s : mma_schedules(ir, Q, shared_limit, test_identity)) out.push_back(s);
   for (Tables t : {Tables::Constant, Tables::MergedConstant}) {
@@ -217,32 +179,17 @@ std::vector<Schedule> sample_schedules(const ActionIR &ir, int Q, const Options 
   DeviceParams d;
   d.local_max_per_group = static_cast<double>(shared_limit);
   SearchSpace space = enumerate_tiles(shape, SearchLimits{}, d);
-  if (space.candidates.empty()) {
-    if (o.shared_dofs && shared_memory_bytes(out[0].with_dofs(Dofs::Shared), ir) <= shared_limit) out.push_back(out[0].with_dofs(Dofs::Shared));
-    out = with_own_twins(with_warp_twins(out, out.size(), o.warp_scatter), ir, o.own_dofs);
-    return with_register_bound_twins(with_staged_twins(out, ir, shared_limit, o.staged_scatter), out.size(), o.register_bound);
-  }
   const size_t best = std::min<size_t>(2, static_cast<size_t>(o.tiled)), first_tiled = out.size();
-  for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
-  std::mt19937 rng(static_cast<unsigned>(Q * 7 + shape.n_test));
-  std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
-  for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
+  if (!space.candidates.empty()) {
+    for (const Tiles &t : rank_tiles(shape, space.candidates, d, best)) out.push_back(Schedule::tiled(t));
+    std::mt19937 rng(static_cast<unsigned>(Q * 7 + shape.n_test));
+    std::uniform_int_distribution<size_t> pick(0, space.candidates.size() - 1);
+    for (PetscInt k = static_cast<PetscInt>(best); k < o.tiled; ++k) out.push_back(Schedule::tiled(space.candidates[pick(rng)]));
+  }
   // Each tiled schedule also with its private-array loops unrolled (what tuning times).
   if (o.unrolled)
     for (size_t i = first_tiled, n = out.size(); i < n; ++i) out.push_back(out[i].with_loops(Loops::Unrolled));
-  if (o.shared_dofs) {
-    // Twins that do not fit the device's shared memory are not kernels to check.
-    std::vector<Schedule> twins{out[0].with_dofs(Dofs::Shared), out[best > 0 ? first_tiled : 0].with_dofs(Dofs::Shared)};
-    // With unrolled loops the shared-DOF evaluation reads each DOF once per column (its
-    // own code path): every sampled tiled schedule's unrolled shared twin too.
-    if (o.unrolled)
-      for (size_t i = first_tiled; i < first_tiled + static_cast<size_t>(o.tiled) && i < out.size(); ++i)
-        if (out[i].strategy() == Strategy::Tiled) twins.push_back(out[i].with_loops(Loops::Unrolled).with_dofs(Dofs::Shared));
-    for (const Schedule &twin : twins)
-      if (shared_memory_bytes(twin, ir) <= shared_limit && to_string(twin) != to_string(out.back())) out.push_back(twin);
-  }
-  out = with_own_twins(with_warp_twins(with_interleaved_twins(out, first_tiled, o.interleaved), first_tiled, o.warp_scatter), ir, o.own_dofs);
-  return with_register_bound_twins(with_staged_twins(out, ir, shared_limit, o.staged_scatter), first_tiled, o.register_bound);
+  return with_register_bound_twins(with_move_twins(out, ir, shared_limit, o), first_tiled, o.register_bound);
 }
 
 double relative_error(const std::vector<double> &a, const std::vector<double> &b)
@@ -404,18 +351,18 @@ int main(int argc, char **argv)
   PetscInt f[2] = {o.faces[2], o.faces[3]};
   PetscCall(PetscOptionsIntArray("-faces", "box intervals per direction in 2D, 3D", "", f, &n, nullptr));
   o.faces[2] = f[0], o.faces[3] = f[1];
-  PetscCall(PetscOptionsBool("-shared_dofs", "also check the shared-DOF twins of SCPWI and the best tiled schedule", "", o.shared_dofs,
-                             &o.shared_dofs, nullptr));
   PetscCall(PetscOptionsBool("-unrolled", "also check every tiled schedule with loops=unrolled", "", o.unrolled, &o.unrolled, nullptr));
-  PetscCall(PetscOptionsBool("-own_dofs", "also check the own=plain twins of SCPWI (elements with interior nodes)", "", o.own_dofs, &o.own_dofs,
-                             nullptr));
-  PetscCall(PetscOptionsBool("-staged_scatter", "also check the scatter=staged twins of SCPWI", "", o.staged_scatter, &o.staged_scatter, nullptr));
-  PetscCall(PetscOptionsBool("-warp_scatter", "also check the scatter=warp twins of SCPWI, the best tiled and the last schedule", "",
-                             o.warp_scatter, &o.warp_scatter, nullptr));
+  for (const TuneMove &m : tune_moves().moves) {  // -shared_dofs, -warp_scatter, ...: each move with a twin rule
+    if (!m.twin) continue;
+    PetscBool on = PETSC_TRUE;
+    const std::string option = std::string("-") + m.name;
+    const std::string help = std::string("also check the twins of the sample by the ") + m.name + " move's rule (" + m.twin->words + ")";
+    PetscCall(PetscOptionsBool(option.c_str(), help.c_str(), "", on, &on, nullptr));
+    if (!on) o.skip_twins.insert(m.name);
+  }
   PetscCall(PetscOptionsBool("-register_bound", "also check the tightest groups_per_sm twins of the first SCPWI, the best tiled and the last schedule",
                              "", o.register_bound, &o.register_bound, nullptr));
-  PetscCall(PetscOptionsBool("-interleaved", "also check the tables=interleaved twin of every tiled schedule", "", o.interleaved, &o.interleaved, nullptr));
-  PetscCall(PetscOptionsBool("-mma", "also check tensor-core (mma) schedules of three shapes, two of them in both quadrature orders", "", o.mma, &o.mma, nullptr));
+  PetscCall(PetscOptionsBool("-mma", "also check tensor-core (mma) schedules of three shapes (and their quad=steps twins: -quad_steps)", "", o.mma, &o.mma, nullptr));
   PetscCall(PetscOptionsBool("-compile_only", "only compile with NVRTC (no GPU)", "", o.compile_only, &o.compile_only, nullptr));
   PetscOptionsEnd();
   if (!o.compile_only) {

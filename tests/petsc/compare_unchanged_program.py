@@ -8,9 +8,10 @@ in COMMAND), then compares what PETSc printed.
 Passes when both runs exit 0, print the same number of linear solves
 ('Linear solve converged due to ... iterations N', from -ksp_converged_reason) with
 counts within --iterations (default 1; -1: not compared) of each other, and the same
-'L2 error: X' lines (from -error_view; the examples print 'L2 error X') within a relative --error-tolerance (default
+'L2 error: X' lines (from -error_view; the examples print 'L2 error X'; TS's -ts_monitor_error
+'L_2 Error: [X]') within a relative --error-tolerance (default
 1e-6); with --snes-norms RTOL also the same Newton history ('N SNES Function norm X',
-from -snes_monitor), each norm within RTOL relative or 1e-12 of the first norm.
+from -snes_monitor), each norm within RTOL relative or --norm-floor (1e-12) of the first norm.
 """
 import argparse
 import re
@@ -19,7 +20,7 @@ import subprocess
 import sys
 
 ITERATIONS = re.compile(r"Linear solve converged due to \w+ iterations (\d+)")
-ERROR = re.compile(r"L2 error:? ([-+0-9.eE]+)")
+ERROR = re.compile(r"L_?2 [Ee]rror:? \[?([-+0-9.eE]+)")  # snes examples' -error_view; ts' -ts_monitor_error
 SNES_NORM = re.compile(r"\d+ SNES Function norm ([-+0-9.eE]+)")
 
 
@@ -47,6 +48,8 @@ def main():
     p.add_argument("--iterations", type=int, default=1)
     p.add_argument("--error-tolerance", type=float, default=1e-6)
     p.add_argument("--snes-norms", type=float)
+    p.add_argument("--norm-floor", type=float, default=1e-12,
+                   help="norms are equal within this fraction of the first norm (a linear solve to rtol R leaves ~R of it)")
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command and a.command[0] == "--" else a.command
@@ -58,8 +61,8 @@ def main():
         sys.exit("FAIL: L2 errors differ: aij %s, fem_gpu %s" % (aij_errors, gpu_errors))
     # A converged Newton step's norm is ~1e-10 of the first, where the two residuals' rounding
     # (1e-16 of each term, summed over the cells) is no longer small against it: norms are
-    # compared relative to themselves and, at least, to 1e-12 of the first norm.
-    floor = 1e-12 * abs(aij_norms[0]) if aij_norms else 0.0
+    # compared relative to themselves and, at least, to --norm-floor (1e-12) of the first norm.
+    floor = a.norm_floor * abs(aij_norms[0]) if aij_norms else 0.0
     if a.snes_norms is not None and (not aij_norms or not close(aij_norms, gpu_norms, a.snes_norms, floor)):
         sys.exit("FAIL: Newton histories differ: aij %s, fem_gpu %s" % (aij_norms, gpu_norms))
     print("ok: linear iterations aij %s, fem_gpu %s; L2 errors aij %s, fem_gpu %s; SNES norms aij %s, fem_gpu %s"

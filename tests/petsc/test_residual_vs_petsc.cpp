@@ -12,6 +12,12 @@
 // |F_petsc|_inf, which must be at most -tolerance (exit code 1 otherwise). Both use exact
 // quadrature for the polynomial integrands. Constants go to both sides: the PetscDS's
 // and -mat_fem_gpu_constant_*.
+//
+// -solve (forms with pointwise Jacobians: linear_problem, neumann_problem): Newton's
+// method from zero twice, PETSc alone (its residual, its Jacobian assembled as AIJ from
+// pointwise Jacobians) and femgpu alone (-dm_fem_gpu_form_file with the fem_gpu
+// Jacobian, derivative(F, w, u) of the file); the same Newton iterations and solutions
+// within -solve_tolerance (|u_femgpu - u_petsc|_inf / |u_petsc|_inf, default 1e-9).
 #include <petscdmplex.h>
 #include <petscds.h>
 #include <petscfe.h>
@@ -27,7 +33,8 @@
 
 static const char help[] = "Compares femgpu's residual kernel with PETSc's DMPlexSNESComputeResidualFEM.\n"
                            "  -form hyperelasticity|nonlinear_diffusion|linear_problem|rhs_coefficient|rhs_constant|elasticity_load -forms_dir DIR\n"
-                           "  -form_file FILE (another file with -form's physics) -degrees 1,2,3 -tolerance T\n";
+                           "  -form_file FILE (another file with -form's physics) -degrees 1,2,3 -tolerance T\n"
+                           "  -solve -solve_tolerance T: also solve with both and compare (linear_problem, neumann_problem)\n";
 
 namespace {
 
@@ -109,6 +116,28 @@ void f0_neumann_nonlinear(PetscInt, PetscInt, PetscInt, const PetscInt[], const 
   f0[0] = u[0] * u[0];
 }
 
+// Their Jacobians: (k grad du, grad v) + (c du, v) in the cells, (2 w du, v) on value 3.
+void g0_linear_problem(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[],
+                       const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, PetscReal,
+                       const PetscReal[], PetscInt, const PetscScalar constants[], PetscScalar g0[])
+{
+  g0[0] = constants[1];
+}
+
+void g3_linear_problem(PetscInt dim, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[],
+                       const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, PetscReal,
+                       const PetscReal[], PetscInt, const PetscScalar constants[], PetscScalar g3[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g3[d * dim + d] = constants[0];
+}
+
+void g0_neumann_nonlinear(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar u[], const PetscScalar[],
+                          const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal,
+                          PetscReal, const PetscReal[], const PetscReal[], PetscInt, const PetscScalar[], PetscScalar g0[])
+{
+  g0[0] = 2.0 * u[0];
+}
+
 // rhs_coefficient.ufl: F(g; v) = -L = -(s (1 + g^2) x0, v) - (x1 grad g, grad v); constants = {s}.
 void f0_rhs_coefficient(POINTWISE_ARGS, PetscScalar f0[])
 {
@@ -160,9 +189,12 @@ struct Case {
   std::string form, forms_dir, file;  // file: FORMS_DIR/FORM.ufl unless -form_file says otherwise
   PetscInt degree = 1;
   PetscReal tolerance = 1e-12;
+  PetscReal solve_tolerance = 1e-9;  // both Newton's methods stop at a relative residual of 1e-12
 };
 
 using Pointwise = void (*)(POINTWISE_ARGS, PetscScalar[]);
+using PointwiseJacobian = decltype(&g0_linear_problem);
+using BoundaryJacobian = decltype(&g0_neumann_nonlinear);
 
 // PETSc's boundary pointwise signature (PetscBdPointFunc, renamed PetscBdPointFn in 3.24).
 using BoundaryPointwise = decltype(&f0_neumann_given);
@@ -175,13 +207,16 @@ struct Physics {
   std::vector<PetscScalar> constants;
   Pointwise f0, f1;
   BoundaryPointwise given_flux = nullptr, nonlinear_flux = nullptr;  // on "Face Sets" 2 and 3 (neumann_problem)
+  PointwiseJacobian g0 = nullptr, g3 = nullptr;  // -solve
+  BoundaryJacobian nonlinear_flux_g0 = nullptr;
 };
 
 const Physics kPhysics[] = {
     {"hyperelasticity", true, {0.7, 0.5, 0.1}, f0_hyperelastic, f1_hyperelastic},  // lmbda, mu, B
     {"nonlinear_diffusion", false, {1.0}, f0_nonlinear_diffusion, f1_nonlinear_diffusion},
-    {"linear_problem", false, {1.5, 0.5}, f0_linear_problem, f1_linear_problem},
-    {"neumann_problem", false, {1.5, 0.5}, f0_linear_problem, f1_linear_problem, f0_neumann_given, f0_neumann_nonlinear},
+    {"linear_problem", false, {1.5, 0.5}, f0_linear_problem, f1_linear_problem, nullptr, nullptr, g0_linear_problem, g3_linear_problem},
+    {"neumann_problem", false, {1.5, 0.5}, f0_linear_problem, f1_linear_problem, f0_neumann_given, f0_neumann_nonlinear, g0_linear_problem,
+     g3_linear_problem, g0_neumann_nonlinear},
     {"rhs_coefficient", false, {2.0}, f0_rhs_coefficient, f1_rhs_coefficient},
     {"rhs_constant", false, {3.0}, f0_rhs_constant, nullptr},
     {"elasticity_load", true, {0.7, 1.3}, f0_elasticity_load, f1_elasticity_load},
@@ -210,6 +245,8 @@ PetscErrorCode add_fluxes(DM dm, PetscDS ds, const Physics &physics)
   PetscCall(PetscDSGetBoundary(ds, bd, &wf, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
   PetscCall(PetscWeakFormSetIndexBdResidual(wf, label, values[0], 0, 0, 0, physics.given_flux, 0, nullptr));
   PetscCall(PetscWeakFormSetIndexBdResidual(wf, label, values[1], 0, 0, 0, physics.nonlinear_flux, 0, nullptr));
+  if (physics.nonlinear_flux_g0)
+    PetscCall(PetscWeakFormSetIndexBdJacobian(wf, label, values[1], 0, 0, 0, 0, physics.nonlinear_flux_g0, 0, nullptr, 0, nullptr, 0, nullptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -235,6 +272,7 @@ PetscErrorCode create_problem(MPI_Comm comm, const Case &c, DM *dm)
   PetscCall(DMGetDS(*dm, &ds));
   PetscCall(PetscDSSetConstants(ds, static_cast<PetscInt>(physics->constants.size()), const_cast<PetscScalar *>(physics->constants.data())));
   PetscCall(PetscDSSetResidual(ds, 0, physics->f0, physics->f1));
+  if (physics->g0) PetscCall(PetscDSSetJacobian(ds, 0, 0, physics->g0, nullptr, nullptr, physics->g3));
   if (physics->given_flux) PetscCall(add_fluxes(*dm, ds, *physics));
   if (c.form == "hyperelasticity") PetscCall(PetscOptionsSetValue(nullptr, "-mat_fem_gpu_constant_lmbda", "0.7"));  // the file's is 1
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -281,6 +319,72 @@ PetscErrorCode compare(MPI_Comm comm, const Case &c, PetscReal *error, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Newton's method from zero on c's problem: PETSc's residual and AIJ Jacobian, or
+// (femgpu) the form file's residual and fem_gpu Jacobian. *u: the solution (the caller
+// destroys it), *its: Newton iterations.
+PetscErrorCode solve(MPI_Comm comm, const Case &c, bool femgpu, Vec *u, PetscInt *its)
+{
+  DM dm;
+  SNES snes;
+  KSP ksp;
+  PC pc;
+  const Physics *physics;
+  SNESConvergedReason reason;
+  PetscFunctionBegin;
+  PetscCall(find_physics(c.form, &physics));
+  PetscCheck(physics->g0, comm, PETSC_ERR_ARG_WRONG, "-solve: no pointwise Jacobian for -form %s", c.form.c_str());
+  PetscCall(create_problem(comm, c, &dm));
+  PetscCall(DMSetMatType(dm, femgpu ? MATFEMGPU : MATAIJ));
+  PetscCall(SNESCreate(comm, &snes));
+  PetscCall(SNESSetDM(snes, dm));
+#if PETSC_VERSION_LT(3, 21, 0)
+  PetscCall(DMPlexSetSNESLocalFEM(dm, nullptr, nullptr, nullptr));
+#else
+  PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, nullptr));
+#endif
+  PetscCall(SNESSetTolerances(snes, 1e-14, 1e-12, PETSC_DEFAULT, 20, PETSC_DEFAULT));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-13, 1e-15, PETSC_DEFAULT, 1000));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));  // needs only the diagonal: fem_gpu has it
+  if (femgpu) PetscCall(PetscOptionsSetValue(nullptr, "-dm_fem_gpu_form_file", c.file.c_str()));
+  PetscCall(SNESSetFromOptions(snes));
+  if (femgpu) PetscCall(PetscOptionsClearValue(nullptr, "-dm_fem_gpu_form_file"));
+  PetscCall(DMCreateGlobalVector(dm, u));
+  PetscCall(VecSet(*u, 0.0));
+  PetscCall(SNESSolve(snes, nullptr, *u));
+  PetscCall(SNESGetConvergedReason(snes, &reason));
+  PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "-solve (%s): Newton's method did not converge: %s", femgpu ? "femgpu" : "PETSc",
+             SNESConvergedReasons[reason]);
+  PetscCall(SNESGetIterationNumber(snes, its));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// -solve: both solutions and Newton iteration counts; false when they differ.
+PetscErrorCode compare_solutions(MPI_Comm comm, const Case &c, bool *ok)
+{
+  Vec u_petsc, u_femgpu;
+  PetscInt its_petsc, its_femgpu, size;
+  PetscReal norm, error;
+  PetscFunctionBegin;
+  PetscCall(solve(comm, c, false, &u_petsc, &its_petsc));
+  PetscCall(solve(comm, c, true, &u_femgpu, &its_femgpu));
+  PetscCall(VecGetSize(u_petsc, &size));
+  PetscCall(VecNorm(u_petsc, NORM_INFINITY, &norm));
+  PetscCall(VecAXPY(u_femgpu, -1.0, u_petsc));
+  PetscCall(VecNorm(u_femgpu, NORM_INFINITY, &error));
+  error /= norm;
+  *ok = error <= c.solve_tolerance && its_petsc == its_femgpu;
+  PetscCall(PetscPrintf(comm, "%s P%d (%d DOFs) solved: Newton iterations PETSc %d, femgpu %d; |u_femgpu - u_petsc| / |u_petsc| = %.3e  %s\n",
+                        c.form.c_str(), (int)c.degree, (int)size, (int)its_petsc, (int)its_femgpu, (double)error, *ok ? "ok" : "FAIL"));
+  PetscCall(VecDestroy(&u_petsc));
+  PetscCall(VecDestroy(&u_femgpu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -289,6 +393,7 @@ int main(int argc, char **argv)
   char form[64] = "nonlinear_diffusion", dir[PETSC_MAX_PATH_LEN] = FEMGPU_FORMS_DIR, file[PETSC_MAX_PATH_LEN] = "";
   Case c;
   int failures = 0;
+  PetscBool solve_too = PETSC_FALSE;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(MatFEMGPURegister());
   PetscCall(PetscOptionsGetString(nullptr, nullptr, "-form", form, sizeof(form), nullptr));
@@ -296,6 +401,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(nullptr, nullptr, "-form_file", file, sizeof(file), nullptr));
   PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-degrees", degrees, &n_degrees, nullptr));
   PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-tolerance", &c.tolerance, nullptr));
+  PetscCall(PetscOptionsGetBool(nullptr, nullptr, "-solve", &solve_too, nullptr));
+  PetscCall(PetscOptionsGetReal(nullptr, nullptr, "-solve_tolerance", &c.solve_tolerance, nullptr));
   c.form = form;
   c.forms_dir = dir;
   c.file = file[0] ? std::string(file) : c.forms_dir + "/" + c.form + ".ufl";
@@ -308,6 +415,10 @@ int main(int argc, char **argv)
     failures += ok ? 0 : 1;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s P%d (%d DOFs): |F_femgpu - F_petsc| / |F_petsc| = %.3e  %s\n", c.form.c_str(), (int)c.degree,
                           (int)size, (double)error, ok ? "ok" : "FAIL"));
+    if (!solve_too) continue;
+    bool solved = false;
+    PetscCall(compare_solutions(PETSC_COMM_WORLD, c, &solved));
+    failures += solved ? 0 : 1;
   }
   PetscCall(PetscFinalize());
   return failures ? 1 : 0;

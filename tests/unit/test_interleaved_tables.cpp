@@ -68,20 +68,20 @@ TEST_CASE("the tuner's second round twins the fastest tiled candidates with inte
   const Schedule a = Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}).with_loops(Loops::Unrolled), b = Schedule::tiled({2, 4, 6, 3, {6}, 6, 3});
   const std::vector<TimedCandidate> round1{timed(scpwi, 0.05), timed(a, 0.10, "too many resources requested"), timed(b, 0.30),
                                            timed(a.with_dofs(Dofs::Shared), 0.20), timed(b.with_scatter(Scatter::Warp), 0.40)};
-  std::vector<TimedCandidate> twins = interleaved_twins(laplace2.ir, round1, 2);
+  std::vector<TimedCandidate> twins = move_twins("interleaved", round1, 2, &laplace2.ir);
   REQUIRE(twins.size() == 2);
   // SCPWI and the failed candidate are skipped; fastest first.
   CHECK(to_string(twins[0].schedule) == to_string(a.with_dofs(Dofs::Shared).with_tables(Tables::Interleaved)));
   CHECK(to_string(twins[1].schedule) == to_string(b.with_tables(Tables::Interleaved)));
   CHECK(twins[1].model_seconds == round1[2].model_seconds);
-  CHECK(interleaved_twins(laplace2.ir, round1, 10).size() == 3);
-  CHECK(interleaved_twins(laplace2.ir, round1, 0).empty());
+  CHECK(move_twins("interleaved", round1, 10, &laplace2.ir).size() == 3);
+  CHECK(move_twins("interleaved", round1, 0, &laplace2.ir).empty());
   // No pairs to load: Laplace in 3D has three gradient tables.
-  CHECK(interleaved_twins(laplace3.ir, round1, 2).empty());
+  CHECK(move_twins("interleaved", round1, 2, &laplace3.ir).empty());
   // A twin already timed is not timed again, nor an interleaved candidate twinned.
   std::vector<TimedCandidate> with_twin = round1;
   with_twin.push_back(timed(a.with_dofs(Dofs::Shared).with_tables(Tables::Interleaved), 0.01));
-  twins = interleaved_twins(laplace2.ir, with_twin, 1);
+  twins = move_twins("interleaved", with_twin, 1, &laplace2.ir);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(b.with_tables(Tables::Interleaved)));
 }

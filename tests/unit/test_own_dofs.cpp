@@ -167,21 +167,21 @@ TEST_CASE("the tuner twins the SCPWI candidates among the fastest with own=plain
   const Schedule mma = Schedule::tensor_core(MmaSizes{8, 4, 16}), lanes = s32.with_lanes(2);
   const std::vector<TimedCandidate> timed{test::timed_candidate(s32, 0.30), test::timed_candidate(mma, 0.10),
                                           test::timed_candidate(warp, 0.20), test::timed_candidate(lanes, 0.25)};
-  const ActionIR p3 = ir_of(3);
+  const ActionIR p3 = ir_of(3), p2 = ir_of(2);
   // the two fastest are mma and the warp SCPWI: one twin, of the warp one
-  std::vector<TimedCandidate> twins = own_dofs_twins(p3, timed, 2);
+  std::vector<TimedCandidate> twins = test::move_twins("own_dofs", timed, 2, &p3);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(warp.with_own_dofs(OwnDofs::Plain)));
-  CHECK(own_dofs_twins(p3, timed, 1).empty());  // a tensor-core kernel leads
+  CHECK(test::move_twins("own_dofs", timed, 1, &p3).empty());  // a tensor-core kernel leads
   // lanes kernels are not twinned; s32 is, once among the four fastest
-  twins = own_dofs_twins(p3, timed, 4);
+  twins = test::move_twins("own_dofs", timed, 4, &p3);
   REQUIRE(twins.size() == 2);
   CHECK(to_string(twins[1].schedule) == to_string(s32.with_own_dofs(OwnDofs::Plain)));
   // no own DOFs at P2; a twin already timed is not timed again
-  CHECK(own_dofs_twins(ir_of(2), timed, 4).empty());
+  CHECK(test::move_twins("own_dofs", timed, 4, &p2).empty());
   std::vector<TimedCandidate> with_twin = timed;
   with_twin.push_back(test::timed_candidate(warp.with_own_dofs(OwnDofs::Plain), 0.5));
-  twins = own_dofs_twins(p3, with_twin, 4);
+  twins = test::move_twins("own_dofs", with_twin, 4, &p3);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(s32.with_own_dofs(OwnDofs::Plain)));
 }

@@ -269,20 +269,16 @@ TEST_CASE("the third round also bounds its fastest register-limited tiled candid
   TuneReport report;
   report.candidates = {timed(b, 5.0, 200, 40000), timed(a, 4.04, 124, 72312)};
   report.best = 1;
-  TuneSettings settings;
-  std::vector<TimedCandidate> last = bound_twins_of_best(elasticity.ir, report, sm, settings);
+  std::vector<TimedCandidate> last = bound_twins_of_best(elasticity.ir, report, sm);
   REQUIRE(last.size() == 2);
   CHECK(to_string(last[0].schedule) == to_string(a.with_groups_per_sm(3)));
   CHECK(to_string(last[1].schedule) == to_string(a.with_cell_values(CellValues::Shared).with_groups_per_sm(3)));
   report.candidates.push_back(timed(a.with_groups_per_sm(3), 3.5, 80, 72312));
-  last = bound_twins_of_best(elasticity.ir, report, sm, settings);
+  last = bound_twins_of_best(elasticity.ir, report, sm);
   REQUIRE(last.size() == 1);
   CHECK(last[0].schedule.cell_values() == CellValues::Shared);
-  settings.cell_value_bound_candidates = 0;
-  CHECK(bound_twins_of_best(elasticity.ir, report, sm, settings).empty());
   report.best = -1;
-  settings.cell_value_bound_candidates = 2;
-  CHECK(bound_twins_of_best(elasticity.ir, report, sm, settings).empty());
+  CHECK(bound_twins_of_best(elasticity.ir, report, sm).empty());
   // A form whose cells hold no values for the points (curved cells: the Jacobian varies) gets none.
   const std::vector<FormCase> forms = form_cases();
   const auto curved_form = std::find_if(forms.begin(), forms.end(), [](const FormCase &f) { return f.name == "curved P2 geometry"; });

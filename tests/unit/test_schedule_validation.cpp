@@ -3,6 +3,7 @@
 // tables of each group (vector components share their scalar tables).
 #include <catch2/catch.hpp>
 
+#include "schedule/schedule_words.h"
 #include "support/action_cases.h"
 
 using namespace femgpu;
@@ -114,4 +115,36 @@ TEST_CASE("shared memory is Eq. 5 over distinct tables plus the evaluation resul
   CHECK(shared_memory_bytes(eval_bound.with_precision(Precision::FP32), ir) == 4 * (2LL * Q * 7 + e_words));
   CHECK(shared_memory_bytes(Schedule::single_cell_per_work_item(), ir) == 0);
   CHECK(threads_per_group(eval_bound) == 24);
+}
+
+// The scopes of the schedule words' values (schedule_words.h) are what validate() checks of
+// a schedule's choices, and what the tuner's twins follow: a schedule of one strategy with
+// any two choices changed validates exactly where every value is in its scope.
+TEST_CASE("validate() refuses a schedule's choices exactly where a word's scope says they do not apply", "[schedule][schedule_words]")
+{
+  std::mt19937 rng(1);
+  ActionData d = make_action(form_cases()[3], 2, 2, 1, rng);  // elasticity, [P2]^2: lanes=2, constant tables fit
+  const int Q = d.tab.n_points();
+  const std::vector<Schedule> bases{Schedule::single_cell_per_work_item(), Schedule::single_cell_per_work_item().with_lanes(2),
+                                    Schedule::tiled({2, 8, Q, Q, {6}, d.ir.n_test_basis, Q}), Schedule::tensor_core({16, 4, 8}),
+                                    Schedule::tensor_core({8, 1, 8, MmaQuadOrder::Rows, MmaOperands::Registers})};
+  std::vector<std::pair<const ScheduleWord *, const char *>> values;
+  for (const ScheduleWord &w : schedule_words())  // operands=registers asks for sizes (nc = 8 x warps, tq=8), not other choices
+    if (!w.scopes.empty())
+      for (const char *value : w.choices) values.emplace_back(&w, value);
+  int accepted = 0, refused = 0;
+  for (const Schedule &base : bases) {
+    REQUIRE(rejection(base, d.ir, Q, 1 << 30) == "accepted");
+    for (const auto &[w1, v1] : values)
+      for (const auto &[w2, v2] : values) {
+        if (!word_takes(*w1, base.strategy()) || !word_takes(*w2, base.strategy())) continue;
+        const Schedule s = w2->apply(w1->apply(base, v1), v2);
+        const bool valid = rejection(s, d.ir, Q, 1 << 30) == "accepted";
+        INFO(to_string(s) << ": " << rejection(s, d.ir, Q, 1 << 30));
+        CHECK(valid == choices_apply(s));
+        ++(valid ? accepted : refused);
+      }
+  }
+  CHECK(accepted > 100);
+  CHECK(refused > 100);
 }

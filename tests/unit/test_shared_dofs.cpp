@@ -94,19 +94,19 @@ TEST_CASE("the tuner's second round twins the fastest spilling or unrolled candi
   const Schedule d = Schedule::tiled({1, 32, 6, 6, {6}, 6, 6});
   const std::vector<TimedCandidate> round1{timed(scpwi, 0.30), timed(a, 0.10, "too many resources requested"), timed(b, 0.20),
                                            timed(d, 0.21, "", 0), timed(c, 0.25)};
-  std::vector<TimedCandidate> twins = shared_dofs_twins(round1, 2);
+  std::vector<TimedCandidate> twins = move_twins("shared_dofs", round1, 2);
   REQUIRE(twins.size() == 2);
   // a failed and d does not spill: neither is twinned.
   CHECK(to_string(twins[0].schedule) == to_string(b.with_dofs(Dofs::Shared)));
   CHECK(to_string(twins[1].schedule) == to_string(c.with_dofs(Dofs::Shared)));
   CHECK(twins[0].model_seconds == round1[2].model_seconds);
   CHECK(twins[0].error.empty());
-  CHECK(shared_dofs_twins(round1, 0).empty());
-  CHECK(shared_dofs_twins(round1, 10).size() == 3);
+  CHECK(move_twins("shared_dofs", round1, 0).empty());
+  CHECK(move_twins("shared_dofs", round1, 10).size() == 3);
   // A twin already listed (or a shared candidate itself) is not timed twice.
   std::vector<TimedCandidate> with_twin = round1;
   with_twin.push_back(timed(b.with_dofs(Dofs::Shared), 0.05));
-  twins = shared_dofs_twins(with_twin, 1);
+  twins = move_twins("shared_dofs", with_twin, 1);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(c.with_dofs(Dofs::Shared)));
   // Unrolled tiled kernels are twinned whether they spill or not (their shared
@@ -114,7 +114,7 @@ TEST_CASE("the tuner's second round twins the fastest spilling or unrolled candi
   const Schedule du = d.with_loops(Loops::Unrolled);
   const std::vector<TimedCandidate> unrolled{timed(du, 0.21, "", 0), timed(scpwi, 0.1, "", 0),
                                              timed(Schedule::single_cell_per_work_item(32).with_lanes(2), 0.05, "", 64)};
-  twins = shared_dofs_twins(unrolled, 3);
+  twins = move_twins("shared_dofs", unrolled, 3);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(du.with_dofs(Dofs::Shared)));
   // The second round's fastest becomes the report's best when it beats the first's.

@@ -112,17 +112,17 @@ TEST_CASE("the tuner twins the SCPWI candidates among the fastest with scatter=s
                                           test::timed_candidate(warp, 0.20), test::timed_candidate(lanes, 0.25),
                                           test::timed_candidate(shared, 0.30)};
   // own=plain and its atomic sibling make one twin
-  std::vector<TimedCandidate> twins = staged_scatter_twins(timed, 2);
+  std::vector<TimedCandidate> twins = test::move_twins("staged_scatter", timed, 2);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == "scpwi wg=32 scatter=staged fp64");
   // the tensor-core kernel, lanes and shared DOFs are not twinned; the warp scatter is
-  twins = staged_scatter_twins(timed, 6);
+  twins = test::move_twins("staged_scatter", timed, 6);
   REQUIRE(twins.size() == 2);
   CHECK(to_string(twins[1].schedule) == "scpwi wg=64 scatter=staged fp64");
   // a twin timed already is not timed again
   std::vector<TimedCandidate> with_twin = timed;
   with_twin.push_back(test::timed_candidate(s32.with_scatter(Scatter::Staged), 0.5));
-  twins = staged_scatter_twins(with_twin, 6);
+  twins = test::move_twins("staged_scatter", with_twin, 6);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == "scpwi wg=64 scatter=staged fp64");
   // the plan's word

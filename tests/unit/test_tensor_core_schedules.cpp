@@ -168,25 +168,25 @@ TEST_CASE("the quad=steps twin is timed only for tensor-core kernels among the f
   // A tensor-core kernel leads: its twin, and with n = 2 the second one's too.
   std::vector<TimedCandidate> timed = {timed_candidate(scpwi, 3.0), timed_candidate(mma8, 2.0), timed_candidate(mma16, 2.5),
                                        timed_candidate(Schedule::tensor_core({8, 4, 8}), 1.0, "out of shared memory")};
-  std::vector<TimedCandidate> twins = quad_steps_twins(timed, 1);
+  std::vector<TimedCandidate> twins = move_twins("quad_steps", timed, 1);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == "mma nc=8 warps=4 tq=32 quad=steps fp64");
   CHECK(twins[0].schedule.mma() == steps);
-  CHECK(quad_steps_twins(timed, 2).size() == 2);
-  CHECK(quad_steps_twins(timed, 0).empty());
+  CHECK(move_twins("quad_steps", timed, 2).size() == 2);
+  CHECK(move_twins("quad_steps", timed, 0).empty());
   // An SCPWI kernel leads: no twin at n = 1, only the tensor-core one behind it at n = 2.
   timed[0].median_ms = 1.5;
-  CHECK(quad_steps_twins(timed, 1).empty());
-  REQUIRE(quad_steps_twins(timed, 2).size() == 1);
-  CHECK(quad_steps_twins(timed, 2)[0].schedule.mma().cells_per_group == 8);
+  CHECK(move_twins("quad_steps", timed, 1).empty());
+  REQUIRE(move_twins("quad_steps", timed, 2).size() == 1);
+  CHECK(move_twins("quad_steps", timed, 2)[0].schedule.mma().cells_per_group == 8);
   // A twin timed already is not timed again, whether it leads or trails its original.
   timed[0].median_ms = 3.0;
   timed.push_back(timed_candidate(Schedule::tensor_core(steps), 2.2));
-  REQUIRE(quad_steps_twins(timed, 1).empty());   // mma8 leads, its twin ran
+  REQUIRE(move_twins("quad_steps", timed, 1).empty());   // mma8 leads, its twin ran
   timed.back().median_ms = 1.9;
-  CHECK(quad_steps_twins(timed, 1).empty());     // the twin leads: it has no twin
-  REQUIRE(quad_steps_twins(timed, 3).size() == 1);  // mma16's only
-  CHECK(quad_steps_twins(timed, 3)[0].schedule.mma().cells_per_group == 16);
+  CHECK(move_twins("quad_steps", timed, 1).empty());     // the twin leads: it has no twin
+  REQUIRE(move_twins("quad_steps", timed, 3).size() == 1);  // mma16's only
+  CHECK(move_twins("quad_steps", timed, 3)[0].schedule.mma().cells_per_group == 16);
   // Written and read as text, refused for other strategies.
   CHECK(parse_schedule("mma nc=8 warps=4 tq=32 quad=steps fp64").mma() == steps);
   CHECK_THROWS_WITH(parse_schedule("scpwi wg=32 quad=steps fp64"), Catch::Contains("quad"));

@@ -16,6 +16,7 @@
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "model/quantities.h"
+#include "tune/tune_plan.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -192,7 +193,8 @@ TEST_CASE(
     "[tune][local_search]")
 {
   TuneSettings a, b;
-  b.local_search_rounds = 0;
+  b = with_plan_text(b, "first; local_search n=1");
   CHECK(tuning_settings_text(a).find("; local_search n=2;") != std::string::npos);  // the default plan's round
+  CHECK(tuning_settings_text(b).find(" plan=first; local_search n=1") != std::string::npos);
   CHECK(tuning_settings_text(a) != tuning_settings_text(b));
 }

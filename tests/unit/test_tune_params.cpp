@@ -99,7 +99,7 @@ TEST_CASE("tune params: a plan's param segments set them, and alone keep the def
   CHECK(alone.plan.empty());
   CHECK(alone.candidates == 2);
   CHECK(alone.scpwi_work_group_sizes == std::vector<int>{16, 64});
-  CHECK(to_string(settings_plan(alone, default_cuda_plan(alone))) == to_string(default_cuda_plan(TuneSettings{})));
+  CHECK(to_string(settings_plan(alone, default_cuda_plan())) == to_string(default_cuda_plan()));
   const TunePlan printed = parse_tune_plan("param candidates=1; print");
   CHECK(printed.print);
   CHECK(printed.rounds.empty());

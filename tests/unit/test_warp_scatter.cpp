@@ -97,18 +97,18 @@ TEST_CASE("the tuner's second round twins the fastest candidates with scatter=wa
   const Schedule lanes = s32.with_lanes(2), tiled = Schedule::tiled({4, 8, 6, 6, {6}, 6, 6}).with_loops(Loops::Unrolled);
   const std::vector<TimedCandidate> round1{timed(s32, 0.30), timed(tiled, 0.10, "too many resources requested"), timed(lanes, 0.20),
                                            timed(s64, 0.25), timed(tiled.with_dofs(Dofs::Shared), 0.22)};
-  std::vector<TimedCandidate> twins = warp_scatter_twins(round1, 2);
+  std::vector<TimedCandidate> twins = move_twins("warp_scatter", round1, 2);
   REQUIRE(twins.size() == 2);
   // The failed tiled candidate is skipped; fastest first.
   CHECK(to_string(twins[0].schedule) == to_string(lanes.with_scatter(Scatter::Warp)));
   CHECK(to_string(twins[1].schedule) == to_string(tiled.with_dofs(Dofs::Shared).with_scatter(Scatter::Warp)));
   CHECK(twins[0].model_seconds == round1[2].model_seconds);
-  CHECK(warp_scatter_twins(round1, 0).empty());
-  CHECK(warp_scatter_twins(round1, 10).size() == 4);
+  CHECK(move_twins("warp_scatter", round1, 0).empty());
+  CHECK(move_twins("warp_scatter", round1, 10).size() == 4);
   // A twin already timed, or a warp candidate itself, is not timed again.
   std::vector<TimedCandidate> with_twin = round1;
   with_twin.push_back(timed(lanes.with_scatter(Scatter::Warp), 0.05));
-  twins = warp_scatter_twins(with_twin, 1);
+  twins = move_twins("warp_scatter", with_twin, 1);
   REQUIRE(twins.size() == 1);
   CHECK(to_string(twins[0].schedule) == to_string(tiled.with_dofs(Dofs::Shared).with_scatter(Scatter::Warp)));
 }
