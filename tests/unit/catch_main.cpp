@@ -38,6 +38,11 @@ struct PrivateTmpdir {
 int main(int argc, char **argv)
 {
   const PrivateTmpdir tmpdir;
+  // A test process needs no MPI fabric: without these Open MPI 4.1's MPI_Init waited 0.3 s
+  // (a singleton's helper daemon, the cm PML's fabric probes), most of a short test's time
+  // (tests/CMakeLists.txt sets the same for the PETSc programs). A setting given wins.
+  setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+  setenv("OMPI_MCA_pml", "ob1", 0);
   // PETSc must not see Catch2's arguments.
   int pargc = 1;
   if (PetscInitialize(&pargc, &argv, nullptr, nullptr)) return 1;
