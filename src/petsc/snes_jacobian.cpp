@@ -20,6 +20,7 @@
 
 #include "femgpu.h"
 #include "petsc/composed_object.h"
+#include "petsc/jacobian_compare.h"
 #include "petsc/mat_femgpu_impl.h"
 #include "petsc/ts_ijacobian.h"
 
@@ -52,9 +53,7 @@ PetscErrorCode check_against_program(DM dm, Vec x_local, Mat J, const WrappedJac
   MatFEMGPUContext *ctx;
   Mat assembled;
   MatType type;
-  Vec x, y, y_assembled;
-  PetscRandom rng;
-  PetscReal worst = 0;
+  PetscReal worst;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(J, &ctx));
   if (ctx->options.check_jacobian_tol <= 0 || ctx->jacobian_checked) PetscFunctionReturn(PETSC_SUCCESS);
@@ -65,24 +64,7 @@ PetscErrorCode check_against_program(DM dm, Vec x_local, Mat J, const WrappedJac
   PetscCall(DMCreateMatrix(dm, &assembled));
   PetscCall(DMSetMatType(dm, own_type.c_str()));
   PetscCall(wrapped->program(dm, x_local, assembled, assembled, wrapped->program_ctx));
-  PetscCall(MatCreateVecs(assembled, &x, &y_assembled));
-  PetscCall(VecDuplicate(y_assembled, &y));
-  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)J), &rng));
-  PetscCall(PetscRandomSetInterval(rng, -1, 1));
-  for (int k = 0; k < 3; ++k) {
-    PetscReal diff, norm;
-    PetscCall(VecSetRandom(x, rng));
-    PetscCall(MatMult(J, x, y));
-    PetscCall(MatMult(assembled, x, y_assembled));
-    PetscCall(VecNorm(y_assembled, NORM_2, &norm));
-    PetscCall(VecAXPY(y, -1.0, y_assembled));
-    PetscCall(VecNorm(y, NORM_2, &diff));
-    worst = PetscMax(worst, diff / PetscMax(norm, PETSC_SMALL));
-  }
-  PetscCall(PetscRandomDestroy(&rng));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
-  PetscCall(VecDestroy(&y_assembled));
+  PetscCall(MatFEMGPUCompareWithAssembled(J, assembled, &worst));
   PetscCall(MatDestroy(&assembled));
   PetscCheck(worst <= ctx->options.check_jacobian_tol, PetscObjectComm((PetscObject)J), PETSC_ERR_USER_INPUT,
              "fem_gpu: -mat_fem_gpu_check_jacobian: the operator of %s differs from the Jacobian the program assembles from its PetscDS by %g "
