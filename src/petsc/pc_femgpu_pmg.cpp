@@ -269,19 +269,6 @@ PetscErrorCode assemble_coarse(PC pc, PMG *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The operator's constants as they are now (TS binds its shift and time at every stage),
-// on every level; a PetscInfo line lists them.
-PetscErrorCode bind_constants(PC pc, PMG *p, const MatFEMGPUContext *fine)
-{
-  std::string listed;
-  PetscFunctionBegin;
-  for (const auto &kv : fine->op.constants_set) listed += " " + kv.first + " = " + std::to_string(kv.second);
-  for (size_t l = 0; l + 1 < p->levels.size(); ++l)
-    for (const auto &kv : fine->op.constants_set) PetscCall(MatFEMGPUSetConstant(p->levels[l].A, kv.first.c_str(), kv.second));
-  if (!listed.empty()) PetscCall(PetscInfo(pc, "fem_gpu_pmg: the levels' constants are the operator's:%s\n", listed.c_str()));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // The operator's coefficients (e.g. SNES's linearization point) and constants down the ladder.
 PetscErrorCode inject_coefficients(PC pc, PMG *p)
 {
@@ -289,7 +276,10 @@ PetscErrorCode inject_coefficients(PC pc, PMG *p)
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(p->op, &fine));
   PetscCall(MatFEMGPURefreshCoefficients(fine));
-  PetscCall(bind_constants(pc, p, fine));
+  std::string listed;  // the constants as they are now (TS binds its shift and time at every stage)
+  for (const auto &kv : fine->op.constants_set) listed += " " + kv.first + " = " + std::to_string(kv.second);
+  for (size_t l = 0; l + 1 < p->levels.size(); ++l) PetscCall(PMGCopyConstants(p->op, p->levels[l].A));
+  if (!listed.empty()) PetscCall(PetscInfo(pc, "fem_gpu_pmg: the levels' constants are the operator's:%s\n", listed.c_str()));
   for (size_t l = p->levels.size() - 1; l-- > 0;) {
     Level &level = p->levels[l], &above = p->levels[l + 1];
     for (size_t i = 0; i < level.coefficients.size(); ++i) {

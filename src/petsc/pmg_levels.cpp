@@ -79,7 +79,7 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
   PetscCall(MatSetOptionsPrefix(*level, prefix));
   if (f->options.options_read) PetscCall(MatSetFromOptions(*level));  // tuning, cache and backend options as the fine Mat's
   PetscCall(MatFEMGPUSetForm(*level, f->op.form_text.c_str(), f->op.form_source.c_str()));
-  for (const auto &kv : f->op.constants_set) PetscCall(MatFEMGPUSetConstant(*level, kv.first.c_str(), kv.second));
+  PetscCall(PMGCopyConstants(fine, *level));
   PetscCall(MatFEMGPUGetContext(*level, &l));
   l->op.given_form = f->op.given_form;  // a block of a mixed form: lowered for the level's element
   l->options.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
@@ -103,6 +103,15 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
     PetscCall(MatFEMGPUSetCoefficient(*level, f->op.ir->coefficients[i].name.c_str(), w));
     coefficients->emplace_back(f->op.ir->coefficients[i].name, w);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PMGCopyConstants(Mat fine, Mat level)
+{
+  MatFEMGPUContext *f;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(fine, &f));
+  for (const auto &kv : f->op.constants_set) PetscCall(MatFEMGPUSetConstant(level, kv.first.c_str(), kv.second));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

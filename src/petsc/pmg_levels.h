@@ -26,4 +26,8 @@ PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level);
 PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &precision, Mat *level,
                                  std::vector<std::pair<std::string, Vec>> *coefficients);
 
+// Gives `level` the constants set on `fine` (MatFEMGPUSetConstant, as TS binds its shift
+// and time): at a level's creation and at every setup of the p-multigrid.
+PetscErrorCode PMGCopyConstants(Mat fine, Mat level);
+
 }  // namespace femgpu
