@@ -5,7 +5,21 @@
 
 #include "petsc/petsc_compat.h"
 
+#include <string>
+
 namespace femgpu {
+
+PetscErrorCode MatFEMGPUCreateAIJOfDM(DM dm, Mat *assembled)
+{
+  MatType type;
+  PetscFunctionBegin;
+  PetscCall(DMGetMatType(dm, &type));
+  const std::string own_type = type;
+  PetscCall(DMSetMatType(dm, MATAIJ));
+  PetscCall(DMCreateMatrix(dm, assembled));
+  PetscCall(DMSetMatType(dm, own_type.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode MatFEMGPUCompareWithAssembled(Mat J, Mat assembled, PetscReal *worst)
 {

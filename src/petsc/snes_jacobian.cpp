@@ -52,17 +52,12 @@ PetscErrorCode check_against_program(DM dm, Vec x_local, Mat J, const WrappedJac
 {
   MatFEMGPUContext *ctx;
   Mat assembled;
-  MatType type;
   PetscReal worst;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(J, &ctx));
   if (ctx->options.check_jacobian_tol <= 0 || ctx->jacobian_checked) PetscFunctionReturn(PETSC_SUCCESS);
   ctx->jacobian_checked = true;
-  PetscCall(DMGetMatType(dm, &type));
-  const std::string own_type = type;
-  PetscCall(DMSetMatType(dm, MATAIJ));
-  PetscCall(DMCreateMatrix(dm, &assembled));
-  PetscCall(DMSetMatType(dm, own_type.c_str()));
+  PetscCall(MatFEMGPUCreateAIJOfDM(dm, &assembled));
   PetscCall(wrapped->program(dm, x_local, assembled, assembled, wrapped->program_ctx));
   PetscCall(MatFEMGPUCompareWithAssembled(J, assembled, &worst));
   PetscCall(MatDestroy(&assembled));
