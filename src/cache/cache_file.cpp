@@ -122,6 +122,8 @@ std::string replace_by_rename(const std::string &path, const std::string &text)
 
 }  // namespace
 
+std::string replace_file_by_rename(const std::string &path, const std::string &text) { return replace_by_rename(path, text); }
+
 std::optional<std::string> read_text_file(const std::string &path)
 {
   std::ifstream in(path, std::ios::binary);

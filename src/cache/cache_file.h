@@ -46,6 +46,12 @@ using CacheUpdate = std::function<std::string(const std::string &current_text)>;
 // Creates missing parent folders. `update` gets "" for a new or empty file.
 std::string update_cache_file(const std::string &path, const CacheRecogniser &is_cache, const CacheUpdate &update);
 
+// Writes `text` to a temporary sibling of `path` and renames it over `path` (atomic on
+// POSIX file systems; a symbolic link at `path` is replaced, not followed); "" when
+// written, else why not. For files whose text is a function of their name alone (kernel
+// binaries), where no read-modify-write needs update_cache_file's lock.
+std::string replace_file_by_rename(const std::string &path, const std::string &text);
+
 // $XDG_CACHE_HOME/femgpu/<name>, else $HOME/.cache/femgpu/<name>; throws
 // std::runtime_error when neither is usable (the one environment read of the caches).
 std::string default_cache_file(const std::string &name);

@@ -12,6 +12,7 @@
 #include "probe/opencl_probe.h"
 #include "tune/opencl_tuner.h"
 #ifdef FEMGPU_HAVE_CUDA
+  #include "cache/kernel_binary_cache.h"
   #include "tune/cuda_tuner.h"
   #include "probe/device_probe.h"
 #endif
@@ -218,6 +219,28 @@ PetscErrorCode make_opencl(Mat A, MatFEMGPUContext *ctx)
 }
 
 #ifdef FEMGPU_HAVE_CUDA
+// -mat_fem_gpu_kernel_cache: where this process keeps the CUDA kernels it compiles
+// (runtime/kernel_binary_store.h), installed before this Mat's kernels are made; the
+// kernels a Mat makes later (diagonal, cell matrices, p-multigrid transfers) use it too.
+static PetscErrorCode use_kernel_cache(Mat A, const MatFEMGPUContext *ctx)
+{
+  std::shared_ptr<KernelBinaryStore> store;
+  std::string folder = ctx->options.kernel_cache;
+  PetscFunctionBegin;
+  if (folder == "default") {
+    try {
+      folder = default_kernel_cache_folder();
+    } catch (const std::exception &e) {
+      PetscCall(PetscInfo(A, "fem_gpu: kernel cache off: %s\n", e.what()));
+      folder = "none";
+    }
+  }
+  if (folder != "none") FEMGPU_CXX(PetscObjectComm((PetscObject)A), store = make_kernel_binary_cache(folder));
+  PetscCall(PetscInfo(A, "fem_gpu: compiled kernels kept in %s\n", store ? folder.c_str() : "no folder (-mat_fem_gpu_kernel_cache none)"));
+  set_kernel_binary_store(store);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The CUDA backend on its device: around the tuner's loaded winner (no second NVRTC
 // compile), or compiled for the requested (or cached, or another rank's) schedule.
 PetscErrorCode make_cuda(Mat A, MatFEMGPUContext *ctx)
@@ -229,6 +252,7 @@ PetscErrorCode make_cuda(Mat A, MatFEMGPUContext *ctx)
   PetscCheck(cuda_present(), comm, PETSC_ERR_SUP_SYS, "fem_gpu: -mat_fem_gpu_backend cuda, but no CUDA device or driver was found");
   PetscCall(cuda_ordinal(A, ctx->options.schedule, &ordinal));
   ctx->device.cuda_ordinal = ordinal;
+  PetscCall(use_kernel_cache(A, ctx));
   Schedule schedule = Schedule::single_cell_per_work_item();
   FEMGPU_CXX(comm, schedule = requested_schedule(ctx->options.schedule, *ctx->op.ir, ctx->op.tab->n_points()));
   if (ctx->options.schedule.strategy == "auto") {

@@ -69,6 +69,7 @@ struct MatFEMGPUOptions {
   // tune_params.h), "print" or empty (the backend's default plan and parameters).
   std::string tune_plan;
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
+  std::string kernel_cache = "default";  // compiled CUDA kernels: "default" (XDG folder), "none" (off) or a folder
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry
   PetscInt symmetric_declared = -1;    // -mat_fem_gpu_symmetric: -1 detect, 0 no, 1 yes
   // MatSetFromOptions ran, with this prefix: the form's constants are read at setup under it.

@@ -59,6 +59,11 @@ template <class Items> static PetscErrorCode read_tune_cache_options(Items Petsc
   std::string path = shown;
   PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_tune_cache", "Tuning cache file (JSON; none or empty: no cache). Default: $XDG_CACHE_HOME/femgpu/tuning.json, else ~/.cache/femgpu/tuning.json", "", &path, &set));
   if (set) ctx->options.tune_cache = (path.empty() || path == "none") ? "none" : path;
+  std::string folder = ctx->options.kernel_cache;
+  PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_kernel_cache",
+                             "Folder of compiled CUDA kernels kept between runs (none or empty: compile every time). Default: $XDG_CACHE_HOME/femgpu/kernels, else ~/.cache/femgpu/kernels",
+                             "", &folder, &set));
+  if (set) ctx->options.kernel_cache = (folder.empty() || folder == "none") ? "none" : folder;
   PetscCall(PetscOptionsBool("-mat_fem_gpu_retune", "Tune even when the cache holds a valid entry, and overwrite it", "", ctx->options.retune, &ctx->options.retune, nullptr));
   PetscCall(read_tune_plan(PetscOptionsObject, src, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -155,6 +155,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   b->options.symmetric_declared = a->options.symmetric_declared;
   b->options.boundary_label = a->options.boundary_label;
   b->options.check_finite = a->options.check_finite;
+  b->options.kernel_cache = a->options.kernel_cache;  // process-wide: a duplicate must not install another
   for (auto &kv : b->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));

@@ -213,20 +213,20 @@ size_t DeviceActionData::device_bytes() const
 }
 
 CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const cuda::DeviceInfo &device)
-    : CudaKernel(ir, tab, schedule, device.arch(), device.shared_per_group_optin, device.max_threads_per_group)
+    : CudaKernel(ir, tab, schedule, device.arch(), device.shared_per_group_optin, device.max_threads_per_group, nullptr, true)
 {
   load();
 }
 
 CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &arch,
-                       long long shared_limit, int threads_limit, std::unique_ptr<kernel::Kernel> built)
+                       long long shared_limit, int threads_limit, std::unique_ptr<kernel::Kernel> built, bool kept)
     : ir_(ir), tab_(tab), arch_(arch), schedule_(schedule), threads_limit_(threads_limit)
 {
   // Shared memory is sized at launch (dynamic), so the device's opt-in limit applies.
   validate(schedule, ir, tab.n_points(), shared_limit);
   if (schedule.strategy() == Strategy::Assembled) {
     source_ = kernel::sliced_spmv_cuda_source();
-    cubin_ = nvrtc_compile(source_, kernel::kSlicedSpmvName, arch).cubin;
+    cubin_ = kept ? compile_cubin_kept(source_, kernel::kSlicedSpmvName, arch) : nvrtc_compile(source_, kernel::kSlicedSpmvName, arch).cubin;
     return;
   }
   if (threads_per_group(schedule) > threads_limit)
@@ -235,7 +235,7 @@ CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule
   shared_bytes_ = shared_memory_bytes(schedule, ir);
   kernel_ = built ? std::move(built) : std::make_unique<kernel::Kernel>(kernel::build_kernel(ir, tab, schedule));
   source_ = kernel::emit_cuda(*kernel_);
-  cubin_ = nvrtc_compile(source_, "femgpu_action", arch).cubin;
+  cubin_ = kept ? compile_cubin_kept(source_, "femgpu_action", arch) : nvrtc_compile(source_, "femgpu_action", arch).cubin;
 }
 
 void CudaKernel::load()
@@ -282,7 +282,7 @@ CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab
 {
   kernel_ = std::make_unique<kernel::Kernel>(cell_matrix ? kernel::build_cell_matrix(ir, tab) : kernel::build_diagonal(ir, tab));
   source_ = kernel::emit_cuda(*kernel_);
-  cubin_ = nvrtc_compile(source_, kernel_->name, arch).cubin;
+  cubin_ = compile_cubin_kept(source_, kernel_->name, arch);
 }
 
 void CudaDiagonalKernel::load()

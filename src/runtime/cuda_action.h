@@ -90,14 +90,18 @@ class CudaKernel {
   CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const cuda::DeviceInfo &device);
   // Compiles without a device (for parallel compilation); load() needs the context.
   // `built`: the schedule's kernel AST where the caller built it already (the tuner's
-  // compile estimates), else it is built here.
+  // compile estimates), else it is built here. `kept`: a kernel that runs, looked up in
+  // and kept by the kernel binary store (nvrtc_compile.h's compile_cubin_kept); the
+  // tuner's candidates are compiled afresh and not kept.
   CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, const std::string &arch,
-             long long shared_limit, int threads_limit, std::unique_ptr<kernel::Kernel> built = nullptr);
+             long long shared_limit, int threads_limit, std::unique_ptr<kernel::Kernel> built = nullptr, bool kept = false);
   void load();
   void launch(const DeviceActionData &data) const;
 
   const Schedule &schedule() const { return schedule_; }
   const std::string &source() const { return source_; }
+  const std::vector<char> &cubin() const { return cubin_; }
+  const std::string &arch() const { return arch_; }
   const cuda::KernelResources &resources() const { return resources_; }
   long long shared_bytes() const { return shared_bytes_; }
   // The assembled operator's matrix once launched (Strategy::Assembled), else null.

@@ -6,6 +6,7 @@
 
 #include "kernel/kernel_abi.h"
 #include "runtime/cuda_assembled.h"
+#include "runtime/nvrtc_compile.h"
 #include "runtime/occupancy.h"
 
 namespace femgpu {
@@ -21,6 +22,8 @@ CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, std::unique_
 {
   info_ = cuda::open_device(device);
   kernel_->load();
+  // The tuner's winner was compiled while tuning: keep it for the next run's backend.
+  keep_compiled_cubin(kernel_->source(), kernel_->arch(), kernel_->cubin());
 }
 
 std::string CudaBackend::schedule() const

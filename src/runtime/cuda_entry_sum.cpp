@@ -20,7 +20,7 @@ class CudaEntrySum : public DeviceEntrySum {
         perm_(sizeof(std::int64_t) * static_cast<std::size_t>(std::max<std::int64_t>(jmap[n_unique], 1))),
         out_(sizeof(double) * std::max<std::size_t>(n_unique, 1))
   {
-    module_ = std::make_unique<cuda::Module>(nvrtc_compile(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel, info_.arch()).cubin,
+    module_ = std::make_unique<cuda::Module>(compile_cubin_kept(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel, info_.arch()),
                                              kernel::kEntrySumKernel);
     jmap_.upload(jmap, sizeof(std::int64_t) * (n_unique + 1));
     if (jmap[n_unique] > 0) perm_.upload(perm, sizeof(std::int64_t) * static_cast<std::size_t>(jmap[n_unique]));

@@ -27,7 +27,7 @@ class CudaTransfer : public TransferBackend {
     const cuda::DeviceInfo info = cuda::open_device(device);
     for (auto d : {TransferDirection::Forward, TransferDirection::Transpose}) {
       kernels_.push_back(kernel::build_transfer(data_.shape, d));
-      const std::vector<char> cubin = nvrtc_compile(kernel::emit_cuda(kernels_.back()), kernels_.back().name, info.arch()).cubin;
+      const std::vector<char> cubin = compile_cubin_kept(kernel::emit_cuda(kernels_.back()), kernels_.back().name, info.arch());
       modules_.push_back(std::make_unique<cuda::Module>(cubin, kernels_.back().name));
     }
     table_ = upload(data_.table);

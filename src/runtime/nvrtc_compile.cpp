@@ -2,6 +2,7 @@
 // keep their source on disk.
 #include "runtime/nvrtc_compile.h"
 #include "runtime/device_faults.h"
+#include "runtime/kernel_binary_store.h"
 
 #include <nvrtc.h>
 
@@ -84,6 +85,35 @@ CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, 
   check(nvrtcGetCUBIN(prog, result.cubin.data()), "nvrtcGetCUBIN");
   nvrtcDestroyProgram(&prog);
   return result;
+}
+
+namespace {
+
+// What a kept cubin depends on: the compiler, its options (the architecture among them)
+// and the source, whole (the store compares it, so no two sources share an entry).
+std::string binary_key(const std::string &source, const std::string &arch)
+{
+  std::string key = "nvrtc " + nvrtc_version() + "\noptions";
+  for (const std::string &o : options_for(arch)) key += " " + o;
+  return key + "\n" + source;
+}
+
+}  // namespace
+
+std::vector<char> compile_cubin_kept(const std::string &source, const std::string &name, const std::string &arch)
+{
+  const std::shared_ptr<KernelBinaryStore> store = kernel_binary_store();
+  if (!store || injected_faults().compile) return nvrtc_compile(source, name, arch).cubin;  // a fault must reach NVRTC
+  const std::string key = binary_key(source, arch);
+  if (std::optional<std::vector<char>> kept = store->find(key)) return *kept;
+  std::vector<char> cubin = nvrtc_compile(source, name, arch).cubin;
+  store->keep(key, cubin);
+  return cubin;
+}
+
+void keep_compiled_cubin(const std::string &source, const std::string &arch, const std::vector<char> &cubin)
+{
+  if (const std::shared_ptr<KernelBinaryStore> store = kernel_binary_store()) store->keep(binary_key(source, arch), cubin);
 }
 
 std::string nvrtc_ptx(const std::string &source, const std::string &name, const std::string &virtual_arch)

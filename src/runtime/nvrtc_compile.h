@@ -19,6 +19,14 @@ struct CompiledCubin {
 };
 
 CompiledCubin nvrtc_compile(const std::string &source, const std::string &name, const std::string &arch = "sm_90");
+// The cubin of a kernel that will run (an operator's action, diagonal, cell matrices,
+// transfers): from the installed KernelBinaryStore when it holds this source compiled
+// with these options by this NVRTC, else compiled and kept there (kernel_binary_store.h).
+// Without a store it is nvrtc_compile's cubin.
+std::vector<char> compile_cubin_kept(const std::string &source, const std::string &name, const std::string &arch);
+// Keeps a cubin compiled elsewhere (the tuner's winner, compiled while tuning) under the
+// key compile_cubin_kept would look it up by.
+void keep_compiled_cubin(const std::string &source, const std::string &arch, const std::vector<char> &cubin);
 // The PTX for a virtual architecture (compute_90): what the instructions are before
 // ptxas, e.g. whether shared loads were paired (tests of Tables::Interleaved).
 std::string nvrtc_ptx(const std::string &source, const std::string &name, const std::string &virtual_arch = "compute_90");
