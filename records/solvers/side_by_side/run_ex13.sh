@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# PETSc's snes/tutorials/ex13 (Poisson), built unchanged against the CUDA PETSc, on a
+# Gmsh file of a 13^3 Kuhn box refined by PETSc: 3D P2 (-dm_refine 2) and P4
+# (-dm_refine 1), 1,092,727 unknowns each; CG, rtol 1e-10, vectors on the GPU. Every run
+# with -log_view -log_view_gpu_time (event times with GPU work are n/a without it).
+# Configurations (the `config` column of summary.csv):
+#   pmg_whole     fem_gpu Jacobian + fem_gpu_pmg, residual from the form file
+#   jacobi_whole  fem_gpu Jacobian + Jacobi, residual from the form file
+#   pmg           fem_gpu Jacobian + fem_gpu_pmg, PetscDS residual (CPU)
+#   jacobi        fem_gpu Jacobian + Jacobi, PetscDS residual (CPU)
+#   gamg          aijcusparse (DMPlex assembly) + GAMG, PetscDS residual
+# A configuration's first run on a fresh tuning cache is named *_cold (tuning included).
+# After `source .carry/env.sh` on the GPU machine; ex13 is .carry/bin/ex13.
+# Environment: CASES (default "p2 p4"), CONFIGS (default "pmg_whole jacobi_whole"),
+#   EXTRA (more options for every fem_gpu run, e.g. for an A/B of one option) and TAG
+#   (appended to the runs' names), RUN_LIMIT (seconds a run may take, default 240).
+# Usage: run_ex13.sh OUTPUT_DIR
+set -uo pipefail
+out="$1"
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
+python3 "$repo/tests/petsc/make_gmsh_box.py" 3 13 "$out/box.msh"
+lib="$repo/.carry/lib/libfemgpu.so"
+common="-dll_append $lib -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_vec_type cuda
+ -ksp_type cg -ksp_rtol 1e-10 -snes_converged_reason -ksp_converged_reason -error_view -log_view -log_view_gpu_time -snes_view"
+femgpu="-dm_mat_type fem_gpu -mat_fem_gpu_backend cuda ${EXTRA:-}"
+whole="-dm_fem_gpu_form_file $here/ex13_poisson_3d.ufl"
+jac="-mat_fem_gpu_form_file $here/ex13_poisson_3d.ufl"
+
+config_options() {  # config -> options
+  case "$1" in
+    pmg_whole) echo "$femgpu $whole -pc_type fem_gpu_pmg" ;;
+    jacobi_whole) echo "$femgpu $whole -pc_type jacobi" ;;
+    pmg) echo "$femgpu $jac -pc_type fem_gpu_pmg" ;;
+    jacobi) echo "$femgpu $jac -pc_type jacobi" ;;
+    gamg) echo "-dm_mat_type aijcusparse -pc_type gamg" ;;
+  esac
+}
+
+run() {  # name options...
+  local name="$1${TAG:-}" t0=$SECONDS
+  shift
+  # shellcheck disable=SC2086,SC2068
+  timeout "${RUN_LIMIT:-240}" "$repo/.carry/bin/ex13" $common $@ >"$out/$name.log" 2>&1
+  echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E 'Linear solve converged|L_2 Error|^ *[0-9]+: +Main Stage' "$out/$name.log" | head -3 | tr -s ' ' | tr '\n' ';')"
+}
+
+declare -A degree_refine=([p2]="2 2" [p4]="4 1")
+for case in ${CASES:-p2 p4}; do
+  read -r k r <<<"${degree_refine[$case]}"
+  problem="-potential_petscspace_degree $k -dm_refine $r"
+  for config in ${CONFIGS:-pmg_whole jacobi_whole}; do
+    opts="$problem $(config_options "$config")"
+    [ "$config" != gamg ] && [ ! -e "$out/.warm_$case" ] && run "ex13_3d_${case}_${config}_cold" $opts && touch "$out/.warm_$case"
+    run "ex13_3d_${case}_${config}" $opts
+  done
+done
