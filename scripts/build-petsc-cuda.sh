@@ -13,6 +13,9 @@
 #   CUDA_HOME            CUDA toolkit (default /usr/local/cuda)
 #   CUDA_ARCH            SM list for --with-cuda-arch (default 90)
 #   MAKE_NP              parallel make jobs (default 2)
+#   MAKE_LOAD            PETSc's make starts no job while the load average is above it;
+#                        default 64 (PETSc's own, 2.0, leaves one job running, niced, for
+#                        as long as any other build shares a 2-core machine)
 #   FORCE=1              rebuild even if the stamp matches
 #
 # Idempotent: if PREFIX/lib/libpetsc.so exists and PREFIX/.femgpu-petsc-stamp
@@ -140,7 +143,7 @@ T1=$(date +%s)
 log "configure took $((T1 - T0)) s"
 
 log "building with MAKE_NP=$MAKE_NP"
-make PETSC_DIR="$SRC_DIR" PETSC_ARCH="$PETSC_ARCH_NAME" MAKE_NP="$MAKE_NP" all
+make PETSC_DIR="$SRC_DIR" PETSC_ARCH="$PETSC_ARCH_NAME" MAKE_NP="$MAKE_NP" MAKE_LOAD="${MAKE_LOAD:-64}" all
 T2=$(date +%s)
 log "make all took $((T2 - T1)) s"
 
