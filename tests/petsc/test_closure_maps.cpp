@@ -18,8 +18,8 @@
 #include "femgpu.h"
 #include "form/form.h"
 #include "left_boundary.h"
-#include "petsc/mesh_geometry.h"
-#include "petsc/plex_maps.h"
+#include "petsc/plex/mesh_geometry.h"
+#include "petsc/plex/plex_maps.h"
 
 static const char help[] = "Compares femgpu's closure maps with DMPlexVecGetClosure cell by cell.\n"
                            "  -degrees 1,2,3 -components C (0: the dimension) -coordinate_degree 1|2\n";

@@ -23,8 +23,8 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/coo_pattern.h"
-#include "petsc/plex_maps.h"
+#include "petsc/plex/coo_pattern.h"
+#include "petsc/plex/plex_maps.h"
 
 static const char help[] = "Compares the unique COO pattern of MatConvert with the plain cell-by-cell one.\n"
                            "  -degrees 1,2,3 -components C (0: the dimension)\n";

@@ -14,8 +14,8 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/essential_values.h"
-#include "petsc/plex_maps.h"
+#include "petsc/plex/essential_values.h"
+#include "petsc/plex/plex_maps.h"
 
 static const char help[] = "Compares femgpu's essential boundary values with DMPlexInsertBoundaryValues.\n"
                            "  -degrees 1,2,3 -components C (0: the dimension) -comps_left 0 -comps_all 1 -order 0|1\n";

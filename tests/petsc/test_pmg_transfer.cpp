@@ -18,8 +18,8 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/pmg_levels.h"
-#include "petsc/pmg_transfer.h"
+#include "petsc/pmg/pmg_levels.h"
+#include "petsc/pmg/pmg_transfer.h"
 
 static const char help[] = "Checks the p-multigrid prolongation, restriction and coefficient injection.\n"
                            "  -fine_degree K -coarse_degree D -components 1|dim -form_file F.ufl -tolerance T\n";
