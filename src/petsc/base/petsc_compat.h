@@ -12,3 +12,12 @@
 #if PETSC_VERSION_LT(3, 20, 0)
   #define PetscAssertPointer(h, arg) PetscValidPointer(h, arg)
 #endif
+
+// The options argument of a type's SetFromOptions hook (MatSetFromOptions_FEMGPU, the
+// p-multigrid PC's): its type changed in PETSc 3.23 (a pointer to PetscOptionItems
+// before, a handle after): use the one this PETSc declares.
+namespace femgpu {
+template <class F> struct FirstArg;
+template <class R, class A0, class A1> struct FirstArg<R (*)(A0, A1)> { using type = A0; };
+using OptionItems = FirstArg<decltype(&PetscOptionsHeadBegin)>::type;
+}  // namespace femgpu

@@ -5,8 +5,9 @@
 // coefficient. A coefficient on the trial
 // element reads through the Mat's closure map; one in its own element through the map of
 // its field in the DM its values live in (coefficient_fields.h).
+#include "petsc/mat/coefficient_binding.h"
+#include "petsc/mat/mat_context.h"
 #include "petsc/plex/coefficient_fields.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 
 namespace femgpu {
 

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
 
 namespace femgpu {
 

@@ -16,10 +16,11 @@
 #include <vector>
 
 #include "petsc/plex/coo_pattern.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "runtime/entry_sum.h"
 
 namespace femgpu {
+
+struct MatFEMGPUContext;  // mat_context.h
 
 struct ConvertPattern {
   PetscObjectId dm = 0;  // MAT_REUSE_MATRIX: the same DM, cells and cell width

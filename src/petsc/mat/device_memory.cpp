@@ -1,8 +1,9 @@
 // FEMGPUDeviceMemoryInUse: how much memory the GPU this rank works on has in use, so an
 // example can report what each matrix type costs on the device (femgpu.h).
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
+#include "petsc/base/petsc_compat.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_femgpu_device.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "runtime/cuda_driver.h"
 #endif

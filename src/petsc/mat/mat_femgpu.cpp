@@ -12,10 +12,20 @@
 
 #include "femgpu.h"
 #include "petsc/base/composed_object.h"
-#include "petsc/mat/mat_femgpu_fields.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
 #include "petsc/base/vec_checks.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_assembly.h"
+#include "petsc/mat/mat_femgpu_device.h"
+#include "petsc/mat/mat_femgpu_facets.h"
+#include "petsc/mat/mat_femgpu_fields.h"
+#include "petsc/mat/mat_femgpu_fields_ops.h"
+#include "petsc/mat/mat_femgpu_finite.h"
+#include "petsc/mat/mat_femgpu_options.h"
+#include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/mat/mat_femgpu_shell_edits.h"
+#include "petsc/mat/mat_femgpu_solver.h"
 
 PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not declared in its headers
 
@@ -287,6 +297,35 @@ static PetscErrorCode MatCreateVecs_FEMGPU(Mat A, Vec *right, Vec *left)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// MatZeroEntries, as TS calls it before each IJacobian: the matrix is zero (MatMult and the
+// diagonal give zeros, anything that would assemble it is refused) until its operator is
+// bound again: a linearization point (as the SNES and TS wrappers set at each evaluation),
+// a constant or a coefficient.
+static PetscErrorCode MatZeroEntries_FEMGPU(Mat A)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  ctx->zeroed = true;
+  // MATSHELL keeps an earlier MatScale/MatShift through MatZeroEntries (PETSc 3.18) and resets
+  // them at final assembly: a zero matrix has neither.
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local)
+{
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(A, &ctx));
+  if (!ctx->op.linearization) PetscCall(VecDuplicate(x_local, &ctx->op.linearization));
+  PetscCall(VecCopy(x_local, ctx->op.linearization));  // a new state: the action re-reads it
+  ctx->zeroed = false;
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatDestroy_FEMGPU(Mat A)
 {
   PetscFunctionBegin;
@@ -294,7 +333,7 @@ static PetscErrorCode MatDestroy_FEMGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatCreate_FEMGPU(Mat A)
+PetscErrorCode MatCreate_FEMGPU(Mat A)
 {
   PetscFunctionBegin;
   PetscCall(MatCreate_Shell(A));
@@ -320,31 +359,17 @@ static PetscErrorCode MatCreate_FEMGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MatFEMGPURegisterLogEvents()
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &FEMGPU_SetUp));
+  PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &FEMGPU_Apply));
+  PetscCall(PetscLogEventRegister("FEMGPUTune", MAT_CLASSID, &FEMGPU_Tune));
+  PetscCall(PetscLogEventRegister("FEMGPUDiagonal", MAT_CLASSID, &FEMGPU_Diagonal));
+  PetscCall(PetscLogEventRegister("FEMGPUMaps", MAT_CLASSID, &FEMGPU_Maps));
+  PetscCall(PetscLogEventRegister("FEMGPUSymmetry", MAT_CLASSID, &FEMGPU_Symmetry));
+  PetscCall(PetscLogEventRegister("FEMGPUAssembly", MAT_CLASSID, &FEMGPU_Assembly));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace femgpu
-
-PetscErrorCode MatFEMGPURegister(void)
-{
-  static PetscBool registered = PETSC_FALSE;
-  PetscFunctionBegin;
-  if (registered) PetscFunctionReturn(PETSC_SUCCESS);
-  registered = PETSC_TRUE;
-  PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
-  PetscCall(SNESAddOptionsChecker(femgpu::MatFEMGPUSNESOptionsChecker));  // unchanged SNES programs: snes_jacobian.cpp
-  PetscCall(femgpu::PCFEMGPUPMGRegister());  // -pc_type fem_gpu_pmg: pc_femgpu_pmg.cpp
-  PetscCall(PetscLogEventRegister("FEMGPUSetUp", MAT_CLASSID, &femgpu::FEMGPU_SetUp));
-  PetscCall(PetscLogEventRegister("FEMGPUApply", MAT_CLASSID, &femgpu::FEMGPU_Apply));
-  PetscCall(PetscLogEventRegister("FEMGPUTune", MAT_CLASSID, &femgpu::FEMGPU_Tune));
-  PetscCall(PetscLogEventRegister("FEMGPUDiagonal", MAT_CLASSID, &femgpu::FEMGPU_Diagonal));
-  PetscCall(PetscLogEventRegister("FEMGPUMaps", MAT_CLASSID, &femgpu::FEMGPU_Maps));
-  PetscCall(PetscLogEventRegister("FEMGPUSymmetry", MAT_CLASSID, &femgpu::FEMGPU_Symmetry));
-  PetscCall(PetscLogEventRegister("FEMGPUAssembly", MAT_CLASSID, &femgpu::FEMGPU_Assembly));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// Called by PETSc when the library is loaded with -dll_append /path/libfemgpu.so.
-PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_femgpu(void)
-{
-  PetscFunctionBegin;
-  PetscCall(MatFEMGPURegister());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

@@ -6,9 +6,12 @@
 #include "femgpu.h"
 #include "form/form_file.h"
 #include "form/quoted_text.h"
-#include "petsc/mat/mat_femgpu_fields.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/coefficient_binding.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_fields_ops.h"
+#include "petsc/mat/mat_femgpu_setup.h"
 
 using femgpu::MatFEMGPUContext;
 

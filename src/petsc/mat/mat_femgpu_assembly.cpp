@@ -27,9 +27,14 @@
 
 #include "femgpu.h"
 #include "petsc/base/composed_object.h"
-#include "petsc/mat/convert_pattern.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/convert_pattern.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_assembly.h"
+#include "petsc/mat/mat_femgpu_facets.h"
+#include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/mat/mat_femgpu_shell_edits.h"
 
 namespace femgpu {
 

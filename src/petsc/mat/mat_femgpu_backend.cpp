@@ -6,8 +6,11 @@
 #include <algorithm>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu_backend.h"
+#include "petsc/mat/mat_femgpu_device.h"
+#include "petsc/mat/mat_femgpu_tune.h"
 #include "runtime/opencl_runtime.h"
 #include "probe/opencl_probe.h"
 #include "tune/opencl_tuner.h"

@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_shell_edits.h"
+#include "petsc/base/petsc_compat.h"
+#include "petsc/mat/mat_femgpu_copy.h"
 
 namespace femgpu {
 

@@ -7,8 +7,10 @@
 #include <petscconf.h>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_device.h"
 #if defined(FEMGPU_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)
   #include <petscdevice_cuda.h>
 

@@ -9,9 +9,11 @@
 // MatConvert appends their cell matrices (MatFEMGPUCellMatrices, on the host).
 // Does not: tune them (they run the default SCPWI schedule, surface-sized work).
 #include "fem/action_tables.h"
-#include "petsc/plex/boundary_facets.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_facets.h"
+#include "petsc/plex/boundary_facets.h"
 
 namespace femgpu {
 

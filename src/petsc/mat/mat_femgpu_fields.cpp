@@ -13,6 +13,9 @@
 #include "ir/lower.h"
 #include "petsc/base/petsc_errors.h"
 #include "petsc/plex/plex_maps.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_fields_ops.h"
 
 namespace femgpu {
 

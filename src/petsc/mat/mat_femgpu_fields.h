@@ -19,6 +19,8 @@
 // Does not: take an off-diagonal block whose two fields have the same element (its
 // coefficient binding could not tell field j's layout from field i's: refused), or a
 // residual F on a mixed element, or coefficients on mixed elements.
+// This file (mat_femgpu_fields.cpp): the blocks, made at the first use; their operations
+// are mat_femgpu_fields_ops.h's.
 #pragma once
 
 #include <petscdm.h>
@@ -27,9 +29,10 @@
 #include <vector>
 
 #include "form/form.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 
 namespace femgpu {
+
+struct MatFEMGPUContext;  // mat_context.h
 
 struct FieldBlocks {
   std::vector<DM> dms;            // per field: DMCreateSubDM's sub-DM
@@ -45,17 +48,5 @@ PetscErrorCode FieldBlocksDestroy(FieldBlocks *f);
 
 // *multi: whether A's DM has several fields; if so, the blocks are made (once).
 PetscErrorCode MatFEMGPUSetUpFields(Mat A, MatFEMGPUContext *ctx, bool *multi);
-
-// The operations of a multi-field Mat (mat_femgpu_fields_ops.cpp).
-PetscErrorCode MatFEMGPUFieldsApply(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add);
-PetscErrorCode MatFEMGPUFieldsDiagonal(MatFEMGPUContext *ctx, Vec d);
-PetscErrorCode MatFEMGPUFieldsView(MatFEMGPUContext *ctx, PetscViewer viewer);
-PetscErrorCode MatCreateSubMatrix_FEMGPU(Mat A, IS is_row, IS is_col, MatReuse reuse, Mat *B);
-// MatFEMGPUSetConstant / MatFEMGPUSetCoefficient on a Mat whose blocks exist: the same
-// on every block's fem_gpu Mat (a diagonal block, an off-diagonal block's residual).
-PetscErrorCode MatFEMGPUFieldsSetConstant(MatFEMGPUContext *ctx, const char name[], PetscReal value);
-PetscErrorCode MatFEMGPUFieldsSetCoefficient(MatFEMGPUContext *ctx, const char name[], Vec w);
-// Block (i, j) with its trial coefficient bound to w_j (a global Vec of field j's sub-DM).
-PetscErrorCode MatFEMGPUOffDiagonalBlock(Mat residual, DM test_dm, Vec w_j, Mat *block);
 
 }  // namespace femgpu

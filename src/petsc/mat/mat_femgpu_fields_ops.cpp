@@ -10,8 +10,11 @@
 
 #include "femgpu.h"
 #include "form/mixed_blocks.h"
-#include "petsc/mat/mat_femgpu_fields.h"
 #include "petsc/base/vec_checks.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_fields.h"
+#include "petsc/mat/mat_femgpu_fields_ops.h"
 
 namespace femgpu {
 

@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu_finite.h"
 
 namespace femgpu {
 

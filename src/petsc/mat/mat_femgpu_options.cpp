@@ -7,9 +7,11 @@
 
 #include "femgpu.h"
 #include "form/quoted_text.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/option_checks.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_options.h"
 #include "petsc/mat/schedule_text_option.h"
 #include "schedule/schedule_words.h"
 #include "tune/tune_moves.h"

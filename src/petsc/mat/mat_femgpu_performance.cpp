@@ -12,8 +12,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu_performance.h"
 #include "model/cost_model.h"
 #include "model/physical_bound.h"
 #include "probe/opencl_probe.h"

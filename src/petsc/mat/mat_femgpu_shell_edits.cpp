@@ -3,7 +3,9 @@
 #include <petsc/private/matimpl.h>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_copy.h"
 
 namespace femgpu {
 

@@ -57,15 +57,5 @@ PetscErrorCode MatFEMGPUCopyShellEdits(const ShellEdits &from, ShellEdits *to);
 // A's edits replayed on M, an assembled matrix of A's layouts holding A's entries as
 // the form defines them; *symmetric is false where an edit may break symmetry.
 PetscErrorCode MatFEMGPUReplayShellEdits(Mat A, const ShellEdits &edits, Mat M, bool *symmetric);
-// M += a X for the replay of MatAXPY(A, a, X): X assembled (MatConvert to aij), an
-// error naming A and the first entry where X has entries outside M's pattern.
-PetscErrorCode MatFEMGPUReplayAXPY(Mat A, PetscScalar a, Mat X, Mat M);
-// MatCopy(A, B) into a B that is not a shell: B zeroed, then the operator's entries (its
-// edits replayed) added; B's nonzero pattern must hold them, or grows under
-// DIFFERENT_NONZERO_PATTERN (mat_femgpu_copy.cpp).
-PetscErrorCode MatFEMGPUCopyToAssembled(Mat A, Mat B, MatStructure str);
-// How many structural entries of X, over all ranks, are not in Y's nonzero pattern, and
-// the first (lowest row) one's row and column (-1 where none). Collective.
-PetscErrorCode MatFEMGPUPatternMissing(Mat Y, Mat X, PetscInt *missing, PetscInt *row, PetscInt *column);
 
 }  // namespace femgpu

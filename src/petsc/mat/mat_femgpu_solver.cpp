@@ -18,10 +18,17 @@
 #include <algorithm>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_fields.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
 #include "petsc/base/vec_checks.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_facets.h"
+#include "petsc/mat/mat_femgpu_fields.h"
+#include "petsc/mat/mat_femgpu_fields_ops.h"
+#include "petsc/mat/mat_femgpu_finite.h"
+#include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/mat/mat_femgpu_shell_edits.h"
+#include "petsc/mat/mat_femgpu_solver.h"
 #include "reference/reference_diagonal.h"
 
 namespace femgpu {

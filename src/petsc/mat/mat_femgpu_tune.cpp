@@ -14,8 +14,10 @@
 #include <sstream>
 
 #include "petsc/base/log_stage.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_tune.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 #include "cache/tuning_cache.h"

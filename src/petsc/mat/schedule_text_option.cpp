@@ -3,6 +3,7 @@
 
 #include "form/quoted_text.h"
 #include "schedule/schedule_words.h"
+#include "petsc/mat/mat_context.h"
 
 namespace femgpu {
 

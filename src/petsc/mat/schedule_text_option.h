@@ -13,11 +13,13 @@
 // Does not: check the schedule against the form or device (setup's validate() does).
 #pragma once
 
+#include <petscsys.h>
+
 #include <string>
 
-#include "petsc/mat/mat_femgpu_impl.h"
-
 namespace femgpu {
+
+struct ScheduleRequest;  // mat_context.h
 
 // Sets *r's strategy, words and (where the text names one) precision from `text`;
 // `option` names the option in errors.

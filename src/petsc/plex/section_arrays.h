@@ -10,6 +10,8 @@
 #include <petscsection.h>
 #include <petsc/private/sectionimpl.h>
 
+#include "petsc/base/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
+
 namespace femgpu {
 
 struct SectionArrays {

@@ -23,8 +23,11 @@
 #include <vector>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/option_checks.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/pmg/pc_femgpu_pmg.h"
 #include "petsc/pmg/pmg_levels.h"
 #include "petsc/pmg/pmg_transfer.h"
 

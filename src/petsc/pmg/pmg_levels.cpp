@@ -5,7 +5,8 @@
 #include <petscfe.h>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
 
 namespace femgpu {
 

@@ -7,7 +7,8 @@
 #include <petscdmplex.h>
 #include <petscfe.h>
 
-#include "petsc/mat/mat_femgpu_impl.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
 #include "petsc/base/petsc_errors.h"
 #include "fem/quadrature.h"
 #if defined(FEMGPU_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)

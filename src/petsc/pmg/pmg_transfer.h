@@ -21,6 +21,8 @@
 
 namespace femgpu {
 
+extern PetscLogEvent FEMGPU_Transfer;  // registered with the PC (pc_femgpu_pmg.h)
+
 PetscErrorCode PMGCreateProlongation(Mat coarse, Mat fine, Mat *P);
 
 // Coefficient values of `fine` (local Vec, constrained DOFs included) interpolated into

@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "femgpu.h"
-#include "petsc/mat/mat_femgpu_impl.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
 
 namespace femgpu {
 

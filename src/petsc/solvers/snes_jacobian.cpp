@@ -20,8 +20,11 @@
 
 #include "femgpu.h"
 #include "petsc/base/composed_object.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
 #include "petsc/solvers/jacobian_compare.h"
-#include "petsc/mat/mat_femgpu_impl.h"
+#include "petsc/solvers/snes_jacobian.h"
+#include "petsc/solvers/snes_residual.h"
 #include "petsc/solvers/ts_ijacobian.h"
 
 namespace femgpu {
@@ -104,18 +107,6 @@ PetscErrorCode wrap_local_jacobian(DM dm)
 }
 
 }  // namespace
-
-PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local)
-{
-  MatFEMGPUContext *ctx;
-  PetscFunctionBegin;
-  PetscCall(MatFEMGPUGetContext(A, &ctx));
-  if (!ctx->op.linearization) PetscCall(VecDuplicate(x_local, &ctx->op.linearization));
-  PetscCall(VecCopy(x_local, ctx->op.linearization));  // a new state: the action re-reads it
-  ctx->zeroed = false;
-  PetscCall(PetscObjectStateIncrease((PetscObject)A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes)
 {

@@ -23,18 +23,21 @@
 
 #include "femgpu.h"
 #include "petsc/base/composed_object.h"
-#include "petsc/plex/essential_values.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/base/option_checks.h"
-#include "petsc/solvers/residual_check.h"
 #include "petsc/base/text_option.h"
 #include "petsc/base/vec_checks.h"
+#include "petsc/mat/dm_residual.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/plex/essential_values.h"
+#include "petsc/solvers/residual_check.h"
+#include "petsc/solvers/snes_residual.h"
 
 namespace femgpu {
 
 namespace {
 
-constexpr const char *kResidualKey = "femgpu_residual";
 constexpr const char *kCheckKey = "femgpu_residual_check";
 
 PetscErrorCode residual_local(DM dm, Vec x_local, Vec f_local, void *ctx)
@@ -191,53 +194,13 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
              file.c_str());
   PetscCall(create_check(dm, check_tol, program, program_ctx));  // before the hooks become femgpu's
   PetscCall(create_residual(dm, file.c_str(), &residual));
-  PetscCall(PetscObjectCompose((PetscObject)dm, kResidualKey, (PetscObject)residual));
+  PetscCall(PetscObjectCompose((PetscObject)dm, kDMResidualKey, (PetscObject)residual));
   PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
   PetscErrorCode (*boundary)(DM, Vec, void *) = nullptr;
   PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, nullptr));
   if (boundary == DMPlexSNESComputeBoundaryFEM) PetscCall(DMSNESSetBoundaryLocal(dm, boundary_local, residual));
   PetscCall(MatDestroy(&residual));  // the DM holds it
   PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file.c_str()));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *source)
-{
-  Mat residual = nullptr;
-  MatFEMGPUContext *ctx;
-  PetscFunctionBegin;
-  if (!dm) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectQuery((PetscObject)dm, kResidualKey, (PetscObject *)&residual));
-  if (!residual) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatFEMGPUGetContext(residual, &ctx));
-  *text = ctx->op.form_text;
-  *source = ctx->op.form_source;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatFEMGPUCheckDMResidualConstants(Mat A, const MatFEMGPUContext *ctx)
-{
-  Mat residual = nullptr;
-  MatFEMGPUContext *r;
-  PetscFunctionBegin;
-  if (ctx->op.residual || !ctx->op.dm) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectQuery((PetscObject)ctx->op.dm, kResidualKey, (PetscObject *)&residual));
-  if (!residual) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatFEMGPUGetContext(residual, &r));
-  // Before the residual's first evaluation its constants are not resolved yet (SNES
-  // evaluates the residual before the first Jacobian).
-  if (!r->set_up || r->op.form_text != ctx->op.form_text) PetscFunctionReturn(PETSC_SUCCESS);
-  for (size_t i = 0; i < ctx->op.ir->constants.size(); ++i)
-    for (size_t j = 0; j < r->op.ir->constants.size(); ++j) {
-      const std::string &name = ctx->op.ir->constants[i].name;
-      if (r->op.ir->constants[j].name != name) continue;
-      const PetscReal mine = ctx->op.constants[i], theirs = r->op.constants[j];
-      PetscCheck(mine == theirs, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP,
-                 "fem_gpu: the Jacobian's constant '%s' is %g but the residual's is %g (both from %s, the residual by -dm_fem_gpu_form_file): "
-                 "Newton's method would solve with the derivative of another problem. Give both the same value, e.g. -mat_fem_gpu_constant_%s %g "
-                 "(the residual reads the options, not MatFEMGPUSetConstant() on the Jacobian)",
-                 name.c_str(), (double)mine, (double)theirs, ctx->op.form_source.c_str(), name.c_str(), (double)mine);
-    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

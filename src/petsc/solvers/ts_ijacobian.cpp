@@ -17,8 +17,10 @@
 
 #include "femgpu.h"
 #include "petsc/base/composed_object.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/solvers/jacobian_compare.h"
-#include "petsc/mat/mat_femgpu_impl.h"
 #include "petsc/solvers/ts_ijacobian.h"
 
 namespace femgpu {
@@ -125,23 +127,6 @@ PetscErrorCode MatFEMGPUCheckNoTimeShift(Mat J)
                "fem_gpu: form %s names the constant '%s', which is TS's shift (the IJacobian's shift * dF/du_t), but this Jacobian is a SNES "
                "program's: no TS gives it a value. Remove the time-derivative term, or solve the problem with TS",
                ctx->op.form_source.c_str(), kTimeShiftConstant);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// MatZeroEntries, as TS calls it before each IJacobian: the matrix is zero (MatMult and the
-// diagonal give zeros, anything that would assemble it is refused) until its operator is
-// bound again: a linearization point (as the SNES and TS wrappers set at each evaluation),
-// a constant or a coefficient.
-PetscErrorCode MatZeroEntries_FEMGPU(Mat A)
-{
-  MatFEMGPUContext *ctx;
-  PetscFunctionBegin;
-  PetscCall(MatFEMGPUGetContext(A, &ctx));
-  ctx->zeroed = true;
-  // MATSHELL keeps an earlier MatScale/MatShift through MatZeroEntries (PETSc 3.18) and resets
-  // them at final assembly: a zero matrix has neither.
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

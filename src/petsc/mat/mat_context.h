@@ -2,13 +2,14 @@
 // (MatFEMGPUOptions), the operator and what setup derives from it (OperatorDescription:
 // the lowered form, tables, closure maps), where it runs (DeviceState: the backend and its
 // measured applies) and what tuning chose (TuningResult). Private to src/petsc/.
+// Holds the structs only: the functions that read and write them are declared by the
+// headers of the files that define them (mat_femgpu.h: MatFEMGPUGetContext and the apply;
+// mat_femgpu_setup.h, ...), and what tuning needs from a backend by mat_femgpu_tune.h.
 #pragma once
 
 #include <petscdm.h>
 #include <petscmat.h>
-#include <petscsnes.h>
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -16,13 +17,12 @@
 
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
-#include "ir/lower.h"
-#include "petsc/mat/mat_femgpu_shell_edits.h"
+#include "model/cost_model.h"
 #include "petsc/base/petsc_compat.h"
+#include "petsc/mat/mat_femgpu_shell_edits.h"
 #include "petsc/plex/plex_maps.h"
 #include "runtime/action_backend.h"
 #include "schedule/schedule_words.h"
-#include "tune/tuner.h"
 
 namespace femgpu {
 
@@ -50,10 +50,13 @@ struct ScheduleRequest {
   std::string precision = "fp64";
   PetscInt device = -1;  // CUDA ordinal; -1: rank modulo the number of devices
 };
+// The kernel's precision the request names.
+inline Precision MatFEMGPURequestedPrecision(const ScheduleRequest &r) { return r.precision == "fp32" ? Precision::FP32 : Precision::FP64; }
 
 // What the user asked for, by API calls (mat_femgpu_api.cpp) and the options database
 // (mat_femgpu_options.cpp); setup, tuning and MatView read it, nothing derived is kept here.
-// MatDuplicate and the p-multigrid levels copy parts of it.
+// MatDuplicate and the p-multigrid levels copy it through MatFEMGPUCopiedOptions
+// (mat_femgpu_options.h).
 struct MatFEMGPUOptions {
   std::string backend_name = "auto";
   PetscInt quadrature_degree = -1;  // -1: estimated from the form
@@ -175,7 +178,7 @@ struct MatFEMGPUContext {
   PetscLogDouble setup_seconds = 0;
   bool jacobian_checked = false;  // -mat_fem_gpu_check_jacobian ran (snes_jacobian.cpp)
   // MatZeroEntries made it the zero matrix until a linearization point binds its operator
-  // again (ts_ijacobian.cpp: TS zeroes the Jacobian before each IJacobian).
+  // again (mat_femgpu.cpp; TS zeroes the Jacobian before each IJacobian: ts_ijacobian.cpp).
   bool zeroed = false;
   bool time_shift_noted = false;  // the PetscInfo line of a form without TS's shift was printed
   bool apply_finite_checked = false, diagonal_finite_checked = false;  // -mat_fem_gpu_check_finite ran
@@ -185,127 +188,5 @@ struct MatFEMGPUContext {
   // made at the first use instead of the single-field setup; null otherwise.
   std::shared_ptr<FieldBlocks> fields;
 };
-
-// A tuner's answer: every timed candidate, and the fastest one's backend made from the
-// kernel that was timed (no second compile or upload of the program); null where none
-// ran or the timed kernel is not the one the Mat runs (CUDA times FP64 for an fp32 request).
-struct TunerOutcome {
-  TuneReport report;
-  std::unique_ptr<ActionBackend> backend;
-};
-
-// What tuning needs from a backend: the cache key's device part and its tuner.
-struct TuneTarget {
-  std::string backend;  // "opencl", "cuda"
-  std::string device, device_version, driver_version, nvrtc_version = "none";
-  DeviceParams params;         // for the cost model's ranking
-  std::string params_source;   // e.g. "probe cache ...", "defaults (no probe for OpenCL)"
-  // Times the candidates on arrays with n_out outputs (random values, this Mat's maps).
-  std::function<TunerOutcome(const ActionArrays &arrays, size_t n_out, const TuneSettings &settings)> tune;
-  // Throws std::invalid_argument for a schedule this backend cannot run (a cached entry
-  // holding one is skipped and retuned); unset: validate() against the form only.
-  std::function<void(const Schedule &)> can_run;
-};
-
-PetscErrorCode MatFEMGPUGetContext(Mat A, MatFEMGPUContext **ctx);
-PetscErrorCode MatFEMGPUSetUp(Mat A);
-// Binds every coefficient the form uses (coefficient_binding.cpp): the Vec given, SNES's
-// linearization point, or a field of the DM's auxiliary vector; errors name what is missing.
-PetscErrorCode MatFEMGPUBindCoefficients(Mat A, MatFEMGPUContext *ctx);
-PetscErrorCode MatView_FEMGPU(Mat A, PetscViewer viewer);
-// Chooses and builds the backend (and its schedule) from the context's request.
-PetscErrorCode MatFEMGPUMakeBackend(Mat A, MatFEMGPUContext *ctx);
-// The schedule for -mat_fem_gpu_strategy auto: from the tuning cache when it holds a
-// valid entry for this form, device and size, else tuned with target.tune (and stored);
-// then *tuned is the tuner's backend of it (TunerOutcome), left null on a cache hit.
-// The FEMGPUTune event covers lookup and tuning.
-PetscErrorCode MatFEMGPUTuneSchedule(Mat A, MatFEMGPUContext *ctx, const TuneTarget &target, Schedule *chosen,
-                                     std::unique_ptr<ActionBackend> *tuned);
-// MatView's performance lines: measured GFLOP/s and GDoF/s, the roofline (Eq. 16).
-PetscErrorCode MatFEMGPUDescribePerformance(Mat A, MatFEMGPUContext *ctx, std::string *text);
-inline Precision MatFEMGPURequestedPrecision(const ScheduleRequest &r) { return r.precision == "fp32" ? Precision::FP32 : Precision::FP64; }
-// Re-reads coefficient Vecs that changed; fills the action's arrays (pointers into the
-// given local arrays, valid until they are restored).
-PetscErrorCode MatFEMGPUApply(Mat A, Vec x, Vec y, bool add);  // y (+)= A x, no shell scaling
-// z = y + A x (transpose: A^T x) through MatMult (MatMultTranspose), so that MATSHELL's
-// scalings and shifts apply: MatMultAdd's path once the Mat has shell edits.
-PetscErrorCode MatFEMGPUMultAddEdited(Mat A, Vec x, Vec y, Vec z, bool transpose);
-// y_local += the action on local vectors of the DM (no ghost exchange): the residual's path.
-PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local);
-PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx);
-// Host arrays of one apply; host_coefficients false leaves coefficient values null
-// (they stay on the device).
-PetscErrorCode MatFEMGPUFillArrays(MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, bool host_coefficients,
-                                   ActionArrays *a);
-// The same for one operator: its IR, maps and cell subset (empty: every cell);
-// own-element coefficient maps are cut to the subset into *scratch.
-PetscErrorCode MatFEMGPUFillOperatorArrays(MatFEMGPUContext *ctx, const ActionIR &ir, const PlexMaps &maps, const std::vector<PetscInt> &cells,
-                                           std::vector<std::vector<int>> *scratch, const PetscScalar *trial, const PetscScalar *coords,
-                                           bool host_coefficients, ActionArrays *a);
-// Exterior facet operators (mat_femgpu_facets.cpp): at setup, after the maps (every
-// cell's) and before the backend, the parts of the form's ds integrals, and for a form
-// without dx integrals the Mat's own operator cut to its cells; then their backends.
-PetscErrorCode MatFEMGPUSetUpFacets(Mat A, MatFEMGPUContext *ctx, const LowerOptions &lower);
-PetscErrorCode MatFEMGPUMakeFacetBackends(Mat A, MatFEMGPUContext *ctx);
-// out (local) += the facet parts' action (diagonal: false) or diagonal (true).
-PetscErrorCode MatFEMGPUApplyFacets(Mat A, MatFEMGPUContext *ctx, const PetscScalar *trial, const PetscScalar *coords, PetscScalar *out, bool diagonal);
-// Every cell matrix on the host, in coo_indices()'s order: the Mat's operator's cells,
-// then each facet part's (mat_femgpu_assembly.cpp's host path).
-PetscErrorCode MatFEMGPUCellMatrices(Mat A, MatFEMGPUContext *ctx, const PetscScalar *coords, std::vector<PetscScalar> *values);
-// MatView's lines about the facet parts ("" without ds integrals).
-std::string MatFEMGPUDescribeFacets(const MatFEMGPUContext *ctx);
-// The GPU-resident apply y (+)= A x on global Vecs; *done is false when the Vecs,
-// backend or communicator do not allow it.
-PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done);
-// The CUDA device PETSc's own vectors use (its default context), so the kernel runs
-// where VECCUDA arrays live; -1 when this PETSc has no CUDA device.
-PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal);
-// Solver operations (mat_femgpu_solver.cpp): diagonal, transpose, duplicate, copy,
-// symmetry. SetSolverOperations installs them at MatCreate; DetectSymmetry runs at setup.
-PetscErrorCode MatFEMGPUSetSolverOperations(Mat A);
-// Unchanged SNES programs (snes_jacobian.cpp): the SNES options checker that makes a DM's
-// local Jacobian the fem_gpu operator, and the linearization point it binds.
-PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes);
-PetscErrorCode MatZeroEntries_FEMGPU(Mat A);  // ts_ijacobian.cpp
-PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local);
-// The form file of -dm_fem_gpu_form_file when the DM's residual is femgpu's (snes_residual.cpp),
-// so its Jacobian Mats take derivative(F) without -mat_fem_gpu_form_file; unchanged otherwise.
-PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *source);
-// -dm_fem_gpu_form_file: the DM's residual becomes femgpu's (called by the SNES checker).
-PetscErrorCode MatFEMGPUWrapDMResidual(DM dm);
-// A Jacobian of the same form file as its DM's femgpu residual must have the residual's
-// constants (an error names the first that differs); called at setup, once the residual
-// has been set up.
-PetscErrorCode MatFEMGPUCheckDMResidualConstants(Mat A, const MatFEMGPUContext *ctx);
-PetscErrorCode MatFEMGPUDetectSymmetry(Mat A, MatFEMGPUContext *ctx);
-
-// The MatSetFromOptions hook; its options argument's type changed in PETSc 3.23 (a
-// pointer to PetscOptionItems before, a handle after): use the one this PETSc declares.
-template <class F> struct FirstArg;
-template <class R, class A0, class A1> struct FirstArg<R (*)(A0, A1)> { using type = A0; };
-using OptionItems = FirstArg<decltype(&PetscOptionsHeadBegin)>::type;
-PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems PetscOptionsObject);
-
-// Inside FEMGPUSetUp: FEMGPUMaps (closure maps from the DMPlex), FEMGPUTune (first
-// MatMult's tuning, CUDA/OpenCL), FEMGPUSymmetry (the cell-matrix symmetry check).
-// FEMGPUApply covers the backend's call alone, on every path: the ghost exchanges
-// (DMGlobalToLocal, DMLocalToGlobal) show under PETSc's own events.
-// MatConvert to assembled types (mat_femgpu_assembly.cpp), installed at MatCreate.
-PetscErrorCode MatFEMGPUSetAssemblyOperations(Mat A);
-extern PetscLogEvent FEMGPU_Assembly;
-// -pc_type fem_gpu_pmg (pc_femgpu_pmg.cpp): registers the PC and its events.
-PetscErrorCode PCFEMGPUPMGRegister();
-extern PetscLogEvent FEMGPU_Transfer;  // pmg_transfer.cpp
-
-extern PetscLogEvent FEMGPU_SetUp, FEMGPU_Apply, FEMGPU_Diagonal, FEMGPU_Tune, FEMGPU_Maps, FEMGPU_Symmetry;
-
-// -mat_fem_gpu_check_finite (mat_femgpu_finite.cpp): unless *done or the option is off,
-// when `inputs`, the bound coefficients and the linearization point are finite, an error
-// if `output` (of `operation`) is not; then *done. Collective on A.
-PetscErrorCode MatFEMGPUCheckFinite(Mat A, MatFEMGPUContext *ctx, const char *operation, const std::vector<Vec> &inputs, Vec output, bool *done);
-
-// One backend call of MatMult took `seconds` (wall time): counts it for MatView's time
-// per apply and logs the action's FLOPs.
-PetscErrorCode MatFEMGPURecordApply(MatFEMGPUContext *ctx, PetscLogDouble seconds);
 
 }  // namespace femgpu
