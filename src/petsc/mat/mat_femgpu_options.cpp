@@ -1,6 +1,7 @@
 // The fem_gpu Mat's options (MatSetFromOptions): one options block, each option read
 // with its range checked where it is declared (option_checks.h), so a bad value stops
-// with an error naming the option instead of being taken as "unset" or wrapped.
+// with an error naming the option instead of being taken as "unset" or wrapped; and the
+// one copy of them a Mat made from another takes (MatFEMGPUCopiedOptions).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -200,6 +201,28 @@ PetscErrorCode MatSetFromOptions_FEMGPU(Mat A, OptionItems)
   PetscFunctionBegin;
   PetscCall(read_options(A));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+MatFEMGPUOptions MatFEMGPUCopiedOptions(const MatFEMGPUOptions &from, const MatFEMGPUOptions &own, const OptionsCopyChanges &changes)
+{
+  MatFEMGPUOptions o = from;
+  // The new Mat's own reading of the options database, and what it read for itself.
+  o.options_read = own.options_read;
+  o.options_prefix = own.options_prefix;
+  o.tune_monitor = own.tune_monitor;
+  o.tune_budget = own.tune_budget;
+  o.tune_plan = own.tune_plan;
+  o.tune_cache = own.tune_cache;
+  o.retune = own.retune;
+  o.check_jacobian_tol = own.check_jacobian_tol;
+  if (changes.backend_name) o.backend_name = *changes.backend_name;
+  if (changes.schedule) o.schedule = *changes.schedule;
+  if (changes.own_views_and_checks) {
+    o.view_ir = own.view_ir;
+    o.view_source = own.view_source;
+    o.check_finite = own.check_finite;
+  }
+  return o;
 }
 
 }  // namespace femgpu

@@ -26,6 +26,7 @@
 #include "petsc/mat/mat_femgpu_fields.h"
 #include "petsc/mat/mat_femgpu_fields_ops.h"
 #include "petsc/mat/mat_femgpu_finite.h"
+#include "petsc/mat/mat_femgpu_options.h"
 #include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/mat/mat_femgpu_shell_edits.h"
 #include "petsc/mat/mat_femgpu_solver.h"
@@ -153,15 +154,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   b->op.form_source = a->op.form_source;
   b->op.given_form = a->op.given_form;
   b->op.constants_set = a->op.constants_set;
-  b->options.backend_name = a->options.backend_name;
-  b->options.quadrature_degree = a->options.quadrature_degree;
-  b->options.compress_points = a->options.compress_points;
-  b->options.view_ir = a->options.view_ir;
-  b->options.view_source = a->options.view_source;
-  b->options.schedule = a->options.schedule;
-  b->options.symmetric_declared = a->options.symmetric_declared;
-  b->options.boundary_label = a->options.boundary_label;
-  b->options.check_finite = a->options.check_finite;
+  b->options = MatFEMGPUCopiedOptions(a->options, b->options);  // B keeps its own tuning options (mat_femgpu_options.h)
   for (auto &kv : b->op.coefficients) {
     PetscCall(VecDestroy(&kv.second.vec));
     PetscCall(VecDestroy(&kv.second.local));

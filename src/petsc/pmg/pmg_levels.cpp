@@ -7,6 +7,7 @@
 #include "femgpu.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_options.h"
 
 namespace femgpu {
 
@@ -83,13 +84,12 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
   PetscCall(PMGCopyConstants(fine, *level));
   PetscCall(MatFEMGPUGetContext(*level, &l));
   l->op.given_form = f->op.given_form;  // a block of a mixed form: lowered for the level's element
-  l->options.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
-  l->options.quadrature_degree = f->options.quadrature_degree;
-  l->options.compress_points = f->options.compress_points;
-  l->options.symmetric_declared = f->options.symmetric_declared;
-  l->options.boundary_label = f->options.boundary_label;
-  l->options.schedule = level_schedule(f->options.schedule);
-  l->options.schedule.precision = precision;
+  OptionsCopyChanges changes;  // a duplicate's copy of the fine Mat's options, but:
+  changes.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
+  changes.schedule = level_schedule(f->options.schedule);
+  changes.schedule->precision = precision;
+  changes.own_views_and_checks = true;  // as its MatSetFromOptions above read them
+  l->options = MatFEMGPUCopiedOptions(f->options, l->options, changes);
   coefficients->clear();
   for (size_t i = 0; i < f->op.ir->coefficients.size(); ++i) {
     if (f->op.ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by the form
