@@ -1,5 +1,5 @@
 // femgpu's closure maps (plex_build_maps: closures from section offsets and closure
-// patterns, src/petsc/plex_closure.cpp) are identical, entry for entry, to the maps read
+// patterns, src/petsc/plex/plex_closure.cpp) are identical, entry for entry, to the maps read
 // the slow way, through PETSc's DMPlexVecGetClosure on a vector holding each entry's
 // index, cell by cell (femgpu's maps before, and PETSc's own answer): every DOF map (all
 // and free, with a Dirichlet condition on the "left" faces) and the coordinate map, for

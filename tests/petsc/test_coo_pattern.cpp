@@ -1,4 +1,4 @@
-// MatConvert's unique, sorted COO pattern (src/petsc/coo_pattern.h) gives the matrix the
+// MatConvert's unique, sorted COO pattern (src/petsc/plex/coo_pattern.h) gives the matrix the
 // plain one gives: on a box mesh with an essential condition on the "left" faces, for every
 // degree in -degrees and -components, random cell matrices are inserted twice,
 //   P: every cell entry (n_cells x width^2, constrained rows and columns -1), PETSc sums;

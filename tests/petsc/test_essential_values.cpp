@@ -1,4 +1,4 @@
-// femgpu's plan of the essential boundary values (src/petsc/essential_values.cpp) writes
+// femgpu's plan of the essential boundary values (src/petsc/plex/essential_values.cpp) writes
 // what PETSc's DMPlexInsertBoundaryValues writes, entry for entry: on a local vector of
 // random values, both insert the same DM's conditions and the vectors must agree to
 // rounding everywhere, constrained entries and untouched ones. Two boundaries overlap

@@ -1,4 +1,4 @@
-// The p-multigrid transfers (src/petsc/pmg_transfer.h) on a mesh from the options, a
+// The p-multigrid transfers (src/petsc/pmg/pmg_transfer.h) on a mesh from the options, a
 // P_fine field with an essential condition on the "left" boundary, and its level at
 // -coarse_degree (pmg_levels.h):
 //   interpolation: a polynomial of degree <= coarse that vanishes on "left", projected

@@ -7,7 +7,7 @@
 // of this rank (0-based from the first cell) whose facet f is an exterior boundary face
 // (DMPlexMarkBoundaryFaces: one support cell and not shared with another rank), with
 // that label value when one is given. Also the closure maps of a subset of cells.
-// Does not: integrate anything; src/petsc/mat_femgpu_facets.cpp builds the operators.
+// Does not: integrate anything; src/petsc/mat/mat_femgpu_facets.cpp builds the operators.
 #pragma once
 
 #include <petscdmplex.h>
