@@ -219,7 +219,7 @@ PetscErrorCode ExampleReportStages(MPI_Comm comm)
     t[s]     = info.time;
     count[s] = info.count;
   }
-  /* femgpu's stages hold its setup and tuning events (src/petsc/log_stage.h) */
+  /* femgpu's stages hold its setup and tuning events (src/petsc/base/log_stage.h) */
   PetscCall(EventSeconds("femgpu setup", "FEMGPUSetUp", &t[EXAMPLE_NUM_STAGES]));
   PetscCall(EventSeconds("femgpu tuning", "FEMGPUTune", &t[EXAMPLE_NUM_STAGES + 1]));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, EXAMPLE_NUM_STAGES + 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));

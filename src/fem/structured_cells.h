@@ -3,7 +3,7 @@
 // orientation), with vertices numbered lexicographically (x fastest).
 //
 // Takes: dim (2 or 3) and faces. Returns: (dim+1) vertex ids per cell, cell-major.
-// Used by the DMPlex box mesh (src/petsc/box_mesh.cpp) and the benchmark meshes.
+// Used by the DMPlex box mesh (src/petsc/plex/box_mesh.cpp) and the benchmark meshes.
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 // and the transfer backends (runtime/transfer_backend.h).
 //
 // Takes and returns: plain values and pointers the caller owns.
-// Does not: build tables (src/petsc/pmg_transfer.cpp does) or apply anything.
+// Does not: build tables (src/petsc/pmg/pmg_transfer.cpp does) or apply anything.
 #pragma once
 
 #include <vector>

@@ -1,6 +1,6 @@
 // The CUDA source of the COO entry sum: the cell matrices' entries, computed on the device,
 // summed into the unique (row, column) entries that MatConvert gave
-// MatSetPreallocationCOO (src/petsc/coo_pattern.h), so that the values go to an
+// MatSetPreallocationCOO (src/petsc/plex/coo_pattern.h), so that the values go to an
 // aijcusparse Mat without leaving the device.
 //
 // Takes: nothing; the kernel's arguments are (n_unique, jmap, perm, in, out), PETSc's own

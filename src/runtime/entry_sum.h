@@ -7,7 +7,7 @@
 // Returns: sum(), the device pointer of the n_unique sums (its own buffer, valid until the
 // next sum() or its destruction), complete when it returns (synchronized), so another
 // stream (PETSc's) may read it.
-// Does not: know PETSc or the pattern's meaning (src/petsc/coo_pattern.h builds it).
+// Does not: know PETSc or the pattern's meaning (src/petsc/plex/coo_pattern.h builds it).
 #pragma once
 
 #include <cstddef>

@@ -5,7 +5,7 @@
 // keeps (device backends upload them once), and the lengths of the row and column
 // vectors. Returns: apply(), out += the forward (column -> row) or transposed transfer on
 // host arrays; the CUDA backend also takes device pointers (apply_device).
-// Does not: know PETSc (src/petsc/pmg_transfer.cpp owns Vecs and ghost exchanges).
+// Does not: know PETSc (src/petsc/pmg/pmg_transfer.cpp owns Vecs and ghost exchanges).
 #pragma once
 
 #include <cstddef>

@@ -19,10 +19,10 @@
 #include "form/parser.h"
 #include "ir/expression_evaluator.h"
 #include "form/quoted_text.h"
-#include "petsc/mesh_geometry.h"
-#include "petsc/option_checks.h"
-#include "petsc/petsc_compat.h"
-#include "petsc/petsc_errors.h"
+#include "petsc/plex/mesh_geometry.h"
+#include "petsc/base/option_checks.h"
+#include "petsc/base/petsc_compat.h"
+#include "petsc/base/petsc_errors.h"
 
 static const char help[] =
     "femgpu-apply: applies the operator of a UFL form on a mesh and prints a(u,v) = v^T A u.\n"

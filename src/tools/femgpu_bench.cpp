@@ -41,7 +41,7 @@
 #include "tune/cuda_tuner.h"
 #include "probe/device_cache.h"
 #include "probe/device_probe.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 using namespace femgpu;
 

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "form/quoted_text.h"
-#include "petsc/petsc_compat.h"
-#include "petsc/text_option.h"
+#include "petsc/base/petsc_compat.h"
+#include "petsc/base/text_option.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 

@@ -29,7 +29,7 @@
 #include "tune/cuda_tuner.h"
 #include "probe/device_probe.h"
 #include "cache/json_lite.h"
-#include "petsc/text_option.h"
+#include "petsc/base/text_option.h"
 
 namespace femgpu {
 

@@ -9,7 +9,7 @@
 #include "fem/quadrature.h"
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/mesh_geometry.h"
+#include "petsc/plex/mesh_geometry.h"
 #include "pointwise_jacobians.h"
 
 namespace femgpu_test {

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 namespace femgpu_test {
 

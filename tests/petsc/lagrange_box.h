@@ -7,7 +7,7 @@
 #include <petscfe.h>
 
 #include "femgpu.h"
-#include "petsc/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
+#include "petsc/base/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
 
 inline PetscErrorCode CreateLagrangeBox(MPI_Comm comm, PetscInt dim, PetscInt faces, PetscInt components, PetscInt degree, DM *dm)
 {

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "petsc/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
+#include "petsc/base/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
 
 // The x of the centroid of boundary face f (one supporting cell): its vertices are the
 // cell's closure vertices at the same places, reference vertex k being the k-th.

@@ -3,7 +3,7 @@
 // df) with trial (component gc, derivative dg).
 #include "pointwise_jacobians.h"
 
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 #define POINTWISE_ARGS                                                                                              \
   PetscInt dim, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[],    \

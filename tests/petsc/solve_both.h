@@ -5,7 +5,7 @@
 
 #include <petscksp.h>
 
-#include "petsc/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
+#include "petsc/base/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
 
 // y = A^-1 b by the KSP of the options prefixed solve_; z = J^-1 b by LU.
 inline PetscErrorCode solve_both(Mat A, Mat J, Vec b, Vec y, Vec z)

@@ -14,7 +14,7 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 namespace stokes {
 

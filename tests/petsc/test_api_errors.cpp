@@ -11,7 +11,7 @@
 
 #include "femgpu.h"
 #include "lagrange_box.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 static const char help[] = "Checks the error codes of misused fem_gpu matrices.\n";
 

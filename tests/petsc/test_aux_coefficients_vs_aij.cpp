@@ -23,7 +23,7 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 #include "solve_both.h"
 
 static const char help[] = "Compares a fem_gpu Mat whose coefficients are auxiliary fields with PETSc's assembled Jacobian.\n"

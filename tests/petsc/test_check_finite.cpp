@@ -11,7 +11,7 @@
 
 #include "femgpu.h"
 #include "lagrange_box.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 static const char help[] = "Checks -mat_fem_gpu_check_finite.\n";
 

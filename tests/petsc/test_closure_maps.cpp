@@ -1,5 +1,5 @@
 // femgpu's closure maps (plex_build_maps: closures from section offsets and closure
-// patterns, src/petsc/plex_closure.cpp) are identical, entry for entry, to the maps read
+// patterns, src/petsc/plex/plex_closure.cpp) are identical, entry for entry, to the maps read
 // the slow way, through PETSc's DMPlexVecGetClosure on a vector holding each entry's
 // index, cell by cell (femgpu's maps before, and PETSc's own answer): every DOF map (all
 // and free, with a Dirichlet condition on the "left" faces) and the coordinate map, for
@@ -18,8 +18,8 @@
 #include "femgpu.h"
 #include "form/form.h"
 #include "left_boundary.h"
-#include "petsc/mesh_geometry.h"
-#include "petsc/plex_maps.h"
+#include "petsc/plex/mesh_geometry.h"
+#include "petsc/plex/plex_maps.h"
 
 static const char help[] = "Compares femgpu's closure maps with DMPlexVecGetClosure cell by cell.\n"
                            "  -degrees 1,2,3 -components C (0: the dimension) -coordinate_degree 1|2\n";

@@ -1,4 +1,4 @@
-// MatConvert's unique, sorted COO pattern (src/petsc/coo_pattern.h) gives the matrix the
+// MatConvert's unique, sorted COO pattern (src/petsc/plex/coo_pattern.h) gives the matrix the
 // plain one gives: on a box mesh with an essential condition on the "left" faces, for every
 // degree in -degrees and -components, random cell matrices are inserted twice,
 //   P: every cell entry (n_cells x width^2, constrained rows and columns -1), PETSc sums;
@@ -23,8 +23,8 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/coo_pattern.h"
-#include "petsc/plex_maps.h"
+#include "petsc/plex/coo_pattern.h"
+#include "petsc/plex/plex_maps.h"
 
 static const char help[] = "Compares the unique COO pattern of MatConvert with the plain cell-by-cell one.\n"
                            "  -degrees 1,2,3 -components C (0: the dimension)\n";

@@ -1,4 +1,4 @@
-// femgpu's plan of the essential boundary values (src/petsc/essential_values.cpp) writes
+// femgpu's plan of the essential boundary values (src/petsc/plex/essential_values.cpp) writes
 // what PETSc's DMPlexInsertBoundaryValues writes, entry for entry: on a local vector of
 // random values, both insert the same DM's conditions and the vectors must agree to
 // rounding everywhere, constrained entries and untouched ones. Two boundaries overlap
@@ -14,8 +14,8 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/essential_values.h"
-#include "petsc/plex_maps.h"
+#include "petsc/plex/essential_values.h"
+#include "petsc/plex/plex_maps.h"
 
 static const char help[] = "Compares femgpu's essential boundary values with DMPlexInsertBoundaryValues.\n"
                            "  -degrees 1,2,3 -components C (0: the dimension) -comps_left 0 -comps_all 1 -order 0|1\n";

@@ -1,4 +1,4 @@
-// The p-multigrid transfers (src/petsc/pmg_transfer.h) on a mesh from the options, a
+// The p-multigrid transfers (src/petsc/pmg/pmg_transfer.h) on a mesh from the options, a
 // P_fine field with an essential condition on the "left" boundary, and its level at
 // -coarse_degree (pmg_levels.h):
 //   interpolation: a polynomial of degree <= coarse that vanishes on "left", projected
@@ -18,8 +18,8 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/pmg_levels.h"
-#include "petsc/pmg_transfer.h"
+#include "petsc/pmg/pmg_levels.h"
+#include "petsc/pmg/pmg_transfer.h"
 
 static const char help[] = "Checks the p-multigrid prolongation, restriction and coefficient injection.\n"
                            "  -fine_degree K -coarse_degree D -components 1|dim -form_file F.ufl -tolerance T\n";

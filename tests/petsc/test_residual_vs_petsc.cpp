@@ -29,7 +29,7 @@
 
 #include "femgpu.h"
 #include "left_boundary.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 static const char help[] = "Compares femgpu's residual kernel with PETSc's DMPlexSNESComputeResidualFEM.\n"
                            "  -form hyperelasticity|nonlinear_diffusion|linear_problem|rhs_coefficient|rhs_constant|elasticity_load -forms_dir DIR\n"

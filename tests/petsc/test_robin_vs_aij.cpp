@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "femgpu.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 #include "solve_both.h"
 #include "vec_difference.h"
 

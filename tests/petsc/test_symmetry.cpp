@@ -16,7 +16,7 @@
 
 #include "femgpu.h"
 #include "lagrange_box.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 static const char help[] = "Checks the symmetry of fem_gpu matrices.\n";
 

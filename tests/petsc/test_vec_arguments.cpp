@@ -23,7 +23,7 @@
 
 #include "femgpu.h"
 #include "lagrange_box.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 #include "stokes_problem.h"
 
 static const char help[] = "Checks that Vec arguments which do not fit a fem_gpu Mat are errors.\n"

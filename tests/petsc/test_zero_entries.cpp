@@ -7,7 +7,7 @@
 
 #include "femgpu.h"
 #include "lagrange_box.h"
-#include "petsc/petsc_compat.h"
+#include "petsc/base/petsc_compat.h"
 
 static const char help[] = "Checks MatZeroEntries on fem_gpu matrices.\n";
 

@@ -3,7 +3,7 @@
 
 #include <petscvec.h>
 
-#include "petsc/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
+#include "petsc/base/petsc_compat.h"  // PETSC_SUCCESS on PETSc 3.18
 
 inline PetscErrorCode relative_difference(Vec a, Vec b, PetscReal *error)
 {

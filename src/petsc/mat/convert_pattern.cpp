@@ -1,0 +1,67 @@
+// MatConvert's COO pattern of a fem_gpu Mat (convert_pattern.h): the closure maps of its
+// cells and facet parts, numbered globally by the DM's local-to-global map.
+#include "petsc/mat/convert_pattern.h"
+
+#include <cstdint>
+#include <numeric>
+
+#include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+
+namespace femgpu {
+
+PetscErrorCode convert_pattern_source(MatFEMGPUContext *ctx, ConvertPattern *pattern)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)ctx->op.dm, &pattern->dm));
+  pattern->n_cells = ctx->op.maps().n_cells;
+  pattern->width = ctx->op.maps().width;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode convert_pattern_build(MatFEMGPUContext *ctx, ConvertPattern *pattern)
+{
+  ISLocalToGlobalMapping ltog;
+  std::vector<CooBlock> blocks;
+  PetscFunctionBegin;
+  PetscCall(convert_pattern_source(ctx, pattern));
+  const PlexMaps &maps = ctx->op.maps();
+  blocks.push_back({maps.free.data(), maps.n_cells, maps.width});
+  for (const FacetPart &p : ctx->op.facets) blocks.push_back({p.maps.free.data(), p.maps.n_cells, p.maps.width});
+  std::vector<PetscInt> global(static_cast<size_t>(maps.local_size));  // global index of each local-vector index
+  std::iota(global.begin(), global.end(), PetscInt(0));
+  PetscCall(DMGetLocalToGlobalMapping(ctx->op.dm, &ltog));
+  if (!global.empty()) PetscCall(ISLocalToGlobalMappingApply(ltog, maps.local_size, global.data(), global.data()));
+  PetscCall(coo_pattern_build(blocks, maps.local_size, global.data(), &pattern->coo));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std::vector<PetscScalar> &cells, std::vector<PetscScalar> *unique)
+{
+  PetscFunctionBegin;
+  PetscCheck(static_cast<PetscCount>(cells.size()) == pattern.coo.n_entries, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "MatConvert of a fem_gpu Mat: %zu cell-matrix values for a COO pattern of %" PetscCount_FMT " entries", cells.size(),
+             pattern.coo.n_entries);
+  unique->resize(static_cast<size_t>(pattern.coo.n_unique()));
+  coo_pattern_sum(pattern.coo, cells.data(), unique->data());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique)
+{
+  PetscFunctionBegin;
+  static_assert(sizeof(PetscCount) == sizeof(std::int64_t), "jmap and perm go to the device as 64-bit integers");
+#ifdef FEMGPU_HAVE_CUDA
+  const CooPattern &coo = pattern->coo;
+  if (!pattern->device)
+    FEMGPU_CXX(comm, pattern->device = make_cuda_entry_sum(reinterpret_cast<const std::int64_t *>(coo.jmap.data()), static_cast<size_t>(coo.n_unique()),
+                                                           reinterpret_cast<const std::int64_t *>(coo.perm.data()), ordinal));
+  FEMGPU_CXX(comm, *unique = pattern->device->sum(cells));
+#else
+  (void)pattern, (void)ordinal, (void)cells, (void)unique;
+  SETERRQ(comm, PETSC_ERR_SUP, "MatConvert of a fem_gpu Mat: device values without the CUDA backend in this build");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

@@ -1,0 +1,190 @@
+// The GPU-resident MatMult: when the Vecs live on the GPU (VECCUDA) and the backend is
+// CUDA with an FP64 schedule, the kernels read and write PETSc's device arrays
+// directly, so a MatMult copies nothing between host and device on one rank (the kernels
+// work in the global numbering), and only ghost values on several ranks (the kernels
+// work on ghosted local Vecs that live on the device). The kernels: the Mat's operator,
+// then each exterior facet part (mat_femgpu_facets.cpp), adding into the same output.
+#include <petscconf.h>
+
+#include "femgpu.h"
+#include "petsc/base/petsc_errors.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_device.h"
+#if defined(FEMGPU_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+
+  #include "runtime/cuda_driver.h"  // cuda::synchronize
+  #define FEMGPU_DEVICE_VECS 1
+#endif
+
+namespace femgpu {
+
+#if FEMGPU_DEVICE_VECS
+static PetscErrorCode on_device(Vec v, PetscBool *yes)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, yes, VECSEQCUDA, VECMPICUDA, ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+#if FEMGPU_DEVICE_VECS
+// Device pointers of the coefficient values (ghosted local Vecs) of one operator's IR;
+// null where unbound.
+struct HeldCoefficients {
+  std::vector<unsigned long long> ptrs;
+  std::vector<const PetscScalar *> held;
+  std::vector<Vec> vecs;
+};
+
+static PetscErrorCode get_coefficients(MatFEMGPUContext *ctx, const ActionIR &ir, HeldCoefficients *h)
+{
+  PetscFunctionBegin;
+  h->ptrs.assign(ir.coefficients.size(), 0);
+  h->held.assign(ir.coefficients.size(), nullptr);
+  h->vecs.assign(ir.coefficients.size(), nullptr);
+  for (size_t i = 0; i < ir.coefficients.size(); ++i) {
+    auto it = ctx->op.coefficients.find(ir.coefficients[i].name);
+    if (it == ctx->op.coefficients.end()) continue;
+    h->vecs[i] = it->second.local;
+    PetscCall(VecCUDAGetArrayRead(h->vecs[i], &h->held[i]));
+    h->ptrs[i] = reinterpret_cast<unsigned long long>(h->held[i]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode restore_coefficients(HeldCoefficients *h)
+{
+  PetscFunctionBegin;
+  for (size_t i = 0; i < h->held.size(); ++i)
+    if (h->held[i]) PetscCall(VecCUDARestoreArrayRead(h->vecs[i], &h->held[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// One kernel of the Mat: its operator or a facet part, with the maps and cells it runs on.
+struct DevicePart {
+  const ActionIR *ir;
+  const PlexMaps *maps;
+  const std::vector<PetscInt> *cells;
+  std::vector<std::vector<int>> *scratch;
+  ActionBackend *backend;
+};
+
+static std::vector<DevicePart> device_parts(MatFEMGPUContext *ctx)
+{
+  std::vector<DevicePart> parts{{ctx->op.ir.get(), &ctx->op.maps(), &ctx->op.cells, &ctx->op.coefficient_maps, ctx->device.backend.get()}};
+  for (FacetPart &p : ctx->op.facets)
+    if (p.backend) parts.push_back({p.ir.get(), &p.maps, &p.cells, &p.coefficient_maps, p.backend.get()});
+  return parts;
+}
+
+// out (device) += A in (device), every part through its maps in the global numbering
+// (one rank, `global`) or the local section's. PETSc may use its own stream: finish its
+// work before ours, and ours before it goes on.
+static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, bool global, size_t n_out, Vec in, Vec out)
+{
+  Vec coords;
+  const PetscScalar *ca, *din;
+  PetscScalar *dout;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &ca));  // host copy: uploaded once, on the first call
+  PetscCall(VecCUDAGetArrayRead(in, &din));
+  PetscCall(VecCUDAGetArray(out, &dout));
+  PetscLogDouble t0, t1;
+  PetscCall(PetscLogEventBegin(FEMGPU_Apply, A, in, out, 0));
+  FEMGPU_CXX(PetscObjectComm((PetscObject)A), cuda::synchronize());
+  PetscCall(PetscTime(&t0));  // the kernels alone (each launch waits for its kernel): MatView's time per apply
+  for (const DevicePart &part : device_parts(ctx)) {
+    ActionArrays arrays;
+    HeldCoefficients coefficients;
+    PetscCall(MatFEMGPUFillOperatorArrays(ctx, *part.ir, *part.maps, *part.cells, part.scratch, nullptr, ca, false, &arrays));
+    arrays.trial.map = global ? part.maps->global_free.data() : part.maps->free.data();
+    arrays.test_map = arrays.trial.map;
+    PetscCall(get_coefficients(ctx, *part.ir, &coefficients));
+    FEMGPU_CXX(PetscObjectComm((PetscObject)A), {
+      part.backend->apply_device(arrays, n_out, reinterpret_cast<unsigned long long>(din), coefficients.ptrs,
+                                 reinterpret_cast<unsigned long long>(dout));
+      cuda::synchronize();
+    });
+    PetscCall(restore_coefficients(&coefficients));
+  }
+  PetscCall(PetscTime(&t1));
+  PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
+  PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, in, out, 0));
+  PetscCall(VecCUDARestoreArray(out, &dout));
+  PetscCall(VecCUDARestoreArrayRead(in, &din));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal)
+{
+  PetscFunctionBegin;
+  *ordinal = -1;
+#if FEMGPU_DEVICE_VECS
+  PetscDeviceContext dctx;
+  PetscDevice device;
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextGetDevice(dctx, &device));
+  PetscDeviceType type;
+  PetscCall(PetscDeviceGetType(device, &type));
+  if (type == PETSC_DEVICE_CUDA) PetscCall(PetscDeviceGetDeviceId(device, ordinal));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+#if FEMGPU_DEVICE_VECS
+  if (ctx->options.schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
+  for (const DevicePart &part : device_parts(ctx))
+    if (!part.backend->on_device()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscBool x_dev, y_dev;
+  PetscCall(on_device(x, &x_dev));
+  PetscCall(on_device(y, &y_dev));
+  for (const auto &kv : ctx->op.coefficients) {
+    PetscBool w_dev;
+    PetscCall(on_device(kv.second.local, &w_dev));
+    x_dev = (PetscBool)(x_dev && w_dev);
+  }
+  if (!x_dev || !y_dev) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ctx->op.maps().global_free.empty()) {
+    // One rank: the kernel reads x and adds into y through maps in the global numbering,
+    // so neither DMGlobalToLocal nor DMLocalToGlobal runs.
+    if (!add) PetscCall(VecSet(y, 0.0));
+    PetscCall(launch(A, ctx, true, static_cast<size_t>(ctx->op.maps().global_size), x, y));
+    *done = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // Several ranks: ghosted local Vecs on the device. PETSc's star forest packs and
+  // unpacks on the GPU; only the ghost values cross MPI (staged through the host when
+  // MPI is not GPU-aware), never the whole vector.
+  Vec xl, yl;
+  PetscBool local_dev;
+  PetscCall(DMGetLocalVector(ctx->op.dm, &xl));
+  PetscCall(on_device(xl, &local_dev));
+  if (!local_dev) {
+    PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMGetLocalVector(ctx->op.dm, &yl));
+  PetscCall(DMGlobalToLocal(ctx->op.dm, x, INSERT_VALUES, xl));
+  PetscCall(VecSet(yl, 0.0));
+  PetscCall(launch(A, ctx, false, static_cast<size_t>(ctx->op.maps().local_size), xl, yl));
+  if (!add) PetscCall(VecSet(y, 0.0));
+  PetscCall(DMLocalToGlobal(ctx->op.dm, yl, ADD_VALUES, y));
+  PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
+  PetscCall(DMRestoreLocalVector(ctx->op.dm, &yl));
+  *done = PETSC_TRUE;
+#else
+  (void)A, (void)ctx, (void)x, (void)y, (void)add;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

@@ -1,0 +1,17 @@
+// The GPU-resident MatMult on PETSc's device arrays (mat_femgpu_device.cpp).
+#pragma once
+
+#include <petscmat.h>
+
+namespace femgpu {
+
+struct MatFEMGPUContext;  // mat_context.h
+
+// The GPU-resident apply y (+)= A x on global Vecs; *done is false when the Vecs,
+// backend or communicator do not allow it.
+PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done);
+// The CUDA device PETSc's own vectors use (its default context), so the kernel runs
+// where VECCUDA arrays live; -1 when this PETSc has no CUDA device.
+PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal);
+
+}  // namespace femgpu

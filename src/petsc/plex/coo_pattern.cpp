@@ -1,0 +1,193 @@
+// The unique, sorted COO pattern of the cell matrices (coo_pattern.h): the local indices
+// that occur as rows are grouped by a counting sort over the closure maps, taken in global
+// order, and each row's columns are made unique with a marker array (a sparse accumulator)
+// before the few unique ones are sorted. jmap/perm are filled row by row; each row's place
+// in perm is known beforehand (its cells' kept entries), so runs of rows go to threads.
+#include "petsc/plex/coo_pattern.h"
+
+#include <algorithm>
+#include <utility>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace femgpu {
+
+namespace {
+
+// Where each block's entries start in the appended cell matrices (blocks.size() + 1).
+std::vector<PetscCount> entry_offsets(const std::vector<CooBlock> &blocks)
+{
+  std::vector<PetscCount> o(1, 0);
+  for (const CooBlock &b : blocks) o.push_back(o.back() + static_cast<PetscCount>(b.n_cells) * b.width * b.width);
+  return o;
+}
+
+// A "slot", one row of one cell matrix: its cell's local indices, its first entry, and
+// how many of the cell's DOFs are kept (the row's kept entries).
+struct Slot {
+  const int *cell;
+  PetscInt width, kept;
+  PetscCount entry;
+};
+
+// The slots of each local index (as a row), ascending: a counting sort. Entries with a
+// negative local or global index are left out, as MatSetPreallocationCOO leaves them out.
+struct RowSlots {
+  std::vector<PetscCount> start;  // n_local + 1
+  std::vector<Slot> slot;
+};
+
+PetscErrorCode row_slots(const std::vector<CooBlock> &blocks, const std::vector<PetscCount> &offset, PetscInt n_local, const PetscInt *g, RowSlots *rs)
+{
+  PetscFunctionBegin;
+  rs->start.assign(static_cast<size_t>(n_local) + 1, 0);
+  for (const CooBlock &b : blocks)
+    for (PetscCount k = 0; k < static_cast<PetscCount>(b.n_cells) * b.width; ++k) {
+      const int r = b.local[k];
+      PetscCheck(r < n_local, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                 "COO pattern of the cell matrices: closure map entry %d is past the local vector (%" PetscInt_FMT " entries)", r, n_local);
+      if (r >= 0 && g[r] >= 0) ++rs->start[static_cast<size_t>(r) + 1];
+    }
+  for (PetscInt r = 0; r < n_local; ++r) rs->start[r + 1] += rs->start[r];
+  rs->slot.resize(static_cast<size_t>(rs->start[n_local]));
+  std::vector<PetscCount> next(rs->start.begin(), rs->start.end() - 1);
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const PetscInt w = blocks[b].width;
+    for (PetscInt c = 0; c < blocks[b].n_cells; ++c) {
+      const int *cell = blocks[b].local + c * w;
+      PetscInt kept = 0;
+      for (PetscInt j = 0; j < w; ++j) kept += cell[j] >= 0 && g[cell[j]] >= 0;
+      for (PetscInt i = 0; i < w; ++i)
+        if (cell[i] >= 0 && g[cell[i]] >= 0) rs->slot[next[cell[i]]++] = {cell, w, kept, offset[b] + (static_cast<PetscCount>(c) * w + i) * w};
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// One thread's scratch, per local index: the row last seen as having it as a column, its
+// place among the row's unique columns, and the next free place of that entry in perm.
+struct Scratch {
+  std::vector<PetscInt> mark;
+  std::vector<PetscCount> pos, next;
+  std::vector<std::pair<PetscInt, PetscInt>> columns;  // the current row's unique columns: (global, local)
+  std::vector<PetscCount> count;                        // their cell entries
+  struct Kept {
+    PetscInt column;  // local index
+    PetscCount entry;
+  };
+  std::vector<Kept> kept;  // the current row's kept cell entries, in cell order
+
+  explicit Scratch(PetscInt n_local) : mark(static_cast<size_t>(n_local), -1), pos(static_cast<size_t>(n_local)), next(static_cast<size_t>(n_local)) {}
+};
+
+// The unique entries of a run of consecutive rows (one thread's), appended in order.
+struct Part {
+  std::vector<PetscInt> rows, cols;
+  std::vector<PetscCount> jmap;  // each unique entry's first place in perm
+};
+
+// Row r's unique entries appended to `part`, its cell entries written to perm from
+// `first` on (the kept entries of the rows before it).
+void add_row(const RowSlots &rs, const PetscInt *g, PetscInt r, PetscCount first, Scratch *s, Part *part, PetscCount *perm)
+{
+  s->columns.clear();
+  s->kept.clear();
+  for (PetscCount k = rs.start[r]; k < rs.start[r + 1]; ++k) {
+    const Slot &sl = rs.slot[k];
+    for (PetscInt j = 0; j < sl.width; ++j) {
+      const PetscInt c = sl.cell[j];
+      if (c < 0 || g[c] < 0) continue;
+      s->kept.push_back({c, sl.entry + j});
+      if (s->mark[c] != r) s->mark[c] = r, s->columns.push_back({g[c], c});
+    }
+  }
+  std::sort(s->columns.begin(), s->columns.end());  // by global index (the local one only breaks ties)
+  s->count.assign(s->columns.size(), 0);
+  for (size_t k = 0; k < s->columns.size(); ++k) s->pos[s->columns[k].second] = static_cast<PetscCount>(k);
+  for (const Scratch::Kept &k : s->kept) ++s->count[s->pos[k.column]];
+  for (size_t k = 0; k < s->columns.size(); ++k) {
+    part->rows.push_back(g[r]);
+    part->cols.push_back(s->columns[k].first);
+    part->jmap.push_back(first);
+    s->next[s->columns[k].second] = first;
+    first += s->count[k];
+  }
+  for (const Scratch::Kept &k : s->kept) perm[s->next[k.column]++] = k.entry;
+}
+
+// The parts one after the other: the pattern's rows, cols and jmap (its last entry `kept`).
+void join(std::vector<Part> &parts, PetscCount kept, CooPattern *p)
+{
+  if (parts.size() == 1) {  // one thread: no copy
+    p->rows = std::move(parts[0].rows), p->cols = std::move(parts[0].cols), p->jmap = std::move(parts[0].jmap);
+    p->jmap.push_back(kept);
+    return;
+  }
+  size_t n = 0;
+  for (const Part &part : parts) n += part.rows.size();
+  p->rows.reserve(n), p->cols.reserve(n), p->jmap.reserve(n + 1);
+  for (const Part &part : parts) {
+    p->rows.insert(p->rows.end(), part.rows.begin(), part.rows.end());
+    p->cols.insert(p->cols.end(), part.cols.begin(), part.cols.end());
+    p->jmap.insert(p->jmap.end(), part.jmap.begin(), part.jmap.end());
+  }
+  p->jmap.push_back(kept);
+}
+
+// Above this many rows, threads (OpenMP builds) take contiguous runs of rows; the result
+// does not depend on how many.
+constexpr size_t kThreadedRows = 20000;
+
+}  // namespace
+
+PetscErrorCode coo_pattern_build(const std::vector<CooBlock> &blocks, PetscInt n_local, const PetscInt *global_of_local, CooPattern *pattern)
+{
+  RowSlots rs;
+  PetscFunctionBegin;
+  const std::vector<PetscCount> offset = entry_offsets(blocks);
+  PetscCall(row_slots(blocks, offset, n_local, global_of_local, &rs));
+  std::vector<PetscInt> order;  // the local indices that are rows, in global order
+  for (PetscInt r = 0; r < n_local; ++r)
+    if (rs.start[r + 1] > rs.start[r]) order.push_back(r);
+  std::sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return global_of_local[a] < global_of_local[b]; });
+  std::vector<PetscCount> first(order.size() + 1, 0);  // each row's first place in perm
+  for (size_t t = 0; t < order.size(); ++t) {
+    first[t + 1] = first[t];
+    for (PetscCount k = rs.start[order[t]]; k < rs.start[order[t] + 1]; ++k) first[t + 1] += rs.slot[k].kept;
+  }
+  *pattern = CooPattern();
+  pattern->n_entries = offset.back();
+  pattern->perm.resize(static_cast<size_t>(first.back()));
+  int threads = 1;
+#ifdef _OPENMP
+  if (order.size() > kThreadedRows) threads = omp_get_max_threads();
+#endif
+  std::vector<Part> parts(static_cast<size_t>(threads));
+  auto run = [&](int t, int nt) {  // thread t of nt: its run of rows
+    Scratch s(n_local);
+    const size_t begin = order.size() * t / nt, end = order.size() * (t + 1) / nt;
+    for (size_t i = begin; i < end; ++i) add_row(rs, global_of_local, order[i], first[i], &s, &parts[t], pattern->perm.data());
+  };
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+  run(omp_get_thread_num(), omp_get_num_threads());
+#else
+  run(0, 1);
+#endif
+  join(parts, first.back(), pattern);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void coo_pattern_sum(const CooPattern &pattern, const PetscScalar *cell_values, PetscScalar *unique)
+{
+  const PetscCount n = pattern.n_unique();
+  for (PetscCount u = 0; u < n; ++u) {
+    PetscScalar s = 0;
+    for (PetscCount k = pattern.jmap[u]; k < pattern.jmap[u + 1]; ++k) s += cell_values[pattern.perm[k]];
+    unique[u] = s;
+  }
+}
+
+}  // namespace femgpu

@@ -1,0 +1,47 @@
+// Closure indices of a DMPlex's cells: for each cell, the local-vector index of every
+// closure DOF, in the order DMPlexVecGetClosure returns the values.
+//
+// Takes: a DMPlex, a local section (the DM's or its coordinate DM's) and a range of cells.
+// Returns: n_cells x width indices (constrained DOFs included).
+// plex_closure_indices reads them from the section's offsets and each cell's closure
+// points and orientations, which it follows from the cones without a call per cell (cells
+// whose cones' orientations agree share PETSc's closure pattern, read once), with the
+// section's symmetries (PetscSectionGetFieldPointSyms: the dual space's permutation of a
+// point's DOFs for its orientation), field by field as DMPlexVecGetClosure does, but
+// without a vector or a work array per cell; it checks itself against
+// plex_closure_indices_by_vec (DMPlexVecGetClosure on a vector holding its own indices,
+// one cell at a time: PETSc's own answer, and the slow one) on a sample of cells, and
+// falls back to it where PETSc would do something else (meshes that are not interpolated,
+// a closure permutation on the section).
+// Does not: support sign flips of DOFs (Lagrange has none; refused with an error).
+#pragma once
+
+#include <petscdmplex.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "petsc/base/petsc_compat.h"
+
+namespace femgpu {
+
+// Each cell's closure-key hash and the first cell of each distinct hash: the walk over the
+// cones that the field's and the coordinates' closures share (a DM and its coordinate DM
+// have the same cones), so it is done once when both are built.
+struct CellKeyHashes {
+  const PetscInt *cones = nullptr;  // the cone array the hashes were computed from
+  PetscInt cStart = 0, cEnd = 0;
+  std::vector<std::uint64_t> codes;  // per cell
+  std::map<std::uint64_t, PetscInt> first;
+};
+
+// `from_patterns` (optional) says whether the fast path gave the indices (false: it fell
+// back to plex_closure_indices_by_vec). `hashes` (optional) keeps the cells' key hashes
+// for a later call on the same cones, or supplies them from an earlier one.
+PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices,
+                                    bool *from_patterns = nullptr, CellKeyHashes *hashes = nullptr);
+
+PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices);
+
+}  // namespace femgpu

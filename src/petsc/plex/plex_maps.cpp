@@ -1,0 +1,283 @@
+// Closure maps and the form signature of a DMPlex.
+#include "petsc/plex/plex_maps.h"
+
+#include <petscdmplex.h>
+#include <petscfe.h>
+
+#include <algorithm>
+
+#include "fem/tabulation.h"
+#include "petsc/base/composed_object.h"
+#include "petsc/plex/plex_closure.h"
+#include "petsc/plex/plex_coordinates.h"
+#include "petsc/plex/section_arrays.h"
+
+namespace femgpu {
+
+namespace {
+
+// Whether each entry of the local section is constrained (Dirichlet).
+PetscErrorCode constrained_entries(PetscSection section, std::vector<char> *constrained)
+{
+  PetscInt n;
+  SectionArrays a;
+  PetscFunctionBegin;
+  PetscCall(PetscSectionGetStorageSize(section, &n));
+  PetscCall(section_arrays(section, -1, &a));
+  constrained->assign(static_cast<size_t>(n), 0);
+  for (PetscInt p = a.pStart; p < a.pEnd; ++p)
+    for (PetscInt k = 0; k < a.n_constrained(p); ++k) (*constrained)[static_cast<size_t>(a.offset(p) + a.constrained(p)[k])] = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The mesh's cell type, the same on every rank: ranks without cells take the others'
+// (a mesh of 2 cells on 3 ranks leaves one empty); ranks with different types are an error.
+PetscErrorCode mesh_cell_type(DM dm, PetscInt cStart, PetscInt cEnd, DMPolytopeType *ct)
+{
+  MPI_Comm comm;
+  PetscInt mine = -1, range[2];
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
+  if (cEnd > cStart) {
+    DMPolytopeType t;
+    PetscCall(DMPlexGetCellType(dm, cStart, &t));
+    mine = static_cast<PetscInt>(t);
+  }
+  range[0] = mine < 0 ? PETSC_MAX_INT : mine;  // smallest and largest over ranks with cells
+  range[1] = mine;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[0], 1, MPIU_INT, MPI_MIN, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[1], 1, MPIU_INT, MPI_MAX, comm));
+  PetscCheck(range[0] == range[1] || range[1] < 0, comm, PETSC_ERR_SUP, "fem_gpu: the ranks' meshes have different cell types (%s and %s)",
+             DMPolytopeTypes[range[0]], DMPolytopeTypes[range[1]]);
+  *ct = range[1] < 0 ? DM_POLYTOPE_TRIANGLE : static_cast<DMPolytopeType>(range[1]);  // no cells anywhere: any simplex
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Field 0's PetscFE, checked to be a Lagrange element: its degree and components.
+PetscErrorCode lagrange_field(DM dm, PetscFE *fe, PetscInt *degree, PetscInt *Nc)
+{
+  PetscInt nf;
+  PetscObject obj;
+  PetscClassId id;
+  PetscSpace space;
+  PetscDualSpace dual;
+  PetscBool lagrange;
+  MPI_Comm comm = PetscObjectComm((PetscObject)dm);
+  PetscFunctionBegin;
+  PetscCall(DMGetNumFields(dm, &nf));
+  PetscCheck(nf == 1, comm, PETSC_ERR_SUP, "fem_gpu needs a DM with exactly one field; this DM has %" PetscInt_FMT, nf);
+  PetscCall(DMGetField(dm, 0, nullptr, &obj));
+  PetscCall(PetscObjectGetClassId(obj, &id));
+  PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "fem_gpu needs a PetscFE field (Lagrange); field 0 is not a PetscFE");
+  *fe = (PetscFE)obj;
+  PetscCall(PetscFEGetNumComponents(*fe, Nc));
+  PetscCall(PetscFEGetBasisSpace(*fe, &space));
+  PetscCall(PetscSpaceGetDegree(space, degree, nullptr));
+  PetscCall(PetscFEGetDualSpace(*fe, &dual));
+  PetscCall(PetscObjectTypeCompare((PetscObject)dual, PETSCDUALSPACELAGRANGE, &lagrange));
+#if !PETSC_VERSION_LT(3, 19, 0)
+  if (!lagrange && *Nc > 1) {  // newer PETSc builds vector Lagrange as a sum of scalar ones
+    PetscBool sum;
+    PetscCall(PetscObjectTypeCompare((PetscObject)dual, PETSCDUALSPACESUM, &sum));
+    if (sum) {
+      PetscDualSpace sub;
+      PetscCall(PetscDualSpaceSumGetSubspace(dual, 0, &sub));
+      PetscCall(PetscObjectTypeCompare((PetscObject)sub, PETSCDUALSPACELAGRANGE, &lagrange));
+    }
+  }
+#endif
+  PetscCheck(lagrange, comm, PETSC_ERR_SUP, "fem_gpu needs a Lagrange element; field 0 has a different dual space");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The coordinate field's degree, from its closure size on the first cell (collective:
+// ranks without cells follow the others).
+PetscErrorCode coordinate_degree(DM dm, PetscInt dim, PetscInt cStart, PetscInt cEnd, int *degree)
+{
+  DM cdm;
+  PetscSection cs;
+  PetscInt nodes = 0;
+  MPI_Comm comm = PetscObjectComm((PetscObject)dm);
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &cs));
+  if (cEnd > cStart) {
+    PetscScalar *vals = nullptr;
+    Vec coords;
+    PetscCall(DMGetCoordinatesLocal(dm, &coords));
+    PetscCall(DMPlexVecGetClosure(cdm, cs, coords, cStart, &nodes, &vals));
+    PetscCall(DMPlexVecRestoreClosure(cdm, cs, coords, cStart, &nodes, &vals));
+    nodes /= dim;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nodes, 1, MPIU_INT, MPI_MAX, comm));
+  if (nodes == 0 || nodes == dim + 1) *degree = 1;
+  else if (nodes == lagrange_dimension(static_cast<int>(dim), 2)) *degree = 2;
+  else SETERRQ(comm, PETSC_ERR_SUP, "fem_gpu supports P1 and P2 coordinates; this mesh has %" PetscInt_FMT " coordinate nodes per cell", nodes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
+{
+  PetscInt dim, cdim, cStart, cEnd, Nc, degree, closure;
+  DMPolytopeType ct = DM_POLYTOPE_TRIANGLE;
+  PetscFE fe = nullptr;
+  MPI_Comm comm;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetCoordinateDim(dm, &cdim));
+  PetscCall(plex_check_coordinate_layout(dm));
+  PetscCheck(dim == cdim, comm, PETSC_ERR_SUP, "fem_gpu: the mesh has dimension %" PetscInt_FMT " in %" PetscInt_FMT "D space; only meshes of full dimension are supported", dim, cdim);
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  PetscCall(mesh_cell_type(dm, cStart, cEnd, &ct));
+  PetscCheck(ct == DM_POLYTOPE_TRIANGLE || ct == DM_POLYTOPE_TETRAHEDRON, comm, PETSC_ERR_SUP,
+             "fem_gpu supports triangle and tetrahedron meshes; this mesh has %s cells (use -dm_plex_simplex 1)", DMPolytopeTypes[ct]);
+  PetscCall(lagrange_field(dm, &fe, &degree, &Nc));
+  PetscCall(PetscFEGetDimension(fe, &closure));
+  // A rank without cells may hold PETSc's tensor-product element (DMPlexIsSimplex is false
+  // there), so only ranks with cells check the element's size.
+  PetscCheck(degree >= 1 && (cEnd == cStart || closure == lagrange_dimension(dim, degree) * Nc), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "fem_gpu needs a continuous P_k Lagrange element (k >= 1); field 0 has degree %" PetscInt_FMT " and %" PetscInt_FMT " basis functions", degree, closure);
+  signature->cell = dim == 2 ? CellType::Triangle : CellType::Tetrahedron;
+  signature->element = Element{static_cast<int>(degree), static_cast<int>(Nc)};
+  PetscCall(coordinate_degree(dm, dim, cStart, cEnd, &signature->coordinate_degree));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Local index -> index in this rank's part of the global Vec; -1 for constrained DOFs.
+static PetscErrorCode local_to_global_offsets(DM dm, std::vector<int> *g)
+{
+  PetscSection ls, gs;
+  PetscInt n;
+  SectionArrays local, global;
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalSection(dm, &ls));
+  PetscCall(DMGetGlobalSection(dm, &gs));
+  PetscCall(PetscSectionGetStorageSize(ls, &n));
+  PetscCall(section_arrays(ls, -1, &local));
+  PetscCall(section_arrays(gs, -1, &global));
+  g->assign(static_cast<size_t>(n), -1);
+#pragma omp parallel for schedule(static) if (local.pEnd - local.pStart > (1 << 20))
+  for (PetscInt p = local.pStart; p < local.pEnd; ++p) {
+    const PetscInt dof = local.dof(p), cdof = local.n_constrained(p), loff = local.offset(p), goff = global.contains(p) ? global.offset(p) : -1;
+    const PetscInt *cind = cdof ? local.constrained(p) : nullptr;
+    if (goff < 0) continue;  // owned by another rank
+    for (PetscInt k = 0, c = 0; k < dof; ++k) {
+      if (c < cdof && cind[c] == k) ++c;
+      else (*g)[static_cast<size_t>(loff + k)] = static_cast<int>(goff + k - c);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The coordinate map: per cell, the first coordinate of each of femgpu's coordinate nodes
+// (cellwise coordinates list a cell's nodes in another order: plex_coordinates.h).
+static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashes, PlexMaps *maps, bool *from_patterns)
+{
+  DM cdm;
+  PetscSection csection;
+  std::vector<int> per_component, order;
+  PetscInt width = 0, dim;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &csection));
+  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, from_patterns, hashes));
+  PetscCall(DMGetCoordinateDim(dm, &dim));
+  PetscCall(plex_coordinate_closure_order(dm, width, &order));
+  // One entry per node: the kernels read a node's dim coordinates from there on.
+  maps->coordinate_width = width / dim;
+  const size_t nodes = per_component.size() / static_cast<size_t>(dim);
+  const size_t per_cell = static_cast<size_t>(maps->coordinate_width);
+  maps->coordinates.resize(nodes);
+  long long apart = -1;  // a node whose coordinates are not contiguous
+#pragma omp parallel for schedule(static) reduction(max : apart) if (nodes > (1u << 20))
+  for (size_t node = 0; node < nodes; ++node) {
+    const int *closure = per_component.data() + node / per_cell * static_cast<size_t>(width);
+    const int *entry = order.data() + node % per_cell * static_cast<size_t>(dim);
+    for (PetscInt c = 1; c < dim; ++c)
+      if (closure[entry[c]] != closure[entry[0]] + c) apart = std::max(apart, static_cast<long long>(node));
+    maps->coordinates[node] = closure[entry[0]];
+  }
+  PetscCheck(apart < 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
+{
+  PetscSection section;
+  PetscInt cStart, cEnd;
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  maps->n_cells = cEnd - cStart;
+  PetscCall(DMGetLocalSection(dm, &section));
+  PetscCall(PetscSectionGetStorageSize(section, &maps->local_size));
+  bool fast_dofs, fast_coordinates;
+  CellKeyHashes hashes;  // the cells' closure keys, walked once for both closures
+  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs, &hashes));
+  std::vector<char> constrained;
+  PetscCall(constrained_entries(section, &constrained));
+  maps->free.resize(maps->all.size());
+#pragma omp parallel for schedule(static) if (maps->all.size() > (1u << 20))
+  for (size_t k = 0; k < maps->all.size(); ++k) maps->free[k] = constrained[static_cast<size_t>(maps->all[k])] ? -1 : maps->all[k];
+  PetscMPIInt size;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+  if (size == 1) {
+    std::vector<int> g;
+    PetscCall(local_to_global_offsets(dm, &g));
+    maps->global_free.resize(maps->free.size());
+#pragma omp parallel for schedule(static) if (maps->free.size() > (1u << 20))
+    for (size_t k = 0; k < maps->free.size(); ++k) maps->global_free[k] = maps->free[k] < 0 ? -1 : g[static_cast<size_t>(maps->free[k])];
+    PetscSection gs;
+    PetscCall(DMGetGlobalSection(dm, &gs));
+    PetscCall(PetscSectionGetConstrainedStorageSize(gs, &maps->global_size));
+  }
+  PetscCall(coordinate_map(dm, cStart, cEnd, &hashes, maps, &fast_coordinates));
+  maps->from_patterns = fast_dofs && fast_coordinates;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+namespace {
+
+constexpr const char *kSharedMapsKey = "femgpu_plex_maps";
+
+// What shared maps were built from: the local section (and its state), the coordinates' state.
+struct SharedMaps {
+  std::shared_ptr<const PlexMaps> maps;
+  PetscSection section = nullptr;
+  PetscObjectState section_state = -1, coordinates_state = -1;
+};
+
+PetscErrorCode current_key(DM dm, SharedMaps *key)
+{
+  Vec coordinates;
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalSection(dm, &key->section));
+  PetscCall(PetscObjectStateGet((PetscObject)key->section, &key->section_state));
+  PetscCall(DMGetCoordinatesLocal(dm, &coordinates));
+  PetscCall(PetscObjectStateGet((PetscObject)coordinates, &key->coordinates_state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
+{
+  SharedMaps now, *had;
+  PetscFunctionBegin;
+  PetscCall(current_key(dm, &now));
+  PetscCall(query_owned((PetscObject)dm, kSharedMapsKey, &had));
+  if (had && had->section == now.section && had->section_state == now.section_state && had->coordinates_state == now.coordinates_state) {
+    *maps = had->maps;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  auto built = std::make_shared<PlexMaps>();
+  PetscCall(plex_build_maps(dm, built.get()));
+  now.maps = built;
+  *maps = built;
+  PetscCall(compose_owned((PetscObject)dm, kSharedMapsKey, new SharedMaps(now)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

@@ -1,0 +1,55 @@
+// Indirection maps from DMPlex closures, computed once on the host.
+//
+// Takes: a DMPlex with one PetscFE (Lagrange) field and its coordinate DM.
+// Returns: for each cell, the local-vector index of every closure DOF, in the order of
+// the PetscFE basis (node-major, component-minor: entry j*C + c), exactly as
+// DMPlexVecGetClosure orders a cell's values (plex_closure.h: from the section offsets and
+// the closure's points and orientations, checked against DMPlexVecGetClosure). Constrained DOFs are -1 in `free` (they take no
+// part in the action, as in the assembled matrix) and kept in `all` (coefficients read
+// them). The coordinate map holds, per node of femgpu's P1 or P2 coordinate element (in
+// its basis order, wherever the coordinate section keeps the node: continuous, or cellwise
+// as PETSc's Gmsh reader keeps 6-node triangles; plex_coordinates.h), the index of its
+// first coordinate in the local coordinate array (the others follow it).
+// Does not: touch vectors' values, or support periodic (localized) coordinates
+// (plex_form_signature refuses them).
+#pragma once
+
+#include <petscdmplex.h>
+
+#include "petsc/base/petsc_compat.h"
+
+#include <memory>
+#include <vector>
+
+#include "form/form.h"
+
+namespace femgpu {
+
+struct PlexMaps {
+  PetscInt n_cells = 0;
+  PetscInt width = 0;              // closure DOFs of a cell: n_basis * C
+  std::vector<int> free;           // n_cells x width, constrained = -1
+  std::vector<int> all;            // n_cells x width
+  PetscInt coordinate_width = 0;   // coordinate nodes per cell
+  std::vector<int> coordinates;    // n_cells x coordinate_width: each node's first coordinate
+  PetscInt local_size = 0;         // storage of the local section
+  // On one rank: `free` renumbered into the global Vec (constrained = -1), so a GPU
+  // MatMult can read x and add into y without DMGlobalToLocal/DMLocalToGlobal.
+  std::vector<int> global_free;
+  PetscInt global_size = 0;
+  bool from_patterns = false;      // both closures came from the fast path (plex_closure.h)
+};
+
+// The form signature the DM implies: cell type, element degree and components of its
+// single field, coordinate degree. Errors name what is unsupported.
+PetscErrorCode plex_form_signature(DM dm, FormSignature *signature);
+
+PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps);
+
+// The DM's maps, built once and shared by every fem_gpu Mat on it (the whole-problem
+// path's residual and Jacobian, a MatDuplicate): kept on the DM (PetscObjectCompose) with
+// the section and coordinates they were built from, built again when either changed.
+// The DM holds them until it is destroyed or they are rebuilt.
+PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps);
+
+}  // namespace femgpu

@@ -1,0 +1,406 @@
+// -pc_type fem_gpu_pmg: p-multigrid for a fem_gpu operator, built on PETSc's PCMG.
+//
+// Levels: the operator's form at degrees k > ... > 1 on the same mesh (halving rounded
+// up by default: 4 -> 2 -> 1, 3 -> 2 -> 1, 6 -> 3 -> 2 -> 1; -pc_fem_gpu_pmg_degrees replaces the
+// ladder), each a fem_gpu Mat with its own kernels (pmg_levels.h), FP32 between the
+// operator and P1 with -pc_fem_gpu_pmg_level_precision fp32. Transfers are
+// generated kernels (pmg_transfer.h). Smoothers default to Chebyshev with Jacobi (the
+// operators' diagonals, computed on their backends); the P1 coarse level is assembled
+// by MatConvert (on the device where the Vecs live there) and solved by two GAMG cycles, with the
+// rigid-body near-null space when the field is a vector of the mesh's dimension.
+// The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
+// view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
+// under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
+// At every setup (each Newton step, each TS stage): the form's coefficients are interpolated
+// down the ladder, its constants (TS's shift and time) copied, the level operators' states bumped (Chebyshev re-estimates its eigenvalues)
+// and the coarse matrix re-assembled in place.
+#include <petsc/private/pcmgimpl.h>
+#include <petscdmplex.h>
+#include <petscksp.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "femgpu.h"
+#include "petsc/base/option_checks.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/pmg/pc_femgpu_pmg.h"
+#include "petsc/pmg/pmg_levels.h"
+#include "petsc/pmg/pmg_transfer.h"
+
+namespace femgpu {
+
+PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse, FEMGPU_PMGLevels;
+
+namespace {
+
+struct Level {
+  PetscInt degree = 0;
+  DM dm = nullptr;
+  Mat A = nullptr;  // the finest: the PC's operator (referenced)
+  Mat P = nullptr;  // prolongation from the level below; none on the coarsest
+  PMGInjection inject;  // coefficients from the level above
+  std::vector<std::pair<std::string, Vec>> coefficients;
+};
+
+struct PMG {
+  std::vector<PetscInt> degrees;  // -pc_fem_gpu_pmg_degrees: the levels below the operator's
+  std::string level_precision = "fp64";  // -pc_fem_gpu_pmg_level_precision: levels between the operator and P1
+  std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
+  Mat op = nullptr;               // the fem_gpu Mat the levels were built for
+  Mat coarse = nullptr;           // the assembled coarsest operator
+};
+
+// PCMG's own operations, called by ours.
+struct MGOperations {
+  PetscErrorCode (*setup)(PC) = nullptr;
+  PetscErrorCode (*setfromoptions)(PC, OptionItems) = nullptr;
+  PetscErrorCode (*reset)(PC) = nullptr;
+  PetscErrorCode (*destroy)(PC) = nullptr;
+};
+MGOperations mg_operations;
+
+PMG *pmg_of(PC pc) { return static_cast<PMG *>(static_cast<PC_MG *>(pc->data)->innerctx); }
+
+PetscErrorCode reset(PMG *p)
+{
+  PetscFunctionBegin;
+  for (Level &l : p->levels) {
+    for (auto &kv : l.coefficients) PetscCall(VecDestroy(&kv.second));
+    PetscCall(MatDestroy(&l.P));
+    PetscCall(MatDestroy(&l.A));
+    PetscCall(DMDestroy(&l.dm));
+  }
+  p->levels.clear();
+  PetscCall(MatDestroy(&p->coarse));
+  p->op = nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The degrees from the operator's down to 1.
+PetscErrorCode ladder(PC pc, const PMG *p, PetscInt degree, std::vector<PetscInt> *out)
+{
+  PetscFunctionBegin;
+  out->assign(1, degree);
+  if (p->degrees.empty()) {
+    // Halving rounded up: an odd degree keeps an intermediate level (3 -> 2 -> 1). With
+    // 3 -> 1, 3D P3 elasticity took 28 CG iterations on an H100 and 2D 24, against 16
+    // and 18 with 3 -> 2 -> 1 (and 18 and 19 at P2).
+    for (PetscInt d = degree; d > 1;) out->push_back(d = (d + 1) / 2);
+  } else {
+    for (PetscInt d : p->degrees) {
+      PetscCheck(d < out->back(), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+                 "-pc_fem_gpu_pmg_degrees: level degree %" PetscInt_FMT " must be below the one above it (%" PetscInt_FMT
+                 "; the operator's element has degree %" PetscInt_FMT ")", d, out->back(), degree);
+      out->push_back(d);
+    }
+    PetscCheck(out->back() == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_fem_gpu_pmg_degrees: the last level must have degree 1 (the assembled coarse level), not %" PetscInt_FMT, out->back());
+  }
+  std::reverse(out->begin(), out->end());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode fem_gpu_operator(PC pc, Mat *op)
+{
+  Mat A, P;
+  PetscBool is;
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(pc, &A, &P));
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATFEMGPU, &is));
+  *op = is ? P : nullptr;
+  if (!*op) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATFEMGPU, &is));
+    *op = is ? A : nullptr;
+  }
+  PetscCheck(*op, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
+             "-pc_type fem_gpu_pmg needs a %s operator or preconditioning matrix (here %s and %s); use -dm_mat_type %s or MatSetType(A, %s)",
+             MATFEMGPU, ((PetscObject)A)->type_name, ((PetscObject)P)->type_name, MATFEMGPU, MATFEMGPU);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Level l below the operator: its DM, Mat (set up, so its maps exist) and the transfers
+// to the level above.
+PetscErrorCode build_level(PC pc, PMG *p, size_t l)
+{
+  Level &level = p->levels[l], &above = p->levels[l + 1];
+  PetscFunctionBegin;
+  PetscCall(PMGCreateLevelDM(p->levels.back().dm, level.degree, &level.dm));
+  // The coarsest level is only assembled (in FP64 whatever its kernel): it keeps FP64.
+  PetscCall(PMGCreateLevelMat(p->op, level.dm, l == 0 ? "fp64" : p->level_precision, &level.A, &level.coefficients));
+  PetscCall(MatFEMGPUSetUp(level.A));
+  PetscCall(PMGCreateProlongation(level.A, above.A, &above.P));
+  if (!level.coefficients.empty()) PetscCall(PMGCreateInjection(above.A, level.A, &level.inject));
+  PetscCall(PetscInfo(pc, "fem_gpu_pmg: level %zu, P%" PetscInt_FMT "\n", l, level.degree));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// PCMG's levels, interpolations, and the smoother and coarse-solver defaults; PCMG's
+// setup then reads each level's options (KSPSetFromOptions), which override them.
+PetscErrorCode build_mg(PC pc, PMG *p)
+{
+  const PetscInt n = static_cast<PetscInt>(p->levels.size());
+  KSP ksp;
+  PC sub;
+  PetscFunctionBegin;
+  PetscCall(PCMGSetLevels(pc, n, nullptr));
+  PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_EXTERNAL));  // the levels are ours: no products, no DM restriction
+  for (PetscInt l = 1; l < n; ++l) {
+    PetscCall(PCMGSetInterpolation(pc, l, p->levels[static_cast<size_t>(l)].P));
+    PetscCall(PCMGGetSmoother(pc, l, &ksp));
+    PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
+    PetscCall(KSPGetPC(ksp, &sub));
+    PetscCall(PCSetType(sub, PCJACOBI));
+    if (l < n - 1) PetscCall(KSPSetOperators(ksp, p->levels[static_cast<size_t>(l)].A, p->levels[static_cast<size_t>(l)].A));
+  }
+  // Two GAMG cycles on the P1 level: with one, ex13's CG counts grew from 12 to 18 over
+  // 8x8 to 32x32 squares (P2 and P4); with two, 12 to 13 (an LU coarse solve: 11-12).
+  PetscCall(PCMGGetCoarseSolve(pc, &ksp));
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPGetPC(ksp, &sub));
+  PetscCall(PCSetType(sub, PCGAMG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode build(PC pc, PMG *p, Mat op)
+{
+  MatFEMGPUContext *ctx;
+  std::vector<PetscInt> degrees;
+  PetscFunctionBegin;
+  PetscCall(reset(p));
+  PetscCall(MatFEMGPUGetContext(op, &ctx));
+  PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_type fem_gpu_pmg: the operator is a residual (rank-1 form), not a matrix");
+  PetscCall(ladder(pc, p, ctx->op.signature.element.degree, &degrees));
+  PetscCheck(p->level_precision == "fp64" || ctx->device.backend->name() != "cpu", PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+             "-pc_fem_gpu_pmg_level_precision fp32: the operator runs on the cpu backend, the FP64 reference; FP32 levels need "
+             "-mat_fem_gpu_backend opencl or cuda");
+  p->op = op;
+  p->levels.resize(degrees.size());
+  for (size_t l = 0; l < degrees.size(); ++l) p->levels[l].degree = degrees[l];
+  Level &finest = p->levels.back();
+  finest.A = op;
+  finest.dm = ctx->op.dm;
+  PetscCall(PetscObjectReference((PetscObject)op));
+  PetscCall(PetscObjectReference((PetscObject)ctx->op.dm));
+  for (size_t l = p->levels.size() - 1; l-- > 0;) PetscCall(build_level(pc, p, l));
+  PetscCall(build_mg(pc, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The rigid-body modes of a P1 vector field on affine cells, from the closure maps: node
+// j of a cell is its vertex j in both the field's and the coordinates' maps, so each
+// mode's value at a DOF is a polynomial of that vertex's coordinates. Orthonormalised,
+// as GAMG wants them. (DMPlexCreateRigidBody projects the modes cell by cell on the
+// host: 14 s for 384k tetrahedra on the GPU machine.)
+PetscErrorCode rigid_body_modes(DM dm, const MatFEMGPUContext *ctx, MatNullSpace *modes)
+{
+  const PetscInt dim = ctx->op.ir->dim, n_modes = dim == 2 ? 3 : 6, C = ctx->op.signature.element.components;
+  const PlexMaps &m = ctx->op.mesh_maps();
+  Vec coords, local, vecs[6];
+  const PetscScalar *x;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &x));
+  PetscCall(DMGetLocalVector(dm, &local));
+  for (PetscInt k = 0; k < n_modes; ++k) {
+    PetscScalar *v;
+    PetscCall(VecSet(local, 0.0));
+    PetscCall(VecGetArray(local, &v));
+    for (PetscInt cell = 0; cell < m.n_cells; ++cell)
+      for (PetscInt j = 0; j <= dim; ++j) {
+        const PetscScalar *p = x + m.coordinates[static_cast<size_t>(cell * m.coordinate_width + j)];
+        const int *dofs = m.all.data() + cell * m.width + j * C;
+        // translations e_k, then rotations: (-y, x) in 2D; e_r x p for r = 0, 1, 2 in 3D
+        PetscScalar mode[3] = {0, 0, 0};
+        if (k < dim) mode[k] = 1;
+        else if (dim == 2) mode[0] = -p[1], mode[1] = p[0];
+        else if (k == 3) mode[1] = -p[2], mode[2] = p[1];
+        else if (k == 4) mode[0] = p[2], mode[2] = -p[0];
+        else mode[0] = -p[1], mode[1] = p[0];
+        for (PetscInt c = 0; c < C; ++c) v[dofs[c]] = mode[c];
+      }
+    PetscCall(VecRestoreArray(local, &v));
+    PetscCall(DMCreateGlobalVector(dm, &vecs[k]));
+    PetscCall(DMLocalToGlobal(dm, local, INSERT_VALUES, vecs[k]));
+  }
+  PetscCall(DMRestoreLocalVector(dm, &local));
+  PetscCall(VecRestoreArrayRead(coords, &x));
+  for (PetscInt k = 0; k < n_modes; ++k) {  // Gram-Schmidt, twice for stability
+    PetscScalar dots[6];
+    for (int pass = 0; pass < 2 && k > 0; ++pass) {
+      PetscCall(VecMDot(vecs[k], k, vecs, dots));
+      for (PetscInt i = 0; i < k; ++i) dots[i] = -dots[i];
+      PetscCall(VecMAXPY(vecs[k], k, dots, vecs));
+    }
+    PetscCall(VecNormalize(vecs[k], nullptr));
+  }
+  PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)dm), PETSC_FALSE, n_modes, vecs, modes));
+  for (PetscInt k = 0; k < n_modes; ++k) PetscCall(VecDestroy(&vecs[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The coarsest operator assembled (in place after the first time), with the rigid-body
+// modes as GAMG's near-null space for a vector field of the mesh's dimension (set once:
+// the mesh does not move, and MAT_REUSE_MATRIX keeps it).
+PetscErrorCode assemble_coarse(PC pc, PMG *p)
+{
+  Level &coarsest = p->levels.front();
+  MatFEMGPUContext *ctx;
+  VecType vtype;
+  KSP ksp;
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FEMGPU_PMGCoarse, coarsest.A, 0, 0, 0));
+  PetscCall(MatFEMGPUGetContext(coarsest.A, &ctx));
+  PetscCall(DMGetVecType(coarsest.dm, &vtype));
+  const bool device = std::string(vtype).find("cuda") != std::string::npos, first = !p->coarse;
+  PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &p->coarse));
+  if (first && ctx->op.signature.element.components > 1 && ctx->op.signature.element.components == ctx->op.ir->dim) {
+    MatNullSpace rigid;
+    if (ctx->op.signature.element.degree == 1 && ctx->op.signature.coordinate_degree == 1) PetscCall(rigid_body_modes(coarsest.dm, ctx, &rigid));
+    else PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));  // a ladder ending above P1, or curved cells
+    PetscCall(MatSetNearNullSpace(p->coarse, rigid));
+    PetscCall(MatNullSpaceDestroy(&rigid));
+  }
+  PetscCall(PCMGGetCoarseSolve(pc, &ksp));
+  PetscCall(KSPSetOperators(ksp, p->levels.size() == 1 ? coarsest.A : p->coarse, p->coarse));
+  PetscCall(PetscLogEventEnd(FEMGPU_PMGCoarse, coarsest.A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The operator's coefficients (e.g. SNES's linearization point) and constants down the ladder.
+PetscErrorCode inject_coefficients(PC pc, PMG *p)
+{
+  MatFEMGPUContext *fine;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(p->op, &fine));
+  PetscCall(MatFEMGPURefreshCoefficients(fine));
+  std::string listed;  // the constants as they are now (TS binds its shift and time at every stage)
+  for (const auto &kv : fine->op.constants_set) listed += " " + kv.first + " = " + std::to_string(kv.second);
+  for (size_t l = 0; l + 1 < p->levels.size(); ++l) PetscCall(PMGCopyConstants(p->op, p->levels[l].A));
+  if (!listed.empty()) PetscCall(PetscInfo(pc, "fem_gpu_pmg: the levels' constants are the operator's:%s\n", listed.c_str()));
+  for (size_t l = p->levels.size() - 1; l-- > 0;) {
+    Level &level = p->levels[l], &above = p->levels[l + 1];
+    for (size_t i = 0; i < level.coefficients.size(); ++i) {
+      Vec from = l + 2 == p->levels.size() ? fine->op.coefficients.at(level.coefficients[i].first).local : above.coefficients[i].second;
+      PetscCall(PMGInject(level.inject, from, level.coefficients[i].second));
+    }
+    PetscCall(PetscObjectStateIncrease((PetscObject)level.A));  // smoothers set up again
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
+{
+  PMG *p = pmg_of(pc);
+  Mat op;
+  PetscFunctionBegin;
+  PetscCall(fem_gpu_operator(pc, &op));
+  PetscCall(PetscLogEventBegin(FEMGPU_PMGSetUp, pc, op, 0, 0));
+  PetscCall(MatFEMGPUSetUp(op));
+  if (p->op != op) {  // the levels' DMs, Mats (their setup is also in FEMGPUSetUp) and transfers
+    PetscCall(PetscLogEventBegin(FEMGPU_PMGLevels, pc, op, 0, 0));
+    PetscCall(build(pc, p, op));
+    PetscCall(PetscLogEventEnd(FEMGPU_PMGLevels, pc, op, 0, 0));
+  }
+  PetscCall(inject_coefficients(pc, p));
+  PetscCall(assemble_coarse(pc, p));
+  PetscCall(mg_operations.setup(pc));
+  PetscCall(PetscLogEventEnd(FEMGPU_PMGSetUp, pc, op, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCView_FEMGPUPMG(PC pc, PetscViewer viewer)
+{
+  PMG *p = pmg_of(pc);
+  PetscBool ascii;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (p->levels.empty()) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: not set up\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  std::string degrees;
+  for (size_t l = p->levels.size(); l-- > 0;) degrees += "P" + std::to_string(p->levels[l].degree) + (l ? " -> " : "");
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (coarse level assembled as %s)\n", degrees.c_str(),
+                                   p->coarse ? ((PetscObject)p->coarse)->type_name : "-"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
+{
+  PMG *p = pmg_of(pc);
+  PetscBool set;
+  OptionSource src;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptions((PetscObject)pc, &src.options));
+  PetscCall(PCGetOptionsPrefix(pc, &src.prefix));
+  PetscCall(mg_operations.setfromoptions(pc, PetscOptionsObject));
+  PetscOptionsHeadBegin(PetscOptionsObject, "fem_gpu p-multigrid options");
+  PetscCall(read_int_list_option(PetscOptionsObject, src, "-pc_fem_gpu_pmg_degrees",
+                                 "Degrees of the levels below the operator's, ending at 1 (default: halving, e.g. 2,1 under P4)", {1, 64},
+                                 &p->degrees, &set));
+  const char *precisions[] = {"fp64", "fp32"};
+  PetscInt precision = p->level_precision == "fp32" ? 1 : 0;
+  PetscBool set_precision;
+  PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_level_precision", "Precision of the levels' kernels between the operator's and P1", "", precisions, 2,
+                              precisions[precision], &precision, &set_precision));
+  p->level_precision = precisions[precision];
+  PetscOptionsHeadEnd();
+  if ((set || set_precision) && p->op) PetscCall(reset(p));  // another ladder: build again at the next setup
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCReset_FEMGPUPMG(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(reset(pmg_of(pc)));
+  PetscCall(mg_operations.reset(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCDestroy_FEMGPUPMG(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(reset(pmg_of(pc)));
+  delete pmg_of(pc);
+  static_cast<PC_MG *>(pc->data)->innerctx = nullptr;
+  PetscCall(mg_operations.destroy(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCCreate_FEMGPUPMG(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)pc, "fem_gpu_pmg"));
+  mg_operations = {pc->ops->setup, pc->ops->setfromoptions, pc->ops->reset, pc->ops->destroy};
+  PC_MG *mg = static_cast<PC_MG *>(pc->data);
+  mg->innerctx = new PMG;
+  mg->view = PCView_FEMGPUPMG;
+  pc->ops->setup = PCSetUp_FEMGPUPMG;
+  pc->ops->setfromoptions = PCSetFromOptions_FEMGPUPMG;
+  pc->ops->reset = PCReset_FEMGPUPMG;
+  pc->ops->destroy = PCDestroy_FEMGPUPMG;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode PCFEMGPUPMGRegister()
+{
+  PetscFunctionBegin;
+  PetscCall(PCRegister("fem_gpu_pmg", PCCreate_FEMGPUPMG));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGSetUp", PC_CLASSID, &FEMGPU_PMGSetUp));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGCoarse", PC_CLASSID, &FEMGPU_PMGCoarse));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGLevels", PC_CLASSID, &FEMGPU_PMGLevels));
+  PetscCall(PetscLogEventRegister("FEMGPUTransfer", MAT_CLASSID, &FEMGPU_Transfer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

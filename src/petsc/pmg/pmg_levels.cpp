@@ -1,0 +1,119 @@
+#include "petsc/pmg/pmg_levels.h"
+
+#include <petscdmplex.h>
+#include <petscds.h>
+#include <petscfe.h>
+
+#include "femgpu.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_options.h"
+
+namespace femgpu {
+
+PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level)
+{
+  PetscObject field;
+  PetscFE fe;
+  PetscDS fine_ds, level_ds;
+  PetscInt dim, components;
+  PetscBool simplex;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(DMGetField(fine, 0, nullptr, &field));
+  PetscCall(PetscFEGetSpatialDimension((PetscFE)field, &dim));
+  PetscCall(PetscFEGetNumComponents((PetscFE)field, &components));
+  PetscCall(DMPlexIsSimplex(fine, &simplex));
+  PetscCall(DMClone(fine, level));
+  PetscCall(PetscFECreateLagrange(PetscObjectComm((PetscObject)fine), dim, components, simplex, degree, PETSC_DETERMINE, &fe));
+  PetscCall(PetscObjectSetName((PetscObject)fe, "fem_gpu_pmg level"));
+  PetscCall(DMSetField(*level, 0, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*level));
+  // The essential conditions: the fine DS's boundaries (label, values, components); the
+  // level's section constrains the same points' DOFs.
+  PetscCall(DMGetDS(fine, &fine_ds));
+  PetscCall(DMGetDS(*level, &level_ds));
+  PetscCall(PetscDSCopyBoundary(fine_ds, PETSC_DETERMINE, nullptr, level_ds));
+  PetscCall(DMGetVecType(fine, &vtype));
+  PetscCall(DMSetVecType(*level, vtype));
+  PetscCall(DMSetMatType(*level, MATFEMGPU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+namespace {
+
+// The fine Mat's request at this level: a forced tiled or tensor-core schedule names
+// tiles of the fine degree, so levels tune (auto) unless the fine Mat runs SCPWI, whose
+// request fits every degree.
+ScheduleRequest level_schedule(const ScheduleRequest &fine)
+{
+  if (fine.strategy == "auto" || fine.strategy == "scpwi") return fine;
+  ScheduleRequest r;
+  r.precision = fine.precision;
+  r.device = fine.device;
+  return r;
+}
+
+}  // namespace
+
+PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &precision, Mat *level,
+                                 std::vector<std::pair<std::string, Vec>> *coefficients)
+{
+  MatFEMGPUContext *f, *l;
+  const char *prefix;
+  VecType vtype;
+  Vec g;
+  PetscInt n, N;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(fine, &f));
+  PetscCall(DMGetGlobalVector(level_dm, &g));
+  PetscCall(VecGetLocalSize(g, &n));
+  PetscCall(VecGetSize(g, &N));
+  PetscCall(DMRestoreGlobalVector(level_dm, &g));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)fine), level));
+  PetscCall(MatSetSizes(*level, n, n, N, N));
+  PetscCall(MatSetType(*level, MATFEMGPU));
+  PetscCall(MatSetDM(*level, level_dm));
+  PetscCall(DMGetVecType(level_dm, &vtype));
+  PetscCall(MatSetVecType(*level, vtype));
+  PetscCall(MatGetOptionsPrefix(fine, &prefix));
+  PetscCall(MatSetOptionsPrefix(*level, prefix));
+  if (f->options.options_read) PetscCall(MatSetFromOptions(*level));  // tuning, cache and backend options as the fine Mat's
+  PetscCall(MatFEMGPUSetForm(*level, f->op.form_text.c_str(), f->op.form_source.c_str()));
+  PetscCall(PMGCopyConstants(fine, *level));
+  PetscCall(MatFEMGPUGetContext(*level, &l));
+  l->op.given_form = f->op.given_form;  // a block of a mixed form: lowered for the level's element
+  OptionsCopyChanges changes;  // a duplicate's copy of the fine Mat's options, but:
+  changes.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
+  changes.schedule = level_schedule(f->options.schedule);
+  changes.schedule->precision = precision;
+  changes.own_views_and_checks = true;  // as its MatSetFromOptions above read them
+  l->options = MatFEMGPUCopiedOptions(f->options, l->options, changes);
+  coefficients->clear();
+  for (size_t i = 0; i < f->op.ir->coefficients.size(); ++i) {
+    if (f->op.ir->group_of_function(coefficient_function(static_cast<int>(i))) < 0) continue;  // unused by the form
+    const CoefficientInfo &c = f->op.ir->coefficients[i];
+    if (c.element != f->op.signature.element) {  // its own element, the same on every level: the fine Vec as is
+      PetscCall(MatFEMGPUSetCoefficient(*level, c.name.c_str(), f->op.coefficients.at(c.name).vec));
+      continue;
+    }
+    Vec w;
+    PetscCall(DMCreateLocalVector(level_dm, &w));
+    PetscCall(VecSet(w, 0.0));
+    PetscCall(MatFEMGPUSetCoefficient(*level, f->op.ir->coefficients[i].name.c_str(), w));
+    coefficients->emplace_back(f->op.ir->coefficients[i].name, w);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PMGCopyConstants(Mat fine, Mat level)
+{
+  MatFEMGPUContext *f;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(fine, &f));
+  for (const auto &kv : f->op.constants_set) PetscCall(MatFEMGPUSetConstant(level, kv.first.c_str(), kv.second));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

@@ -1,0 +1,34 @@
+// The plugin's registration: MatFEMGPURegister (include/femgpu.h) and the entry PETSc
+// calls when it loads the library with -dll_append.
+//
+// It lives in the top room because it reaches every room: the Mat type and its log
+// events (mat/), the p-multigrid PC (pmg/) and the SNES options checker that makes an
+// unchanged SNES or TS program's Jacobian and residual femgpu's (solvers/). The rooms
+// below know nothing of it.
+#include <petscsnes.h>
+
+#include "femgpu.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/pmg/pc_femgpu_pmg.h"
+#include "petsc/solvers/snes_jacobian.h"
+
+PetscErrorCode MatFEMGPURegister(void)
+{
+  static PetscBool registered = PETSC_FALSE;
+  PetscFunctionBegin;
+  if (registered) PetscFunctionReturn(PETSC_SUCCESS);
+  registered = PETSC_TRUE;
+  PetscCall(MatRegister(MATFEMGPU, femgpu::MatCreate_FEMGPU));
+  PetscCall(SNESAddOptionsChecker(femgpu::MatFEMGPUSNESOptionsChecker));  // unchanged SNES programs: snes_jacobian.cpp
+  PetscCall(femgpu::PCFEMGPUPMGRegister());  // -pc_type fem_gpu_pmg: pc_femgpu_pmg.cpp
+  PetscCall(femgpu::MatFEMGPURegisterLogEvents());  // after the PC's, as -log_view has always listed them
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Called by PETSc when the library is loaded with -dll_append /path/libfemgpu.so.
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_femgpu(void)
+{
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPURegister());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,215 @@
+// The whole problem from one form file: -dm_fem_gpu_form_file F.ufl makes an unchanged
+// DMPlex + SNES program's residual the kernel of the file's F(w; v), and (with
+// -dm_mat_type fem_gpu) its Jacobian the fem_gpu operator of derivative(F, w, u).
+//
+// Takes: a DM whose local residual is PETSc's DMPlexSNESComputeResidualFEM (set by
+// DMPlexSetSNESLocalFEM). Does: replaces it by femgpu's, which binds SNES's iterate (a
+// local vector, essential boundary values inserted by PETSc) as w and adds F(w; v) cell by
+// cell into the local residual, through a fem_gpu Mat in residual mode (the rank-1 form,
+// the same -mat_fem_gpu_* backend and tuning options, its own tuning-cache key). PETSc
+// then sums the local residual into the global one, leaving out constrained DOFs, as it
+// does for its own. The DM's boundary-value hook (DMPlexSNESComputeBoundaryFEM, which SNES
+// calls before every residual and Jacobian) becomes femgpu's plan of the same values
+// (essential_values.h), where the plan supports the DM's boundaries.
+// With -dm_fem_gpu_check_residual [TOL], the first residual is compared with the one the
+// program's PetscDS gives (residual_check.h).
+// Does not: change a residual or boundary function the program wrote itself.
+#include <petscdmplex.h>
+#include <petscsnes.h>
+#include <petscts.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "femgpu.h"
+#include "petsc/base/composed_object.h"
+#include "petsc/base/option_checks.h"
+#include "petsc/base/text_option.h"
+#include "petsc/base/vec_checks.h"
+#include "petsc/mat/dm_residual.h"
+#include "petsc/mat/mat_context.h"
+#include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/plex/essential_values.h"
+#include "petsc/solvers/residual_check.h"
+#include "petsc/solvers/snes_residual.h"
+
+namespace femgpu {
+
+namespace {
+
+constexpr const char *kCheckKey = "femgpu_residual_check";
+
+PetscErrorCode residual_local(DM dm, Vec x_local, Vec f_local, void *ctx)
+{
+  Mat residual = static_cast<Mat>(ctx);
+  PetscFunctionBegin;
+  PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "x_local", x_local));
+  PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "f_local", f_local));
+  PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
+  PetscCall(VecSet(f_local, 0.0));
+  PetscCall(MatFEMGPUApplyLocal(residual, x_local, f_local));
+  ResidualCheck *check;
+  PetscCall(query_owned((PetscObject)dm, kCheckKey, &check));
+  if (check) PetscCall(check_residual_once(dm, x_local, residual, check));  // -dm_fem_gpu_check_residual, once
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// SNES's boundary hook: PETSc's values from femgpu's plan, built at the first call (after
+// the residual Mat's setup, whose closure maps it reads) and again when the coordinates
+// change; PETSc's own insertion where the plan does not support the DM's boundaries.
+PetscErrorCode boundary_local(DM dm, Vec x_local, void *ctx)
+{
+  Mat residual = static_cast<Mat>(ctx);
+  MatFEMGPUContext *mat;
+  Vec coordinates;
+  PetscObjectState state;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(residual, &mat));
+  // Setup binds w to the linearization point; the residual sets it again before its apply.
+  if (!mat->op.linearization) PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
+  PetscCall(MatFEMGPUSetUp(residual));
+  PetscCall(DMGetCoordinatesLocal(dm, &coordinates));
+  PetscCall(PetscObjectStateGet((PetscObject)coordinates, &state));
+  std::shared_ptr<EssentialPlan> &plan = mat->op.essential_values;
+  if (!plan || plan->coordinates_state != state) {
+    plan = std::make_shared<EssentialPlan>();
+    PetscCall(essential_plan_build(dm, mat->op.mesh_maps(), plan.get()));
+    if (!plan->unsupported.empty()) PetscCall(PetscInfo(dm, "fem_gpu: PETSc inserts the boundary values: %s\n", plan->unsupported.c_str()));
+    else PetscCall(PetscInfo(dm, "fem_gpu: boundary values from %zu nodes of %zu essential boundaries\n", plan->nodes.size(), plan->boundaries.size()));
+  }
+  if (!plan->unsupported.empty()) PetscCall(DMPlexSNESComputeBoundaryFEM(dm, x_local, nullptr));
+  else PetscCall(essential_plan_insert(*plan, PETSC_MIN_REAL, x_local));  // the time PETSc's hook passes
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A fem_gpu Mat in residual mode for `file` on `dm`. It keeps the DM without a reference
+// (the DM holds the Mat, so a reference would keep both alive forever).
+PetscErrorCode create_residual(DM dm, const char *file, Mat *residual)
+{
+  Vec g;
+  PetscInt n, N;
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(dm, &g));
+  PetscCall(VecGetLocalSize(g, &n));
+  PetscCall(VecGetSize(g, &N));
+  PetscCall(DMRestoreGlobalVector(dm, &g));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), residual));
+  PetscCall(MatSetSizes(*residual, n, n, N, N));
+  PetscCall(MatSetType(*residual, MATFEMGPU));
+  PetscCall(MatSetFromOptions(*residual));  // the backend and tuning options the Jacobian has
+  PetscCall(MatFEMGPUSetFormFile(*residual, file));
+  PetscCall(MatFEMGPUGetContext(*residual, &ctx));
+  ctx->op.residual = true;
+  ctx->op.dm = dm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// -dm_fem_gpu_check_residual [TOL]: a real in [0, 1] (0: off), the default without one.
+template <class Items> PetscErrorCode read_check_residual(Items PetscOptionsObject, PetscReal *tol, PetscBool *set)
+{
+  char text[64], help[512];
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(help, sizeof(help),
+                          "With -dm_fem_gpu_form_file: at the first residual, compare the form file's with the program's PetscDS residual (the "
+                          "iterate and 3 random states) and stop with an error when their relative difference exceeds TOL (no TOL: %g; 0: off)",
+                          (double)kCheckResidualDefaultTol));
+  PetscCall(PetscOptionsString("-dm_fem_gpu_check_residual", help, "", "", text, sizeof(text), set));
+  if (!*set) PetscFunctionReturn(PETSC_SUCCESS);
+  *tol = kCheckResidualDefaultTol;
+  if (text[0]) {
+    char *end;
+    *tol = std::strtod(text, &end);
+    PetscCheck(end != text && *end == '\0', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-dm_fem_gpu_check_residual %s: not a real number (give a relative tolerance such as 1e-8, or no value for %g)", text,
+               (double)kCheckResidualDefaultTol);
+    PetscCall(check_real_option("-dm_fem_gpu_check_residual", *tol, 0, 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The check's state on the DM, made when femgpu's residual replaces the program's (so
+// that the option may also come with a later SNESSetFromOptions): the program's residual
+// and boundary hook before femgpu's replace them, and the tolerance (0: off).
+PetscErrorCode create_check(DM dm, PetscReal tol, LocalResidual program, void *program_ctx)
+{
+  auto *check = new ResidualCheck;
+  PetscFunctionBegin;
+  check->program = program;
+  check->program_ctx = program_ctx;
+  check->tol = tol;
+  PetscCall(DMSNESGetBoundaryLocal(dm, &check->boundary, &check->boundary_ctx));
+  PetscCall(compose_owned((PetscObject)dm, kCheckKey, check));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+// A TS program's DM: an IFunction set through DMTSSetIFunctionLocal (PETSc's FEM one or the program's).
+static PetscErrorCode time_dependent(DM dm, bool *yes)
+{
+  PetscErrorCode (*ifunction)(DM, PetscReal, Vec, Vec, Vec, void *) = nullptr;
+  PetscFunctionBegin;
+  PetscCall(DMTSGetIFunctionLocal(dm, &ifunction, nullptr));
+  *yes = ifunction != nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
+{
+  PetscErrorCode (*program)(DM, Vec, Vec, void *) = nullptr;
+  void *program_ctx = nullptr;
+  std::string file;
+  PetscBool set, check_set;
+  PetscReal check_tol = 0;
+  Mat residual;
+  PetscFunctionBegin;
+  const char *prefix;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
+  // A block of its own: -help prints a title's options once, and the DM's were printed already.
+  PetscOptionsBegin(PetscObjectComm((PetscObject)dm), prefix, "fem_gpu: the DM's residual from a UFL form", "DM");
+  PetscCall(read_text_option(PetscOptionsObject, {nullptr, prefix}, "-dm_fem_gpu_form_file",
+                             "UFL file whose residual F(w; v) replaces the DM's PetscDS residual (femgpu)", "", &file, &set));
+  PetscCall(read_check_residual(PetscOptionsObject, &check_tol, &check_set));
+  PetscOptionsEnd();
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMSNESGetFunctionLocal(dm, &program, &program_ctx));
+  bool ts_program = false;
+  if (!program) PetscCall(time_dependent(dm, &ts_program));
+  PetscCheck(!ts_program, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
+             "-dm_fem_gpu_form_file %s: this is a TS program (its DM has an IFunction and no SNES residual); femgpu replaces a SNES "
+             "program's residual only, the residual F(t, u, u_t) of a TS program is not supported yet: give the IJacobian as fem_gpu "
+             "(-dm_mat_type fem_gpu -mat_fem_gpu_form_file) and leave the residual to the program",
+             file.c_str());
+  if (program == residual_local) {  // already femgpu's
+    ResidualCheck *check;
+    PetscCall(query_owned((PetscObject)dm, kCheckKey, &check));
+    if (check && check_set) check->tol = check_tol;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(program == DMPlexSNESComputeResidualFEM, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE,
+             "-dm_fem_gpu_form_file %s: the DM's residual is the program's own function, not PETSc's DMPlexSNESComputeResidualFEM; femgpu "
+             "replaces only PETSc's (set by DMPlexSetSNESLocalFEM)",
+             file.c_str());
+  PetscCall(create_check(dm, check_tol, program, program_ctx));  // before the hooks become femgpu's
+  PetscCall(create_residual(dm, file.c_str(), &residual));
+  PetscCall(PetscObjectCompose((PetscObject)dm, kDMResidualKey, (PetscObject)residual));
+  PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
+  PetscErrorCode (*boundary)(DM, Vec, void *) = nullptr;
+  PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, nullptr));
+  if (boundary == DMPlexSNESComputeBoundaryFEM) PetscCall(DMSNESSetBoundaryLocal(dm, boundary_local, residual));
+  PetscCall(MatDestroy(&residual));  // the DM holds it
+  PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
+
+PetscErrorCode FEMGPUDMSetFromOptions(DM dm)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(femgpu::MatFEMGPUWrapDMResidual(dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
