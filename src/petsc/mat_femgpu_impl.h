@@ -103,6 +103,9 @@ struct OperatorDescription {
   // SNES's iterate (a local Vec, boundary values inserted) when SNES computes the Jacobian
   // (snes_jacobian.cpp); bound at setup to the form's one coefficient if none was set.
   Vec linearization = nullptr;
+  // TS's U_t (a local Vec, boundary values inserted) for a residual F(t, w, w_t) and its
+  // IJacobian (ts_residual.cpp): bound at setup to the form's time derivative w_t of w.
+  Vec time_derivative = nullptr;
   // A residual operator (the rank-1 form F of the file, snes_residual.cpp): its apply adds
   // F(w; v) with w bound to the linearization point; no trial function, no symmetry.
   bool residual = false;
@@ -273,6 +276,8 @@ PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local);
 PetscErrorCode MatFEMGPUFormOfDMResidual(DM dm, std::string *text, std::string *source);
 // -dm_fem_gpu_form_file: the DM's residual becomes femgpu's (called by the SNES checker).
 PetscErrorCode MatFEMGPUWrapDMResidual(DM dm);
+// The residual Mat of the form file `file` on `dm`, which holds it (*residual is borrowed).
+PetscErrorCode MatFEMGPUCreateDMResidual(DM dm, const char *file, Mat *residual);
 // A Jacobian of the same form file as its DM's femgpu residual must have the residual's
 // constants (an error names the first that differs); called at setup, once the residual
 // has been set up.
