@@ -8,6 +8,7 @@
 #include "form/parse_builtins.h"
 #include "form/parse_grammar.h"
 #include "form/quoted_text.h"
+#include "form/time_dependent.h"
 
 namespace femgpu {
 
@@ -70,31 +71,61 @@ void check_bilinear(const Context &ctx, const std::vector<Integral> &a)
     fail_at(ctx.defined_at.at("a"), "'a' must be bilinear: it needs both the trial function u and the test function v");
 }
 
-// a = derivative(F, w, u) for the one Coefficient w of F in the element of u.
-std::vector<Integral> implied_jacobian(Context &ctx, const std::vector<Integral> &F)
+// TS's shift: the file's Constant "shift" where it declares one, else a new one (0).
+Expr time_shift(Context &ctx, const std::vector<Integral> &F)
 {
-  Loc at = ctx.defined_at.at("F");
+  for (const ConstantInfo &c : ctx.builder->make_form(F).constants)
+    if (c.name == kTimeShiftName) return ctx.builder->constant(c.name, c.default_value);
+  return ctx.builder->constant(kTimeShiftName, 0.0);
+}
+
+// F's coefficients in the element of u, split into the unknown(s) and the time
+// derivatives of another coefficient (w_t of w: time_dependent.h).
+void unknowns_of(Context &ctx, const std::vector<Integral> &F, std::vector<CoefficientInfo> *unknowns, std::vector<CoefficientInfo> *rates)
+{
   Form table = ctx.builder->make_form(F);
   std::vector<int> slots;
   for (const Integral &i : F)
     for (int s : parse::coefficient_slots(i.integrand))
-      if (table.coefficients[s].element == ctx.element && std::find(slots.begin(), slots.end(), s) == slots.end())
-        slots.push_back(s);
-  if (slots.empty())
-    fail_at(at, "'a' is not defined and cannot be derived: 'F' has no Coefficient in the element of u; define 'a'");
-  if (slots.size() > 1) {
-    std::string names;
-    for (int s : slots) names += (names.empty() ? "" : ", ") + table.coefficients[s].name;
-    fail_at(at, "'a' is not defined and cannot be derived: 'F' has several Coefficients in the element of u (" +
-                    names + "); define 'a' = derivative(F, w, u) for the unknown w");
+      if (table.coefficients[s].element == ctx.element && std::find(slots.begin(), slots.end(), s) == slots.end()) slots.push_back(s);
+  for (int s : slots) {
+    const CoefficientInfo &c = table.coefficients[s];
+    (is_time_derivative(c.name, table.coefficients, ctx.element) ? rates : unknowns)->push_back(c);
   }
-  const CoefficientInfo &w = table.coefficients[slots[0]];
-  Expr we = ctx.builder->coefficient(w.name, w.element);
-  std::vector<Integral> a = derivative(F, we, ctx.builder->trial_function());
+}
+
+std::string names_of(const std::vector<CoefficientInfo> &list)
+{
+  std::string names;
+  for (const CoefficientInfo &c : list) names += (names.empty() ? "" : ", ") + c.name;
+  return names;
+}
+
+// a = derivative(F, w, u) for the one Coefficient w of F in the element of u; where F
+// also holds w's time derivative w_t (a TS residual F(t, w, w_t)), TS's IJacobian
+// derivative(F, w, u) + shift * derivative(F, w_t, u).
+std::vector<Integral> implied_jacobian(Context &ctx, const std::vector<Integral> &F)
+{
+  Loc at = ctx.defined_at.at("F");
+  std::vector<CoefficientInfo> unknowns, rates;
+  unknowns_of(ctx, F, &unknowns, &rates);
+  if (unknowns.empty() && rates.empty())
+    fail_at(at, "'a' is not defined and cannot be derived: 'F' has no Coefficient in the element of u; define 'a'");
+  if (unknowns.size() > 1)
+    fail_at(at, "'a' is not defined and cannot be derived: 'F' has several Coefficients in the element of u (" + names_of(unknowns) +
+                    "); define 'a' = derivative(F, w, u) for the unknown w");
+  if (rates.size() > 1 || (rates.size() == 1 && !unknowns.empty() && time_derivative_of(rates[0].name) != unknowns[0].name))
+    fail_at(at, "'a' is not defined and cannot be derived: 'F' holds the time derivatives " + names_of(rates) + " beside the unknown " +
+                    (unknowns.empty() ? time_derivative_of(rates[0].name) : unknowns[0].name) +
+                    " (a residual F(t, w, w_t) has one unknown w and its time derivative w_t); define 'a'");
+  const std::string w_name = unknowns.empty() ? time_derivative_of(rates[0].name) : unknowns[0].name;
+  Expr w = ctx.builder->coefficient(w_name, ctx.element), du = ctx.builder->trial_function();
+  std::vector<Integral> a = rates.empty() ? derivative(F, w, du)
+                                          : time_dependent_jacobian(F, w, ctx.builder->coefficient(rates[0].name, ctx.element), time_shift(ctx, F), du);
   if (a.empty())
-    fail_at(at, "the residual F does not depend on " + w.name + ": its Jacobian is zero (every term of F is free of " + w.name +
+    fail_at(at, "the residual F does not depend on " + w_name + ": its Jacobian is zero (every term of F is free of " + w_name +
                     ", or holds it only in a condition or sign(), whose derivative is zero), so Newton's method has nothing to solve; "
-                    "write the equation for " + w.name + " into F");
+                    "write the equation for " + w_name + " into F");
   return a;
 }
 
@@ -175,10 +206,12 @@ ParsedForms finish(Context &ctx, Loc end, bool empty)
     check_residual(ctx, *F);
   }
   ParsedForms out;
+  // F's form before a's: its constants are then the file's, not the shift a TS Jacobian adds.
+  if (F) out.F = located_form(ctx, *F, "F");
   if (has_a || has_F) out.a = located_form(ctx, a ? *a : implied_jacobian(ctx, *F), has_a ? "a" : "F");
   if (has_L) out.L = located_form(ctx, *L, "L");
   if (has_L) F = residual_of_linear_problem(ctx, a ? &*a : nullptr, *L);
-  if (F) out.F = located_form(ctx, *F, has_L ? "L" : "F");
+  if (has_L) out.F = located_form(ctx, *F, "L");
   return out;
 }
 

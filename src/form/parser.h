@@ -3,7 +3,9 @@
 // Takes: the text of a form file in a Python-like UFL subset (see parse_grammar.h for
 // the grammar, share/femgpu/forms/ for examples) and the FormSignature to build on.
 // Returns: the bilinear form `a` and, if the file defines it, the residual `F`. When
-// only F is given, a = derivative(F, w, u) for the one Coefficient w in u's element.
+// only F is given, a = derivative(F, w, u) for the one Coefficient w in u's element;
+// where F also holds w's time derivative w_t (time_dependent.h), TS's IJacobian
+// a = derivative(F, w, u) + shift * derivative(F, w_t, u) (Constant "shift", declared or not).
 // A linear problem may be given as `a` and a right-hand side `L(v)`: then
 // F(w; v) = a(w, v) - L(v), for a new Coefficient w (named "w", or "w_1", ... when the
 // file already has a w). A file with `L` alone has F = -L(v) and no `a` (an empty form:

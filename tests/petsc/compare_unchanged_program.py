@@ -11,7 +11,8 @@ counts within --iterations (default 1; -1: not compared) of each other, and the 
 'L2 error: X' lines (from -error_view; the examples print 'L2 error X'; TS's -ts_monitor_error
 'L_2 Error: [X]') within a relative --error-tolerance (default
 1e-6); with --snes-norms RTOL also the same Newton history ('N SNES Function norm X',
-from -snes_monitor), each norm within RTOL relative or --norm-floor (1e-12) of the first norm.
+from -snes_monitor), each norm within RTOL relative or --norm-floor (1e-12) of the first norm;
+with --max-iterations N every linear solve of the fem_gpu run takes at most N iterations.
 """
 import argparse
 import re
@@ -48,6 +49,7 @@ def main():
     p.add_argument("--iterations", type=int, default=1)
     p.add_argument("--error-tolerance", type=float, default=1e-6)
     p.add_argument("--snes-norms", type=float)
+    p.add_argument("--max-iterations", type=int, help="the most iterations a linear solve of the fem_gpu run may take")
     p.add_argument("--norm-floor", type=float, default=1e-12,
                    help="norms are equal within this fraction of the first norm (a linear solve to rtol R leaves ~R of it)")
     p.add_argument("command", nargs=argparse.REMAINDER)
@@ -57,6 +59,8 @@ def main():
     gpu_its, gpu_errors, gpu_norms = run(command + ["-dm_mat_type", "fem_gpu"] + shlex.split(a.fem_gpu))
     if a.iterations >= 0 and (len(aij_its) != len(gpu_its) or any(abs(x - y) > a.iterations for x, y in zip(aij_its, gpu_its))):
         sys.exit("FAIL: linear iterations differ: aij %s, fem_gpu %s" % (aij_its, gpu_its))
+    if a.max_iterations is not None and max(gpu_its) > a.max_iterations:
+        sys.exit("FAIL: a fem_gpu linear solve took more than %d iterations: %s" % (a.max_iterations, gpu_its))
     if not close(aij_errors, gpu_errors, a.error_tolerance):
         sys.exit("FAIL: L2 errors differ: aij %s, fem_gpu %s" % (aij_errors, gpu_errors))
     # A converged Newton step's norm is ~1e-10 of the first, where the two residuals' rounding

@@ -1,6 +1,7 @@
 # PETSc's own TS tutorial ex45 (the heat equation, DMPlex + PetscDS), compiled unchanged,
 # with the IJacobian shift * M + K as fem_gpu from a form whose constant `shift` TS binds
-# (options only). Each test runs it with -dm_mat_type aij and with fem_gpu and compares
+# (options only), and the whole problem, IFunction and IJacobian, from one residual file
+# with the time derivative w_t (-dm_fem_gpu_form_file). Each test runs it with -dm_mat_type aij and with fem_gpu and compares
 # PETSc's output: linear iterations of every step, the Newton history (each step's first
 # residual norm reads the previous step's solution) and the final L2 error.
 set(FEMGPU_PETSC_TS_TUTORIALS_DIR "/usr/share/petsc/3.18/share/petsc/examples/src/ts/tutorials"
@@ -63,7 +64,42 @@ endforeach()
 petsc_test(petsc_ex45_pmg_levels_follow_shift ${CHECK} "--match=fem_gpu_pmg: the levels' constants are the operator's: shift = 30.0" ${PMG_TOO_MANY}
            "--match=Linear solve converged" -- ${EX45_2D} ${EX45_BDF} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -mat_fem_gpu_form_file ${HEAT}
            -pc_type fem_gpu_pmg -info)
-# The residual F(t, u, u_t) of a TS program from a form file is not supported yet: an error
-# that says so and what works (before, it read as "the program's own function").
-petsc_test(bad_ts_residual_form_file ${CHECK} "--error=-dm_fem_gpu_form_file .*heat_shift.ufl: this is a TS program" --
-           ${EX45_2D} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -mat_fem_gpu_form_file ${HEAT} -dm_fem_gpu_form_file ${HEAT})
+
+# The whole problem from one form file: -dm_fem_gpu_form_file makes the IFunction
+# F(t, U, U_t) femgpu's (w bound to U, w_t to U_t, t to the time; boundary values from
+# ex45's DMAddBoundary at each time) and the IJacobian the fem_gpu operator of
+# dF/dw + shift dF/dw_t of the same file. The same iterations, Newton history and final
+# L2 error as aij; with fem_gpu_pmg, the same error in at most 15 iterations a step.
+set(HEAT_T ${CMAKE_CURRENT_SOURCE_DIR}/data/heat_time_derivative.ufl)
+foreach(dim 2 3)
+  set(EX45 $<TARGET_FILE:petsc_ex45> -dm_plex_filename ${CMAKE_CURRENT_BINARY_DIR}/box${dim}d.msh ${EX45_SOLVE})
+  foreach(backend cpu opencl)
+    set(RESIDUAL "-dm_fem_gpu_form_file ${HEAT_T} -mat_fem_gpu_backend ${backend} ${EX45_STRATEGY_${backend}}")
+    petsc_test(petsc_ex45_residual_${dim}d_p2_${backend} ${COMPARE_PROGRAM} "--fem-gpu=${RESIDUAL}" --snes-norms 1e-8 --norm-floor 1e-9 -- ${EX45})
+    petsc_test(petsc_ex45_residual_pmg_${dim}d_p2_${backend} ${COMPARE_PROGRAM} "--fem-gpu=${RESIDUAL} -pc_type fem_gpu_pmg" --iterations -1
+               --max-iterations 15 -- ${EX45})
+  endforeach()
+endforeach()
+foreach(backend cpu opencl)
+  set(RESIDUAL "-dm_fem_gpu_form_file ${HEAT_T} -mat_fem_gpu_backend ${backend} ${EX45_STRATEGY_${backend}}")
+  petsc_test(mpi2_petsc_ex45_residual_2d_p2_${backend} ${COMPARE_PROGRAM} "--fem-gpu=${RESIDUAL}" --snes-norms 1e-8 --norm-floor 1e-9 -- ${MPI2} ${EX45_2D})
+  petsc_test(mpi2_petsc_ex45_residual_pmg_2d_p2_${backend} ${COMPARE_PROGRAM} "--fem-gpu=${RESIDUAL} -pc_type fem_gpu_pmg" --iterations -1
+             --max-iterations 15 -- ${MPI2} ${EX45_2D})
+endforeach()
+# A residual without w_t in a TS program is steady, F(t, w) = 0 at every step: said, and solved.
+petsc_test(petsc_ex45_residual_without_time_derivative ${CHECK}
+           "--match=has no time derivative .a coefficient w_t of its unknown w.: F.t, w. is a steady residual" "--match=Linear solve converged"
+           -- ${EX45_2D} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -dm_fem_gpu_form_file ${CMAKE_CURRENT_SOURCE_DIR}/data/ex13_poisson.ufl -info)
+# Bad input: TS's shift in the residual (an IFunction has none); w_t and shift in a SNES
+# program's residual (ex13), where no TS gives them values.
+set(SHIFT_IN_F ${CMAKE_CURRENT_SOURCE_DIR}/data/heat_residual_with_shift.ufl)
+petsc_test(bad_ts_residual_names_shift ${CHECK} "--error=the residual F of -dm_fem_gpu_form_file .*heat_residual_with_shift.ufl names the constant 'shift', TS's shift"
+           -- ${EX45_2D} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -dm_fem_gpu_form_file ${SHIFT_IN_F})
+set(EX13_2D $<TARGET_FILE:petsc_ex13> -dm_plex_filename ${CMAKE_CURRENT_BINARY_DIR}/box2d.msh ${SOLVE} -potential_petscspace_degree 2 -mat_fem_gpu_backend cpu)
+petsc_test(bad_time_derivative_in_snes_residual ${CHECK}
+           "--error=heat_time_derivative.ufl names the coefficient 'w_t', the time derivative of 'w' that a TS program gives .U_t., but no TS gives"
+           -- ${EX13_2D} -dm_fem_gpu_form_file ${HEAT_T})
+petsc_test(bad_shift_in_snes_residual ${CHECK} "--error=names the constant 'shift', which is TS's shift .* but this residual is a SNES program's" --
+           ${EX13_2D} -dm_fem_gpu_form_file ${SHIFT_IN_F})
+petsc_test(bad_check_residual_in_ts ${CHECK} "--error=-dm_fem_gpu_check_residual: compares with a SNES program's residual .* this is a TS program" --
+           ${EX45_2D} -dm_fem_gpu_form_file ${HEAT_T} -mat_fem_gpu_backend cpu -dm_fem_gpu_check_residual)

@@ -1,13 +1,15 @@
 // Binding the form's coefficients to Vecs at setup, in the order docs/petsc.md gives:
 // the Vec of MatFEMGPUSetCoefficient, the field of the DM's auxiliary vector that has the
-// coefficient's name, SNES's linearization point (the one coefficient on the field's
-// element of a Jacobian), or the auxiliary vector's only field when the form has one
+// coefficient's name, TS's U_t (the time derivative w_t of w), SNES's linearization point
+// (the one other coefficient on the field's element of a Jacobian), or the auxiliary
+// vector's only field when the form has one
 // coefficient. A coefficient on the trial
 // element reads through the Mat's closure map; one in its own element through the map of
 // its field in the DM its values live in (coefficient_fields.h).
 #include "petsc/mat/coefficient_binding.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/plex/coefficient_fields.h"
+#include "form/time_dependent.h"
 
 namespace femgpu {
 
@@ -88,18 +90,44 @@ PetscErrorCode bind_auxiliary(Mat A, MatFEMGPUContext *ctx, const CoefficientInf
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The time derivative w_t of the form's w (form/time_dependent.h), which TS's U_t binds.
+bool is_rate(const MatFEMGPUContext &ctx, const CoefficientInfo &c)
+{
+  return is_time_derivative(c.name, ctx.op.ir->coefficients, ctx.op.signature.element);
+}
+
+// The coefficients on the field's element the operator uses, but a time derivative.
 int used_on_trial_element(const MatFEMGPUContext &ctx)
 {
   const ActionIR &ir = *ctx.op.ir;
   int n = 0;
-  for (size_t i = 0; i < ir.coefficients.size(); ++i) n += uses_coefficient(ctx, i) && ir.coefficients[i].element == ir.signature.element;
+  for (size_t i = 0; i < ir.coefficients.size(); ++i)
+    n += uses_coefficient(ctx, i) && ir.coefficients[i].element == ir.signature.element && !is_rate(ctx, ir.coefficients[i]);
   return n;
 }
 
+// w_t: TS's U_t, a local vector read in place (held twice, as the linearization point);
+// without a TS, an error that says why it has no value.
+PetscErrorCode bind_rate(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c, CoefficientBinding *b)
+{
+  PetscFunctionBegin;
+  PetscCheck(ctx->op.time_derivative, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE,
+             "fem_gpu: form %s names the coefficient '%s', the time derivative of '%s' that a TS program gives (U_t), but no TS gives this "
+             "operator one: it is not a TS program's residual or IJacobian (a SNES program's, or a Mat of its own). Solve the problem with TS, "
+             "remove '%s' from the form (a steady problem), or call MatFEMGPUSetCoefficient(A, \"%s\", vec)",
+             ctx->op.form_source.c_str(), c.name.c_str(), time_derivative_of(c.name).c_str(), c.name.c_str(), c.name.c_str());
+  PetscCall(PetscObjectReference((PetscObject)ctx->op.time_derivative));
+  PetscCall(PetscObjectReference((PetscObject)ctx->op.time_derivative));
+  b->vec = b->local = ctx->op.time_derivative;
+  PetscCall(PetscInfo(A, "fem_gpu: coefficient '%s' is TS's time derivative U_t\n", c.name.c_str()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // A coefficient no Vec was given for, in this order: the auxiliary field named after it;
-// SNES's iterate, the point the Jacobian of F(w) is taken at (the form's one coefficient
-// on the field's element; a local vector already, so also the ghosted copy the action
-// reads, held twice); the auxiliary vector's only field (the form's one coefficient).
+// TS's U_t for the time derivative w_t of w; SNES's iterate, the point the Jacobian of
+// F(w) is taken at (the form's one coefficient on the field's element but w_t; a local
+// vector already, so also the ghosted copy the action reads, held twice); the auxiliary
+// vector's only field (the form's one coefficient).
 PetscErrorCode bind_unset(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c)
 {
   CoefficientBinding b;
@@ -107,6 +135,10 @@ PetscErrorCode bind_unset(Mat A, MatFEMGPUContext *ctx, const CoefficientInfo &c
   std::string fields;
   PetscFunctionBegin;
   PetscCall(bind_auxiliary(A, ctx, c, false, &b, &bound, &fields));
+  if (!bound && is_rate(*ctx, c)) {
+    PetscCall(bind_rate(A, ctx, c, &b));
+    bound = true;
+  }
   if (!bound && ctx->op.linearization && c.element == ctx->op.signature.element && used_on_trial_element(*ctx) == 1) {
     PetscCall(PetscObjectReference((PetscObject)ctx->op.linearization));
     PetscCall(PetscObjectReference((PetscObject)ctx->op.linearization));

@@ -1,5 +1,7 @@
 #include "petsc/mat/dm_residual.h"
 
+#include "form/time_dependent.h"
+
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
 
@@ -35,6 +37,7 @@ PetscErrorCode MatFEMGPUCheckDMResidualConstants(Mat A, const MatFEMGPUContext *
     for (size_t j = 0; j < r->op.ir->constants.size(); ++j) {
       const std::string &name = ctx->op.ir->constants[i].name;
       if (r->op.ir->constants[j].name != name) continue;
+      if (name == kTimeName && r->op.time_derivative) continue;  // a TS residual: TS binds the time at every evaluation
       const PetscReal mine = ctx->op.constants[i], theirs = r->op.constants[j];
       PetscCheck(mine == theirs, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP,
                  "fem_gpu: the Jacobian's constant '%s' is %g but the residual's is %g (both from %s, the residual by -dm_fem_gpu_form_file): "

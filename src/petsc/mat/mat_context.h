@@ -107,6 +107,9 @@ struct OperatorDescription {
   // SNES's iterate (a local Vec, boundary values inserted) when SNES computes the Jacobian
   // (snes_jacobian.cpp); bound at setup to the form's one coefficient if none was set.
   Vec linearization = nullptr;
+  // TS's U_t (a local Vec, boundary values inserted) for a residual F(t, w, w_t) and its
+  // IJacobian (ts_residual.cpp): bound at setup to the form's time derivative w_t of w.
+  Vec time_derivative = nullptr;
   // A residual operator (the rank-1 form F of the file, snes_residual.cpp): its apply adds
   // F(w; v) with w bound to the linearization point; no trial function, no symmetry.
   bool residual = false;

@@ -45,6 +45,7 @@ static PetscErrorCode free_context(void *ptr)
     PetscCall(VecDestroy(&kv.second.local));
   }
   PetscCall(VecDestroy(&ctx->op.linearization));
+  PetscCall(VecDestroy(&ctx->op.time_derivative));
   delete ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -12,7 +12,8 @@
 // calls before every residual and Jacobian) becomes femgpu's plan of the same values
 // (essential_values.h), where the plan supports the DM's boundaries.
 // With -dm_fem_gpu_check_residual [TOL], the first residual is compared with the one the
-// program's PetscDS gives (residual_check.h).
+// program's PetscDS gives (residual_check.h). In a TS program the DM's IFunction becomes
+// femgpu's instead (ts_residual.cpp), through the same residual Mat.
 // Does not: change a residual or boundary function the program wrote itself.
 #include <petscdmplex.h>
 #include <petscsnes.h>
@@ -33,6 +34,9 @@
 #include "petsc/plex/essential_values.h"
 #include "petsc/solvers/residual_check.h"
 #include "petsc/solvers/snes_residual.h"
+#include "form/time_dependent.h"
+#include "petsc/solvers/ts_ijacobian.h"
+#include "petsc/solvers/ts_residual.h"
 
 namespace femgpu {
 
@@ -47,6 +51,7 @@ PetscErrorCode residual_local(DM dm, Vec x_local, Vec f_local, void *ctx)
   PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "x_local", x_local));
   PetscCall(check_local_vec(dm, "the residual of -dm_fem_gpu_form_file", "f_local", f_local));
   PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
+  PetscCall(MatFEMGPUCheckNoTimeShift(residual, "residual"));
   PetscCall(VecSet(f_local, 0.0));
   PetscCall(MatFEMGPUApplyLocal(residual, x_local, f_local));
   ResidualCheck *check;
@@ -80,29 +85,6 @@ PetscErrorCode boundary_local(DM dm, Vec x_local, void *ctx)
   }
   if (!plan->unsupported.empty()) PetscCall(DMPlexSNESComputeBoundaryFEM(dm, x_local, nullptr));
   else PetscCall(essential_plan_insert(*plan, PETSC_MIN_REAL, x_local));  // the time PETSc's hook passes
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// A fem_gpu Mat in residual mode for `file` on `dm`. It keeps the DM without a reference
-// (the DM holds the Mat, so a reference would keep both alive forever).
-PetscErrorCode create_residual(DM dm, const char *file, Mat *residual)
-{
-  Vec g;
-  PetscInt n, N;
-  MatFEMGPUContext *ctx;
-  PetscFunctionBegin;
-  PetscCall(DMGetGlobalVector(dm, &g));
-  PetscCall(VecGetLocalSize(g, &n));
-  PetscCall(VecGetSize(g, &N));
-  PetscCall(DMRestoreGlobalVector(dm, &g));
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), residual));
-  PetscCall(MatSetSizes(*residual, n, n, N, N));
-  PetscCall(MatSetType(*residual, MATFEMGPU));
-  PetscCall(MatSetFromOptions(*residual));  // the backend and tuning options the Jacobian has
-  PetscCall(MatFEMGPUSetFormFile(*residual, file));
-  PetscCall(MatFEMGPUGetContext(*residual, &ctx));
-  ctx->op.residual = true;
-  ctx->op.dm = dm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -146,6 +128,31 @@ PetscErrorCode create_check(DM dm, PetscReal tol, LocalResidual program, void *p
 
 }  // namespace
 
+// A fem_gpu Mat in residual mode for `file` on `dm`, held by the DM. It keeps the DM
+// without a reference (the DM holds the Mat, so a reference would keep both alive forever).
+PetscErrorCode MatFEMGPUCreateDMResidual(DM dm, const char *file, Mat *residual)
+{
+  Vec g;
+  PetscInt n, N;
+  MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(dm, &g));
+  PetscCall(VecGetLocalSize(g, &n));
+  PetscCall(VecGetSize(g, &N));
+  PetscCall(DMRestoreGlobalVector(dm, &g));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)dm), residual));
+  PetscCall(MatSetSizes(*residual, n, n, N, N));
+  PetscCall(MatSetType(*residual, MATFEMGPU));
+  PetscCall(MatSetFromOptions(*residual));  // the backend and tuning options the Jacobian has
+  PetscCall(MatFEMGPUSetFormFile(*residual, file));
+  PetscCall(MatFEMGPUGetContext(*residual, &ctx));
+  ctx->op.residual = true;
+  ctx->op.dm = dm;
+  PetscCall(PetscObjectCompose((PetscObject)dm, kDMResidualKey, (PetscObject)*residual));
+  PetscCall(PetscObjectDereference((PetscObject)*residual));  // the DM holds it
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // A TS program's DM: an IFunction set through DMTSSetIFunctionLocal (PETSc's FEM one or the program's).
 static PetscErrorCode time_dependent(DM dm, bool *yes)
 {
@@ -177,11 +184,14 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscCall(DMSNESGetFunctionLocal(dm, &program, &program_ctx));
   bool ts_program = false;
   if (!program) PetscCall(time_dependent(dm, &ts_program));
-  PetscCheck(!ts_program, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
-             "-dm_fem_gpu_form_file %s: this is a TS program (its DM has an IFunction and no SNES residual); femgpu replaces a SNES "
-             "program's residual only, the residual F(t, u, u_t) of a TS program is not supported yet: give the IJacobian as fem_gpu "
-             "(-dm_mat_type fem_gpu -mat_fem_gpu_form_file) and leave the residual to the program",
-             file.c_str());
+  if (ts_program) {  // the IFunction F(t, U, U_t): ts_residual.cpp
+    PetscCheck(!check_set || check_tol == 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP,
+               "-dm_fem_gpu_check_residual: compares with a SNES program's residual (DMPlexSNESComputeResidualFEM); this is a TS program, whose "
+               "IFunction it does not compare: check the IJacobian of %s with -mat_fem_gpu_check_jacobian",
+               file.c_str());
+    PetscCall(MatFEMGPUWrapDMIFunction(dm, file.c_str()));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (program == residual_local) {  // already femgpu's
     ResidualCheck *check;
     PetscCall(query_owned((PetscObject)dm, kCheckKey, &check));
@@ -193,13 +203,11 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
              "replaces only PETSc's (set by DMPlexSetSNESLocalFEM)",
              file.c_str());
   PetscCall(create_check(dm, check_tol, program, program_ctx));  // before the hooks become femgpu's
-  PetscCall(create_residual(dm, file.c_str(), &residual));
-  PetscCall(PetscObjectCompose((PetscObject)dm, kDMResidualKey, (PetscObject)residual));
+  PetscCall(MatFEMGPUCreateDMResidual(dm, file.c_str(), &residual));
   PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
   PetscErrorCode (*boundary)(DM, Vec, void *) = nullptr;
   PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, nullptr));
   if (boundary == DMPlexSNESComputeBoundaryFEM) PetscCall(DMSNESSetBoundaryLocal(dm, boundary_local, residual));
-  PetscCall(MatDestroy(&residual));  // the DM holds it
   PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -10,8 +10,9 @@
 // calls the wrapper with the stage's state (boundary values inserted), its time
 // derivative, the time and the shift: the wrapper binds them, and the assembled
 // preconditioning matrix P != J (if any) is still the program's own.
-// Not here: the residual F(t, u, u_t) from a form file; a program's own IJacobian callback
-// is left as it is.
+// The residual F(t, u, u_t) from a form file is ts_residual.cpp's; then the form of the
+// IJacobian Mats is derivative(F, w) + shift * derivative(F, w_t) of that file, and U_t is
+// bound to its w_t here too. A program's own IJacobian callback is left as it is.
 #include <petscdmplex.h>
 #include <petscts.h>
 
@@ -22,6 +23,7 @@
 #include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/solvers/jacobian_compare.h"
 #include "petsc/solvers/ts_ijacobian.h"
+#include "petsc/solvers/ts_residual.h"
 
 namespace femgpu {
 
@@ -90,10 +92,11 @@ PetscErrorCode check_against_program(DM dm, PetscReal time, Vec x, Vec x_t, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode bind_stage(Mat M, PetscReal time, Vec x, PetscReal shift)
+PetscErrorCode bind_stage(Mat M, PetscReal time, Vec x, Vec x_t, PetscReal shift)
 {
   PetscFunctionBegin;
   PetscCall(MatFEMGPUSetLinearizationPoint(M, x));  // a new state, and no longer zeroed
+  if (x_t) PetscCall(MatFEMGPUSetTimeDerivative(M, x_t));  // for a form whose dF/dw holds w_t
   PetscCall(bind_time_constants(M, time, shift));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -106,17 +109,17 @@ PetscErrorCode ijacobian_local(DM dm, PetscReal time, Vec x, Vec x_t, PetscReal 
   PetscCall(is_fem_gpu(J, &j_ours));
   PetscCall(is_fem_gpu(P, &p_ours));
   if (j_ours) {
-    PetscCall(bind_stage(J, time, x, shift));
+    PetscCall(bind_stage(J, time, x, x_t, shift));
     PetscCall(check_against_program(dm, time, x, x_t, shift, J, wrapped));
   }
-  if (p_ours && P != J) PetscCall(bind_stage(P, time, x, shift));
+  if (p_ours && P != J) PetscCall(bind_stage(P, time, x, x_t, shift));
   if (!p_ours) PetscCall(wrapped->program(dm, time, x, x_t, shift, P, P, wrapped->program_ctx));  // the assembled P, as the program computes it
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 }  // namespace
 
-PetscErrorCode MatFEMGPUCheckNoTimeShift(Mat J)
+PetscErrorCode MatFEMGPUCheckNoTimeShift(Mat J, const char *what)
 {
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
@@ -124,9 +127,9 @@ PetscErrorCode MatFEMGPUCheckNoTimeShift(Mat J)
   PetscCall(MatFEMGPUGetContext(J, &ctx));
   for (const ConstantInfo &c : ctx->op.ir->constants)
     PetscCheck(c.name != kTimeShiftConstant, PetscObjectComm((PetscObject)J), PETSC_ERR_ARG_WRONGSTATE,
-               "fem_gpu: form %s names the constant '%s', which is TS's shift (the IJacobian's shift * dF/du_t), but this Jacobian is a SNES "
+               "fem_gpu: form %s names the constant '%s', which is TS's shift (the IJacobian's shift * dF/du_t), but this %s is a SNES "
                "program's: no TS gives it a value. Remove the time-derivative term, or solve the problem with TS",
-               ctx->op.form_source.c_str(), kTimeShiftConstant);
+               ctx->op.form_source.c_str(), kTimeShiftConstant, what);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
