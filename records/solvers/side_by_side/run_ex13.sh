@@ -45,7 +45,7 @@ run() {  # name options...
   shift
   # shellcheck disable=SC2086,SC2068
   timeout "${RUN_LIMIT:-240}" "$repo/.carry/bin/ex13" $common $@ >"$out/$name.log" 2>&1
-  echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E 'Linear solve converged|L_2 Error|^ *[0-9]+: +Main Stage' "$out/$name.log" | head -3 | tr -s ' ' | tr '\n' ';')"
+  echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E 'Linear solve converged|L2 error|^ *[0-9]+: +Main Stage' "$out/$name.log" | head -3 | tr -s ' ' | tr '\n' ';')"
 }
 
 declare -A degree_refine=([p2]="2 2" [p4]="4 1")

@@ -50,10 +50,8 @@ def bench_rates(files):
     for path in files:
         with open(path) as f:
             for row in csv.DictReader(f):
-                if row.get("op") == "laplace" and row.get("dim") == "3":
-                    key = next((k for k in row if "gdof" in k.lower()), None)
-                    if key and row[key]:
-                        rates[int(row["degree"])] = float(row[key])
+                if row.get("operator") == "laplace" and row.get("dim") == "3" and row.get("gdofs"):
+                    rates[int(row["degree"])] = float(row["gdofs"])
     return rates
 
 
@@ -80,7 +78,7 @@ def main(argv):
             "program": "ex13", "dim": 3, "degree": degree, "unknowns": one(r"rows=(\d+)", text),
             "config": m.group(2), "snes_s": ev.get("SNESSolve", ("", ""))[1], "pcsetup_s": ev.get("PCSetUp", ("", ""))[1],
             "ksp_s": ev.get("KSPSolve", ("", ""))[1], "its": one(r"Linear solve converged due to \S+ iterations (\d+)", text),
-            "l2_error": one(r"L_2 Error: ([0-9.eE+-]+)", text), "matmult_ms": f"{1e3 * mm[1] / mm[0]:.4f}" if mm[0] else "",
+            "l2_error": one(r"L2 error: ([0-9.eE+-]+)", text), "matmult_ms": f"{1e3 * mm[1] / mm[0]:.4f}" if mm[0] else "",
             "bench_gdofs": rates.get(degree, ""), "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device})
         for name in EVENTS:
             if name in ev:

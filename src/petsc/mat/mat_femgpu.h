@@ -51,7 +51,7 @@ PetscErrorCode MatFEMGPUFillOperatorArrays(MatFEMGPUContext *ctx, const ActionIR
                                            std::vector<std::vector<int>> *scratch, const PetscScalar *trial, const PetscScalar *coords,
                                            bool host_coefficients, ActionArrays *a);
 // One backend call of MatMult took `seconds` (wall time): counts it for MatView's time
-// per apply and logs the action's FLOPs.
+// per apply (the caller logs the action's FLOPs: PetscLogFlops or PetscLogGpuFlops).
 PetscErrorCode MatFEMGPURecordApply(MatFEMGPUContext *ctx, PetscLogDouble seconds);
 
 // The operator's linearization point becomes a copy of x_local (a local Vec of the DM,

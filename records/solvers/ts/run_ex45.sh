@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# PETSc's ts/tutorials/ex45 (the heat equation), built unchanged against the CUDA PETSc,
+# on the Gmsh file of a 13^3 Kuhn box refined twice by PETSc: 3D P2, 1,092,727 unknowns;
+# backward Euler, CG rtol 1e-10, vectors on the GPU, -log_view -log_view_gpu_time.
+# Configurations (log names ex45_3d_p2_<config>_<steps>steps.log):
+#   pmg_whole     IFunction from the form file (w_t), IJacobian derived by femgpu,
+#                 fem_gpu_pmg; STEPS steps
+#   jacobi_whole  the same with Jacobi; STEPS steps
+#   jacobi        IJacobian as fem_gpu from the form file with `shift`, PetscDS
+#                 IFunction on the CPU, Jacobi; BASE_STEPS steps
+#   gamg          aijcusparse (DMPlex assembly) + GAMG, PetscDS IFunction; BASE_STEPS steps
+# A step's time is TSSolve's over the steps; the first fem_gpu run of the call fills the
+# tuning and kernel caches (its log is *_cold).
+# Environment: STEPS (100), BASE_STEPS (3: the CPU residual takes seconds an evaluation),
+#   CONFIGS (default "pmg_whole jacobi_whole jacobi gamg"), RUN_LIMIT (240 s a run).
+# Usage: run_ex45.sh OUTPUT_DIR    (on the GPU machine, after `source .carry/env.sh`)
+set -uo pipefail
+out="$1"
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
+[ -e "$out/box.msh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 3 13 "$out/box.msh"
+common="-dll_append $repo/.carry/lib/libfemgpu.so -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_refine 2
+ -temp_petscspace_degree 2 -sol_type quadratic_trig -ts_type beuler -ts_dt 0.01 -dm_vec_type cuda
+ -ksp_type cg -ksp_rtol 1e-10 -ts_monitor_error -log_view -log_view_gpu_time"
+femgpu="-dm_mat_type fem_gpu -mat_fem_gpu_backend cuda"
+
+run() {  # name steps options...
+  local name="$1_$2steps" steps="$2" t0=$SECONDS
+  shift 2
+  # shellcheck disable=SC2086,SC2068
+  timeout "${RUN_LIMIT:-240}" "$repo/.carry/bin/ex45" $common -ts_max_steps "$steps" $@ >"$out/$name.log" 2>&1
+  echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E '^ *[0-9]+ TS .*error' "$out/$name.log" | tail -1 | tr -s ' ')"
+}
+
+steps=${STEPS:-100} base=${BASE_STEPS:-3}
+for config in ${CONFIGS:-pmg_whole jacobi_whole jacobi gamg}; do
+  case "$config" in
+    pmg_whole) opts="$femgpu -dm_fem_gpu_form_file $repo/tests/petsc/data/heat_time_derivative.ufl -pc_type fem_gpu_pmg" n=$steps ;;
+    jacobi_whole) opts="$femgpu -dm_fem_gpu_form_file $repo/tests/petsc/data/heat_time_derivative.ufl -pc_type jacobi" n=$steps ;;
+    jacobi) opts="$femgpu -mat_fem_gpu_form_file $repo/tests/petsc/data/heat_shift.ufl -pc_type jacobi" n=$base ;;
+    gamg) opts="-dm_mat_type aijcusparse -pc_type gamg" n=$base ;;
+  esac
+  [ "$config" != gamg ] && [ ! -e "$out/.warm" ] && run "ex45_3d_p2_${config}_cold" 2 $opts && touch "$out/.warm"
+  run "ex45_3d_p2_${config}" "$n" $opts
+done
