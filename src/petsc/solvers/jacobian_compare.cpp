@@ -4,6 +4,7 @@
 #include "petsc/solvers/jacobian_compare.h"
 
 #include "petsc/base/petsc_compat.h"
+#include "petsc/solvers/dm_preallocation.h"
 
 #include <string>
 
@@ -15,8 +16,12 @@ PetscErrorCode MatFEMGPUCreateAIJOfDM(DM dm, Mat *assembled)
   PetscFunctionBegin;
   PetscCall(DMGetMatType(dm, &type));
   const std::string own_type = type;
+  PetscBool skipped;
+  PetscCall(MatFEMGPUDMPreallocationSkipped(dm, &skipped));
   PetscCall(DMSetMatType(dm, MATAIJ));
+  if (skipped) PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_FALSE));  // an AIJ to fill: its pattern
   PetscCall(DMCreateMatrix(dm, assembled));
+  if (skipped) PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));
   PetscCall(DMSetMatType(dm, own_type.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,6 +22,7 @@
 #include "petsc/base/composed_object.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
+#include "petsc/solvers/dm_preallocation.h"
 #include "petsc/solvers/jacobian_compare.h"
 #include "petsc/solvers/snes_jacobian.h"
 #include "petsc/solvers/snes_residual.h"
@@ -118,6 +119,7 @@ PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes)
   PetscCall(MatFEMGPUWrapDMResidual(dm));
   PetscCall(DMGetMatType(dm, &type));
   PetscCall(PetscStrcmp(type, MATFEMGPU, &ours));
+  if (ours) PetscCall(MatFEMGPUSkipDMPreallocation(dm));  // before SNESSetUp's DMCreateMatrix
   if (ours) PetscCall(wrap_local_jacobian(dm));
   if (ours) PetscCall(MatFEMGPUWrapDMIJacobian(dm));  // TS's SNES: ts_ijacobian.cpp
   PetscFunctionReturn(PETSC_SUCCESS);
