@@ -95,7 +95,7 @@ TEST_CASE("compile_cubin_kept compiles once and then returns the store's binary"
   CHECK(store->entries.size() == 2);
 }
 
-TEST_CASE("the tuner's candidates are not kept; a running kernel is", "[nvrtc][kernel_cache]")
+TEST_CASE("the tuner's candidates are not kept, a running kernel is", "[nvrtc][kernel_cache]")
 {
   std::mt19937 rng(7);
   const test::ActionData d = test::make_action(test::form_named("mass"), 2, 2, 4, rng);
