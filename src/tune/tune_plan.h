@@ -12,7 +12,7 @@
 //
 // Takes: a plan text, or the move table (tune_moves.h) for the default plans.
 // Returns: the plan, its text, or the candidates of each round handed to a timer.
-// Does not: compile or time (the backend's RoundTimer does), know PETSc.
+// Does not: compile or time (the backend's CandidateTimer does: candidate_timer.h), know PETSc.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/occupancy.h"
+#include "model/occupancy.h"
 #include "tune/tuner.h"
 
 namespace femgpu {

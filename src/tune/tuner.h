@@ -1,7 +1,8 @@
 // What every tuner shares (the paper's section 3.2.6): the candidate list (SCPWI and the
 // cost model's best b tiled schedules, plus the best of each N_WI class), timing each
 // candidate through a backend's callback, the median, choosing the fastest, and the
-// monitor's lines. cuda_tuner.h and opencl_tuner.h supply "build and time this schedule".
+// monitor's lines. The backends' CandidateTimers (candidate_timer.h; runtime/cuda_tuner.h
+// and runtime/opencl_tuner.h) supply "build and time this schedule".
 //
 // Takes: the IR, Q, DeviceParams (probed, or the defaults: then the ranking is the
 // paper's H200 model), TuneSettings, and a callback timing one schedule.

@@ -1,7 +1,7 @@
 // Timing the candidate list (tuner.h's time_candidates) through a backend's callback: the
 // fastest wins, a failure scores infinity and tuning goes on, a candidate cut by the
 // cutoff says so on its monitor line and is never the best, and the cutoff (a timing
-// choice) stays out of the tuning cache's key. The GPU side of the cutoff (cuda_tuner's
+// choice) stays out of the tuning cache's key. The GPU side of the cutoff (cuda_timing's
 // time_kernel) runs on the device: records/experiments/h200_retune_cutoff.txt.
 #include <catch2/catch.hpp>
 
