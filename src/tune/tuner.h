@@ -20,6 +20,7 @@
 
 #include "schedule/schedule.h"
 #include "model/cost_model.h"
+#include "tune/tune_plan_value.h"
 
 namespace femgpu {
 
@@ -113,9 +114,10 @@ struct TuneSettings {
   // FP64 words, so such a kernel spills (ptxas: hyperelasticity 3D P5 at the paper's
   // tiles, 150 words, 528 B of spills; with shared DOFs 90 words, none). 0 turns this off.
   long long shared_dofs_above_words = 128;
-  // The tuning plan (tune_plan.h's text: rounds of moves, tune_moves.h); empty: the
-  // backend's default plan.
-  std::string plan;
+  // The tuning plan's rounds of moves (tune_plan_value.h, tune_moves.h; tune_plan.h's
+  // with_plan sets them and the plan's parameters above); no rounds: the backend's
+  // default plan.
+  TunePlan plan;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
   // Anytime tuning: stop timing new candidates once this many seconds of tuning (compiles
   // and timings) are spent, and keep the fastest so far; 0: no budget. The first

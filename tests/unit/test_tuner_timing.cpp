@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tune/tune_plan.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -66,6 +67,6 @@ TEST_CASE("the tuning cutoff is not part of the tuning cache's key", "[tune][cut
   TuneSettings a, b;
   b.cutoff = 2;
   CHECK(tuning_settings_text(a) == tuning_settings_text(b));
-  b.plan = "first; tensor_core n=7";  // a setting that changes the list is
+  b.plan = parse_tune_plan("first; tensor_core n=7");  // a setting that changes the list is
   CHECK(tuning_settings_text(a) != tuning_settings_text(b));
 }
