@@ -1,4 +1,4 @@
-// Medians and saturation points for the device probe (no GPU).
+// Saturation points for the device probe (no GPU).
 #include "probe/probe_analysis.h"
 
 #include <algorithm>
@@ -7,17 +7,6 @@
 #include <string>
 
 namespace femgpu {
-
-double median(std::vector<double> xs)
-{
-  if (xs.empty()) throw std::invalid_argument("median of no values");
-  const size_t mid = xs.size() / 2;
-  std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(mid), xs.end());
-  const double upper = xs[mid];
-  if (xs.size() % 2) return upper;
-  const double lower = *std::max_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(mid));
-  return 0.5 * (lower + upper);
-}
 
 Saturation saturation_warps(const std::vector<BandwidthPoint> &curve, double peak, double fraction)
 {

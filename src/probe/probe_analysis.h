@@ -1,8 +1,8 @@
-// The arithmetic of the device probe, apart from the GPU so it can be tested: medians
-// of repeated timings and where a bandwidth-versus-occupancy curve saturates.
+// The arithmetic of the device probe, apart from the GPU so it can be tested: where a
+// bandwidth-versus-occupancy curve saturates (the median of its timings: model/median.h).
 //
-// Takes: timings; a curve of (resident warps per multiprocessor, bytes/s) points.
-// Returns: the median; SG_sat (see saturation_warps).
+// Takes: a curve of (resident warps per multiprocessor, bytes/s) points.
+// Returns: SG_sat (see saturation_warps).
 // Throws: std::invalid_argument for empty input, a non-ascending curve, a non-positive
 // peak or a fraction outside (0, 1]. Does not: launch or time anything.
 #pragma once
@@ -10,8 +10,6 @@
 #include <vector>
 
 namespace femgpu {
-
-double median(std::vector<double> xs);
 
 struct BandwidthPoint {
   int warps_per_multiprocessor = 0;

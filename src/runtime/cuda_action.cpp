@@ -12,7 +12,7 @@
 #include "kernel/sliced_spmv.h"
 #include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
-#include "runtime/occupancy.h"
+#include "model/occupancy.h"
 
 namespace femgpu {
 

@@ -7,7 +7,7 @@
 #include "kernel/kernel_abi.h"
 #include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
-#include "runtime/occupancy.h"
+#include "model/occupancy.h"
 
 namespace femgpu {
 

@@ -310,4 +310,15 @@ double EventTimer::stop_ms()
   return ms;
 }
 
+SmLimits sm_limits(const DeviceInfo &info)
+{
+  SmLimits sm;
+  if (info.registers_per_multiprocessor > 0) sm.registers = info.registers_per_multiprocessor;
+  if (info.shared_per_multiprocessor > 0) sm.shared_bytes = info.shared_per_multiprocessor;
+  if (info.reserved_shared_per_group > 0) sm.shared_reserved_per_group = info.reserved_shared_per_group;
+  if (info.max_groups_per_multiprocessor > 0) sm.max_groups = info.max_groups_per_multiprocessor;
+  if (info.max_threads_per_multiprocessor > 0) sm.max_threads = info.max_threads_per_multiprocessor;
+  return sm;
+}
+
 }  // namespace femgpu::cuda

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "model/occupancy.h"
 #include "runtime/device_faults.h"
 
 namespace femgpu::cuda {
@@ -38,6 +39,10 @@ struct DeviceInfo {
   std::size_t total_memory = 0;
   std::string arch() const { return "sm_" + std::to_string(major) + std::to_string(minor); }
 };
+
+// The SM limits as the driver reports them for `info`'s device (model/occupancy.h's
+// defaults where it reports nothing).
+SmLimits sm_limits(const DeviceInfo &info);
 
 // True when a CUDA driver and at least one device are present (never throws).
 bool device_available();

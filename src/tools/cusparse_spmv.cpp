@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "probe/probe_analysis.h"  // median
+#include "model/median.h"
 #include "runtime/cuda_driver.h"
 #include "tune/tuner.h"  // TuneSettings: the warm-ups and run counts of femgpu's kernel timing
 

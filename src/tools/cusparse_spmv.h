@@ -1,8 +1,8 @@
 // The SpMV baseline's kernel time: cuSPARSE's generic SpMV (y = A x, FP64,
 // CUSPARSE_SPMV_ALG_DEFAULT) on a CSR matrix that is already on the device, timed the way
-// femgpu's own kernels are (tune/cuda_tuner.cpp's time_kernel): warm-ups, then batches of
-// 16 SpMVs queued back to back behind one untimed lead, a CUDA event between each two,
-// median of the runs. So it is the kernels' time on the GPU, without the host's launch
+// femgpu's own kernels are (runtime/cuda_timing.cpp's time_kernel): warm-ups, then
+// batches of 16 SpMVs queued back to back behind one untimed lead, a CUDA event between
+// each two, median of the runs. So it is the kernels' time on the GPU, without the host's launch
 // cost that PETSc's MatMult adds (about 17 us per SpMV at 185k DOFs, bench_spmv.h).
 //
 // Takes: the device CSR arrays (row offsets and column indices of 4 or 8 bytes, values

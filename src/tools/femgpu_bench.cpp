@@ -38,7 +38,7 @@
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
 #include "model/physical_bound.h"
-#include "tune/cuda_tuner.h"
+#include "runtime/cuda_tuner.h"
 #include "probe/device_cache.h"
 #include "probe/device_probe.h"
 #include "petsc/base/petsc_compat.h"

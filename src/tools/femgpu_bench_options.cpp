@@ -78,8 +78,12 @@ template <class Items> PetscErrorCode read_tuning_options(Items PetscOptionsObje
   PetscCall(PetscOptionsInt("-warmups", "untimed launches before timing each candidate", "", warmups, &warmups, nullptr));
   PetscCheck(min_seconds >= 0 && min_runs >= 1 && warmups >= 0 && budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "-min_seconds, -warmups and -tune_budget are >= 0, -min_runs >= 1");
+  TunePlan parsed;  // read once; the settings carry it
   try {  // the reason before the text: PETSc cuts long messages
-    if (!plan.empty()) *s = with_plan_text(*s, plan);
+    if (!plan.empty()) {
+      parsed = parse_tune_plan(plan);
+      *s = with_plan(*s, parsed);
+    }
   } catch (const TuneParamError &e) {
     SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-tune_plan: %s; given %s", e.what(), quoted_excerpt(plan).c_str());
   } catch (const std::exception &e) {
@@ -87,7 +91,7 @@ template <class Items> PetscErrorCode read_tuning_options(Items PetscOptionsObje
   }
   s->min_seconds = min_seconds, s->min_runs = static_cast<int>(min_runs), s->warmups = static_cast<int>(warmups);
   s->compile_threads = compile_threads, s->budget_seconds = budget;
-  if (!plan.empty() && parse_tune_plan(plan).print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan())).c_str(), tune_params_text(*s).c_str());
+  if (parsed.print) std::printf("tuning plan: %s\nparameters: %s\n", to_string(settings_plan(*s, default_cuda_plan())).c_str(), tune_params_text(*s).c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -26,7 +26,7 @@
 
 #include "tools/bench_case.h"
 #include "tools/study_report.h"
-#include "tune/cuda_tuner.h"
+#include "runtime/cuda_tuner.h"
 #include "probe/device_probe.h"
 #include "cache/json_lite.h"
 #include "petsc/base/text_option.h"

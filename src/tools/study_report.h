@@ -14,7 +14,7 @@
 
 #include "tools/bench_case.h"
 #include "tools/femgpu_bench_study.h"
-#include "tune/cuda_tuner.h"
+#include "runtime/cuda_tuner.h"
 #include "tools/studies.h"
 
 namespace femgpu {

@@ -172,13 +172,11 @@ TunePlan parse_tune_plan(const std::string &text, const MoveTable &table)
   return plan;
 }
 
-TuneSettings with_plan_text(TuneSettings s, const std::string &text)
+TuneSettings with_plan(TuneSettings s, const TunePlan &plan)
 {
-  TunePlan plan = parse_tune_plan(text);
   for (const auto &[name, value] : plan.params) set_tune_param(&s, name, value);
-  plan.params.clear();
-  plan.print = false;
-  s.plan = to_string(plan);
+  s.plan = TunePlan();
+  s.plan.rounds = plan.rounds;
   return s;
 }
 
@@ -195,9 +193,6 @@ bool screens_spills(const PlanRound &round)
   return std::any_of(round.moves.begin(), round.moves.end(), [](const PlanMove &m) { return m.move->screens_spills; });
 }
 
-TunePlan settings_plan(const TuneSettings &s, const TunePlan &fallback)
-{
-  return s.plan.empty() ? fallback : parse_tune_plan(s.plan);
-}
+TunePlan settings_plan(const TuneSettings &s, const TunePlan &fallback) { return s.plan.rounds.empty() ? fallback : s.plan; }
 
 }  // namespace femgpu

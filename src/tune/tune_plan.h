@@ -12,7 +12,7 @@
 //
 // Takes: a plan text, or the move table (tune_moves.h) for the default plans.
 // Returns: the plan, its text, or the candidates of each round handed to a timer.
-// Does not: compile or time (the backend's RoundTimer does), know PETSc.
+// Does not: compile or time (the backend's CandidateTimer does: candidate_timer.h), know PETSc.
 #pragma once
 
 #include <cstddef>
@@ -21,28 +21,13 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/occupancy.h"
+#include "model/occupancy.h"
+#include "tune/tune_plan_value.h"
 #include "tune/tuner.h"
 
 namespace femgpu {
 
-struct TuneMove;  // tune_moves.h
-struct MoveTable;
-
-struct PlanMove {
-  const TuneMove *move = nullptr;  // an entry of the move table the plan was read with
-  std::size_t n = 0;
-};
-
-struct PlanRound {
-  std::vector<PlanMove> moves;
-};
-
-struct TunePlan {
-  std::vector<PlanRound> rounds;  // empty: the backend's default rounds
-  std::vector<std::pair<std::string, std::string>> params;  // name, value (checked)
-  bool print = false;  // print the plan run and its parameters when tuning
-};
+struct MoveTable;  // tune_moves.h
 
 // The CUDA tuner's plan where none is given: the move table's default CUDA rounds, each
 // move at its table count (tune_moves.h); moves with a count of 0 are left out.
@@ -60,9 +45,9 @@ std::string to_string(const TunePlan &plan);
 TunePlan parse_tune_plan(const std::string &text);
 // The same with the moves of `table` (tune_moves.h's, or a copy with another move).
 TunePlan parse_tune_plan(const std::string &text, const MoveTable &table);
-// `s` with the parameters of the plan `text` set and s.plan its rounds alone ("" where
-// it has none: the backend's default rounds). Throws as parse_tune_plan.
-TuneSettings with_plan_text(TuneSettings s, const std::string &text);
+// `s` with the parameters of `plan` set (checked when it was parsed) and s.plan its
+// rounds alone (none where it has none: the backend's default rounds).
+TuneSettings with_plan(TuneSettings s, const TunePlan &plan);
 
 // Whether a round's twins must be screened for spills (it holds a register bound).
 bool screens_spills(const PlanRound &round);
@@ -91,7 +76,7 @@ using RoundTimer = std::function<void(TuneReport *report, std::vector<TimedCandi
 // every later round the whole budget: the rest is kept for the twins of the fastest.
 void run_plan(const TunePlan &plan, const PlanContext &ctx, TuneReport *report, const RoundTimer &time);
 
-// The plan of `s`: s.plan (rounds, no parameters: with_plan_text) parsed where set, else `fallback`.
+// The plan of `s`: s.plan (rounds, no parameters: with_plan) where it has rounds, else `fallback`.
 TunePlan settings_plan(const TuneSettings &s, const TunePlan &fallback);
 
 }  // namespace femgpu

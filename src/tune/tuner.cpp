@@ -9,7 +9,7 @@
 #include <limits>
 #include <sstream>
 
-#include "probe/probe_analysis.h"  // median
+#include "model/median.h"
 #include "model/quantities.h"
 
 namespace femgpu {

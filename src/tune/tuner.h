@@ -1,7 +1,8 @@
 // What every tuner shares (the paper's section 3.2.6): the candidate list (SCPWI and the
 // cost model's best b tiled schedules, plus the best of each N_WI class), timing each
 // candidate through a backend's callback, the median, choosing the fastest, and the
-// monitor's lines. cuda_tuner.h and opencl_tuner.h supply "build and time this schedule".
+// monitor's lines. The backends' CandidateTimers (candidate_timer.h; runtime/cuda_tuner.h
+// and runtime/opencl_tuner.h) supply "build and time this schedule".
 //
 // Takes: the IR, Q, DeviceParams (probed, or the defaults: then the ranking is the
 // paper's H200 model), TuneSettings, and a callback timing one schedule.
@@ -19,6 +20,7 @@
 
 #include "schedule/schedule.h"
 #include "model/cost_model.h"
+#include "tune/tune_plan_value.h"
 
 namespace femgpu {
 
@@ -112,9 +114,10 @@ struct TuneSettings {
   // FP64 words, so such a kernel spills (ptxas: hyperelasticity 3D P5 at the paper's
   // tiles, 150 words, 528 B of spills; with shared DOFs 90 words, none). 0 turns this off.
   long long shared_dofs_above_words = 128;
-  // The tuning plan (tune_plan.h's text: rounds of moves, tune_moves.h); empty: the
-  // backend's default plan.
-  std::string plan;
+  // The tuning plan's rounds of moves (tune_plan_value.h, tune_moves.h; tune_plan.h's
+  // with_plan sets them and the plan's parameters above); no rounds: the backend's
+  // default plan.
+  TunePlan plan;
   std::function<void(const std::string &)> monitor;  // one line per timed candidate
   // Anytime tuning: stop timing new candidates once this many seconds of tuning (compiles
   // and timings) are spent, and keep the fastest so far; 0: no budget. The first

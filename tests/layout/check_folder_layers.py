@@ -26,9 +26,12 @@ import sys
 import tempfile
 
 # Earlier stages first; a folder may include itself and the folders before it.
-# src/petsc/ is rooms: PETSc basics, the DMPlex side, the Mat type, the p-multigrid PC, the
-# SNES/TS glue and the plugin's registration.
-LAYERS = ["form", "ir", "fem", "reference", "schedule", "kernel", "runtime", "model", "cache", "probe", "tune",
+# The tuner (tune: the plan, its moves and candidates) stands before runtime, which
+# compiles and times its candidates (runtime/cuda_tuner.h, opencl_tuner.h implement
+# tune/candidate_timer.h), so tune/ cannot include the device; the cost model stands
+# before both. src/petsc/ is rooms: PETSc basics, the DMPlex side, the Mat type, the
+# p-multigrid PC, the SNES/TS glue and the plugin's registration.
+LAYERS = ["form", "ir", "fem", "reference", "schedule", "kernel", "model", "tune", "runtime", "cache", "probe",
           "petsc/base", "petsc/plex", "petsc/mat", "petsc/pmg", "petsc/solvers", "tools"]
 # The folders cut into rooms: their files lie in a room, and a room is a folder of its own.
 ROOMED = {layer.split("/")[0] for layer in LAYERS if "/" in layer}
@@ -157,6 +160,7 @@ def self_test():
         "later stage": ({"reference/r.h": '#include "kernel/k.h"\n', "kernel/k.h": ""}, "reference/ includes kernel/"),
         "unplaced folder": ({"extra/x.h": ""}, "folder src/extra is not placed"),
         "cache before probe": ({"cache/c.h": '#include "probe/p.h"\n', "probe/p.h": ""}, "cache/ includes probe/"),
+        "tuner on the device": ({"tune/t.cpp": '#include "runtime/r.h"\n', "runtime/r.h": ""}, "tune/ includes runtime/"),
         "backend cast": ({"petsc/mat/m.cpp": "auto *c = dynamic_cast<const CudaBackend *>(b);\n"}, "a cast to a backend type"),
         "static backend cast": ({"petsc/mat/m.cpp": "static_cast<CudaBackend *>(ctx->backend.get())->go();\n"}, "a cast to a backend type"),
         "room order": ({"petsc/mat/m.cpp": '#include "petsc/solvers/s.h"\n', "petsc/solvers/s.h": ""}, "petsc/mat/ includes petsc/solvers/"),

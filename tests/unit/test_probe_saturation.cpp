@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/median.h"
 #include "probe/probe_analysis.h"
 
 using namespace femgpu;

@@ -193,7 +193,7 @@ TEST_CASE(
     "[tune][local_search]")
 {
   TuneSettings a, b;
-  b = with_plan_text(b, "first; local_search n=1");
+  b = with_plan(b, parse_tune_plan("first; local_search n=1"));
   CHECK(tuning_settings_text(a).find("; local_search n=2;") != std::string::npos);  // the default plan's round
   CHECK(tuning_settings_text(b).find(" plan=first; local_search n=1") != std::string::npos);
   CHECK(tuning_settings_text(a) != tuning_settings_text(b));

@@ -90,13 +90,13 @@ TEST_CASE("tune params: a plan's param segments set them, and alone keep the def
   const TunePlan plan = parse_tune_plan("param wg_max=128 cutoff=2; first; local_search n=3");
   CHECK(to_string(plan) == "param wg_max=128 cutoff=2; first; local_search n=3");
   CHECK(to_string(parse_tune_plan(to_string(plan))) == to_string(plan));
-  const TuneSettings s = with_plan_text(TuneSettings{}, "first; param model_barrier_ns=0 scpwi_lanes=false loops=compiler; local_search n=1");
+  const TuneSettings s = with_plan(TuneSettings{}, parse_tune_plan("first; param model_barrier_ns=0 scpwi_lanes=false loops=compiler; local_search n=1"));
   CHECK(s.model_barrier_seconds == 0);
   CHECK(!s.scpwi_lanes);
   CHECK(s.tiled_loops == Loops::Compiler);
-  CHECK(s.plan == "first; local_search n=1");
-  const TuneSettings alone = with_plan_text(TuneSettings{}, "param candidates=2 scpwi_work_groups=16,64");
-  CHECK(alone.plan.empty());
+  CHECK(to_string(s.plan) == "first; local_search n=1");
+  const TuneSettings alone = with_plan(TuneSettings{}, parse_tune_plan("param candidates=2 scpwi_work_groups=16,64"));
+  CHECK(alone.plan.rounds.empty());
   CHECK(alone.candidates == 2);
   CHECK(alone.scpwi_work_group_sizes == std::vector<int>{16, 64});
   CHECK(to_string(settings_plan(alone, default_cuda_plan())) == to_string(default_cuda_plan()));
@@ -106,7 +106,7 @@ TEST_CASE("tune params: a plan's param segments set them, and alone keep the def
   CHECK(to_string(printed) == "param candidates=1; print");
   CHECK(to_string(parse_tune_plan("print; first")) == "print; first");
   CHECK(to_string(parse_tune_plan("first; print; param candidates=1; local_search n=1")) == "param candidates=1; print; first; local_search n=1");
-  CHECK(with_plan_text(TuneSettings{}, "param candidates=1; print").plan.empty());
+  CHECK(with_plan(TuneSettings{}, parse_tune_plan("param candidates=1; print")).plan.rounds.empty());
   CHECK_THROWS_WITH(parse_tune_plan("param"), Catch::Contains("names no parameter"));
   CHECK_THROWS_WITH(parse_tune_plan("param wg_max"), Catch::Contains("'wg_max' after 'param' is not name=value"));
   CHECK_THROWS_AS(parse_tune_plan("param wg_max=4096; first"), TuneParamError);

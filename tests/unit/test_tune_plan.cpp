@@ -103,10 +103,10 @@ TEST_CASE("tune plan: with a budget the first round stops at its share, every la
 
 TEST_CASE("tune plan: the first round's share is a tuning parameter from 0.05 to 1", "[tune_plan]")
 {
-  CHECK(with_plan_text(TuneSettings{}, "param first_round_share=0.6").first_round_share == 0.6);
+  CHECK(with_plan(TuneSettings{}, parse_tune_plan("param first_round_share=0.6")).first_round_share == 0.6);
   CHECK(TuneSettings{}.first_round_share == 0.8);
-  CHECK_THROWS_AS(with_plan_text(TuneSettings{}, "param first_round_share=0"), TuneParamError);
-  CHECK_THROWS_AS(with_plan_text(TuneSettings{}, "param first_round_share=1.5"), TuneParamError);
+  CHECK_THROWS_AS(parse_tune_plan("param first_round_share=0"), TuneParamError);
+  CHECK_THROWS_AS(parse_tune_plan("param first_round_share=1.5"), TuneParamError);
 }
 
 TEST_CASE("tune plan: the assembled move offers the assembled operator only where its matrix is fixed", "[tune_plan][assembled]")

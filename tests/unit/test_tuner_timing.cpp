@@ -1,7 +1,7 @@
 // Timing the candidate list (tuner.h's time_candidates) through a backend's callback: the
 // fastest wins, a failure scores infinity and tuning goes on, a candidate cut by the
 // cutoff says so on its monitor line and is never the best, and the cutoff (a timing
-// choice) stays out of the tuning cache's key. The GPU side of the cutoff (cuda_tuner's
+// choice) stays out of the tuning cache's key. The GPU side of the cutoff (cuda_timing's
 // time_kernel) runs on the device: records/experiments/h200_retune_cutoff.txt.
 #include <catch2/catch.hpp>
 
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tune/tune_plan.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;
@@ -66,6 +67,6 @@ TEST_CASE("the tuning cutoff is not part of the tuning cache's key", "[tune][cut
   TuneSettings a, b;
   b.cutoff = 2;
   CHECK(tuning_settings_text(a) == tuning_settings_text(b));
-  b.plan = "first; tensor_core n=7";  // a setting that changes the list is
+  b.plan = parse_tune_plan("first; tensor_core n=7");  // a setting that changes the list is
   CHECK(tuning_settings_text(a) != tuning_settings_text(b));
 }

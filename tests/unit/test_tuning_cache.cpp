@@ -14,6 +14,7 @@
 #include "fem/action_tables.h"
 #include "ir/lower.h"
 #include "cache/cache_file.h"
+#include "tune/tune_plan.h"
 #include "tune/tuner.h"
 #include "cache/tuning_cache.h"
 
@@ -307,8 +308,8 @@ TEST_CASE("Tuning cache: the key's tuning settings follow the options that choos
       [](TuneSettings &s) { s.quad_tile_classes = 0; },
       [](TuneSettings &s) { s.low_register_words = 0; },
       [](TuneSettings &s) { s.low_register_candidates = 1; },
-      [](TuneSettings &s) { s.plan = "first; tensor_core n=6; shared_dofs n=2"; },
-      [](TuneSettings &s) { s.plan = "first; tensor_core n=5"; },
+      [](TuneSettings &s) { s.plan = parse_tune_plan("first; tensor_core n=6; shared_dofs n=2"); },
+      [](TuneSettings &s) { s.plan = parse_tune_plan("first; tensor_core n=5"); },
       [](TuneSettings &s) { s.per_evaluation_tiling = 0; },
       [](TuneSettings &s) { s.model_barrier_seconds = 0; },
       [](TuneSettings &s) { s.paper_model_candidates = 0; },

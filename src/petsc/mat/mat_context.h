@@ -27,6 +27,7 @@
 namespace femgpu {
 
 struct EssentialPlan;  // essential_values.h
+struct TunePlan;       // tune/tune_plan_value.h
 struct FieldBlocks;     // mat_femgpu_fields.h: a Mat over a DM with several fields
 
 struct CoefficientBinding {
@@ -68,9 +69,12 @@ struct MatFEMGPUOptions {
   PetscBool tune_monitor = PETSC_FALSE;
   // -mat_fem_gpu_tune_budget: seconds a first tuning may take (TuneSettings::budget_seconds; 0: none).
   PetscReal tune_budget = 10;
-  // -mat_fem_gpu_tune_plan: a plan text (tune_plan.h: rounds and the tuning parameters of
-  // tune_params.h), "print" or empty (the backend's default plan and parameters).
+  // -mat_fem_gpu_tune_plan as given: a plan text (tune_plan.h: rounds and the tuning
+  // parameters of tune_params.h), "print" or empty (the backend's default plan and
+  // parameters); and the plan parsed from it where the option was read (null where empty),
+  // which is what tuning takes: the text is not read again.
   std::string tune_plan;
+  std::shared_ptr<const TunePlan> parsed_tune_plan;
   std::string tune_cache = "default";  // "default" (XDG path), "none" (off) or a file
   std::string kernel_cache = "default";  // compiled CUDA kernels: "default" (XDG folder), "none" (off) or a folder
   PetscBool retune = PETSC_FALSE;      // ignore the cache, tune, overwrite the entry

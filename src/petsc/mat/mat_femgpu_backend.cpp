@@ -13,10 +13,10 @@
 #include "petsc/mat/mat_femgpu_tune.h"
 #include "runtime/opencl_runtime.h"
 #include "probe/opencl_probe.h"
-#include "tune/opencl_tuner.h"
+#include "runtime/opencl_tuner.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "cache/kernel_binary_cache.h"
-  #include "tune/cuda_tuner.h"
+  #include "runtime/cuda_tuner.h"
   #include "probe/device_probe.h"
 #endif
 

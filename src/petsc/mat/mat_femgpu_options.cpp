@@ -3,6 +3,7 @@
 // with an error naming the option instead of being taken as "unset" or wrapped; and the
 // one copy of them a Mat made from another takes (MatFEMGPUCopiedOptions).
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,9 @@
 
 namespace femgpu {
 
-// -mat_fem_gpu_tune_plan: the rounds and the tuning parameters (tune_params.h), checked
-// here so that a bad plan stops with an error naming the word or parameter and its range.
+// -mat_fem_gpu_tune_plan: the rounds and the tuning parameters (tune_params.h), parsed
+// here, once: a bad plan stops with an error naming the word or parameter and its range,
+// and tuning takes the parsed plan (MatFEMGPUOptions::parsed_tune_plan).
 template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsObject, const OptionSource &src, MatFEMGPUContext *ctx)
 {
   std::string text = ctx->options.tune_plan;
@@ -33,8 +35,9 @@ template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsOb
   PetscCall(read_text_option(PetscOptionsObject, src, "-mat_fem_gpu_tune_plan", help.c_str(), "", &text, &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   // The reason before the text: PETSc cuts long messages.
+  std::shared_ptr<const TunePlan> plan;
   try {
-    (void)with_plan_text(TuneSettings{}, text);
+    plan = std::make_shared<const TunePlan>(parse_tune_plan(text));
   } catch (const TuneParamError &e) {
     SETERRQ(PETSC_COMM_SELF, e.out_of_range ? PETSC_ERR_ARG_OUTOFRANGE : PETSC_ERR_ARG_WRONG, "-mat_fem_gpu_tune_plan: %s; given %s", e.what(),
             quoted_excerpt(text).c_str());
@@ -43,6 +46,7 @@ template <class Items> static PetscErrorCode read_tune_plan(Items PetscOptionsOb
   }
   if (ctx->options.tune_plan != text) ctx->set_up = false;  // another plan: tune again
   ctx->options.tune_plan = text;
+  ctx->options.parsed_tune_plan = std::move(plan);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,6 +221,7 @@ MatFEMGPUOptions MatFEMGPUCopiedOptions(const MatFEMGPUOptions &from, const MatF
   o.tune_monitor = own.tune_monitor;
   o.tune_budget = own.tune_budget;
   o.tune_plan = own.tune_plan;
+  o.parsed_tune_plan = own.parsed_tune_plan;
   o.tune_cache = own.tune_cache;
   o.retune = own.retune;
   o.check_jacobian_tol = own.check_jacobian_tol;

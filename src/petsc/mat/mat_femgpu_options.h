@@ -30,9 +30,9 @@ struct OptionsCopyChanges {
 // The options of a Mat made from one with options `from`: a value copy of them, but
 //  - the new Mat keeps its own (`own`) record of its options reading, options_read and
 //    options_prefix (its form's constants are read at setup under its own prefix), and its
-//    own tuning options (tune_monitor, tune_budget, tune_plan, tune_cache, retune) and
-//    check_jacobian_tol: neither copy has taken them, so a duplicate tunes, caches and
-//    checks as its own options (or the defaults) say;
+//    own tuning options (tune_monitor, tune_budget, tune_plan with its parsed plan,
+//    tune_cache, retune) and check_jacobian_tol: neither copy has taken them, so a
+//    duplicate tunes, caches and checks as its own options (or the defaults) say;
 //  - what `changes` names.
 MatFEMGPUOptions MatFEMGPUCopiedOptions(const MatFEMGPUOptions &from, const MatFEMGPUOptions &own, const OptionsCopyChanges &changes = {});
 

@@ -61,15 +61,16 @@ TuneSettings settings_with_monitor(MPI_Comm comm, const MatFEMGPUContext *ctx, T
   return settings;
 }
 
-// TuneSettings{} with the plan's parameters and rounds (-mat_fem_gpu_tune_plan, checked
+// TuneSettings{} with the plan's parameters and rounds (-mat_fem_gpu_tune_plan, parsed
 // when it was read).
 TuneSettings settings_for(MPI_Comm comm, const MatFEMGPUContext *ctx)
 {
   TuneSettings settings;
   settings.budget_seconds = static_cast<double>(ctx->options.tune_budget);
-  if (ctx->options.tune_plan.empty()) return settings_with_monitor(comm, ctx, settings);
-  settings = with_plan_text(settings, ctx->options.tune_plan);
-  if (parse_tune_plan(ctx->options.tune_plan).print)
+  if (!ctx->options.parsed_tune_plan) return settings_with_monitor(comm, ctx, settings);
+  const TunePlan &plan = *ctx->options.parsed_tune_plan;
+  settings = with_plan(settings, plan);
+  if (plan.print)
     (void)PetscPrintf(comm, "  fem_gpu tune plan (CUDA): %s\n  fem_gpu tune plan (OpenCL): %s\n  fem_gpu tune parameters: %s\n",
                       to_string(settings_plan(settings, default_cuda_plan())).c_str(),
                       to_string(settings_plan(settings, default_opencl_plan())).c_str(), tune_params_text(settings).c_str());

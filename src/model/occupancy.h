@@ -1,16 +1,14 @@
 // How many groups of one kernel an SM holds at once, by the CUDA occupancy rules, and
 // the register bound (Schedule::groups_per_sm) that would let it hold one more.
 //
-// Takes: the SM's limits (from the driver's DeviceInfo by sm_limits, or the defaults of
-// sm_80 to sm_90) and a compiled kernel's threads per group, registers per thread and
-// shared bytes per group.
-// Does not: query the device or launch anything. Here in runtime/ because both the CUDA
-// backend (MatView's occupancy line) and the tuner (register-bound twins) use it.
+// Takes: the SM's limits (from the driver's DeviceInfo by runtime/cuda_driver.h's
+// sm_limits, or the defaults of sm_80 to sm_90) and a compiled kernel's threads per group,
+// registers per thread and shared bytes per group.
+// Does not: query the device or launch anything. Here in model/, below both the tuner
+// (register-bound twins) and the CUDA backend (MatView's occupancy line), which use it.
 #pragma once
 
 #include <string>
-
-#include "runtime/cuda_driver.h"
 
 namespace femgpu {
 
@@ -24,10 +22,6 @@ struct SmLimits {
   int max_groups = 32;
   int max_threads = 2048;
 };
-
-// The SM limits as the driver reports them for `info`'s device (the defaults above
-// where it reports nothing).
-SmLimits sm_limits(const cuda::DeviceInfo &info);
 
 // Groups per SM as each resource alone allows it; groups() is what the SM holds.
 struct Residency {

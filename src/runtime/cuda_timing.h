@@ -4,7 +4,7 @@
 //
 // Takes: the IR, its tables, candidates (schedules), device-resident operands, settings.
 // Returns: compiled kernels, and each candidate's times or why it did not run.
-// Does not: choose candidates or rounds (cuda_tuner.h, tune_plan.h) or know PETSc.
+// Does not: choose candidates or rounds (tune/: the plan, cuda_tuner.h: its CUDA timer) or know PETSc.
 #pragma once
 
 #include <functional>

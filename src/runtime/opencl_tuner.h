@@ -1,13 +1,14 @@
 // Tuning on the OpenCL backend (PoCL on machines without a GPU, or an OpenCL GPU): the
-// same candidates as the CUDA tuner (tuner.h), each built as an OpenCL backend and timed
-// by wall clock on the given arrays (warm-ups, then a median). The first warm-up builds
-// the program; every run includes the backend's host<->device copies, as a MatMult
-// through this backend does.
+// OpenCL implementation of the tuner's CandidateTimer (tune/candidate_timer.h), which
+// builds each candidate of the tuner's rounds as an OpenCL backend and times it by wall
+// clock on the given arrays (warm-ups, then a median). The first warm-up builds the
+// program; every run includes the backend's host<->device copies, as a MatMult through
+// this backend does.
 //
 // Takes: the IR, its tables, host arrays with n_out outputs, DeviceParams (the Mat
 // passes the OpenCL probe's, opencl_probe.h), settings.
 // Returns: the report and the fastest candidate's backend, ready to apply.
-// Does not: cache (tuning_cache.h) or know PETSc.
+// Does not: choose candidates or rounds (tune/), cache (tuning_cache.h) or know PETSc.
 #pragma once
 
 #include <memory>

@@ -5,23 +5,12 @@
 // way: __launch_bounds__(T, K) on the H200 gave 168 registers for K = 9 one-warp groups
 // (3 warps per sub-partition), not the 224 that 65536 / 9 warps would allow
 // (bench/experiments/h200_register_bounds.txt).
-#include "runtime/occupancy.h"
+#include "model/occupancy.h"
 
 #include <algorithm>
 #include <sstream>
 
 namespace femgpu {
-
-SmLimits sm_limits(const cuda::DeviceInfo &info)
-{
-  SmLimits sm;
-  if (info.registers_per_multiprocessor > 0) sm.registers = info.registers_per_multiprocessor;
-  if (info.shared_per_multiprocessor > 0) sm.shared_bytes = info.shared_per_multiprocessor;
-  if (info.reserved_shared_per_group > 0) sm.shared_reserved_per_group = info.reserved_shared_per_group;
-  if (info.max_groups_per_multiprocessor > 0) sm.max_groups = info.max_groups_per_multiprocessor;
-  if (info.max_threads_per_multiprocessor > 0) sm.max_threads = info.max_threads_per_multiprocessor;
-  return sm;
-}
 
 namespace {
 

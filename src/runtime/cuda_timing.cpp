@@ -1,6 +1,6 @@
 // Compiling candidates in parallel and timing compiled kernels with CUDA events: the
 // timer the CUDA tuner, femgpu-bench's -schedule and the studies share (cuda_timing.h).
-#include "tune/cuda_timing.h"
+#include "runtime/cuda_timing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <future>
 #include <limits>
 
-#include "probe/probe_analysis.h"  // median
+#include "model/median.h"
 #include "runtime/cuda_assembled.h"
 
 namespace femgpu {

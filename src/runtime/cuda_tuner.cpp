@@ -1,5 +1,5 @@
-// Rank, compile in parallel, load and time: the tuner of cuda_tuner.h.
-#include "tune/cuda_tuner.h"
+// Compile in parallel, load and time: CUDA's CandidateTimer and tune_cuda (cuda_tuner.h).
+#include "runtime/cuda_tuner.h"
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +12,7 @@
 
 #include "fem/sliced_pattern.h"
 #include "kernel/build.h"
+#include "tune/candidate_timer.h"
 #include "tune/compile_estimate.h"
 #include "tune/compile_queue.h"
 #include "tune/compile_workers.h"
@@ -165,13 +166,13 @@ std::vector<double> compile_estimates(const ActionIR &ir, const Tabulation &tab,
   return out;
 }
 
-// CUDA's timer of a plan's rounds (tune_plan.h's RoundTimer): compile a round in parallel
+// CUDA's timer of a plan's rounds (tune/candidate_timer.h): compile a round in parallel
 // (NVRTC needs no device), skip the bound twins that spill more than their originals
 // where the round asks, time the rest. With a budget (TuneSettings::budget_seconds) a
 // round's compiles go through the compile queue (compile_queue.h: a candidate starts only
 // if its estimated compile and timing still fit), each kernel is timed in order as soon
 // as it is built, and the cutoff is on (kBudgetCutoff) where the plan sets none.
-struct CudaRounds {
+struct CudaCandidateTimer final : CandidateTimer<CudaKernel> {
   const ActionIR &ir;
   const Tabulation &tab;
   const DeviceActionData &data;
@@ -185,8 +186,11 @@ struct CudaRounds {
   CompileRatio compile_ratio;                                    // of all rounds, for the queue
   std::vector<std::unique_ptr<CudaKernel>> kernels;              // in the report's order
 
-  CudaRounds(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info, const DeviceParams &device,
-             const TuneSettings &settings)
+  std::size_t kept() const override { return kernels.size(); }
+  std::unique_ptr<CudaKernel> take_kernel(std::size_t index) override { return std::move(kernels.at(index)); }
+
+  CudaCandidateTimer(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
+                     const DeviceParams &device, const TuneSettings &settings)
       : ir(ir), tab(tab), data(data), info(info), device(device), settings(settings), timing(settings)
   {
     if (timing.budget_seconds > 0 && timing.cutoff == 0) timing.cutoff = kBudgetCutoff;
@@ -325,7 +329,7 @@ struct CudaRounds {
 
   // The assembled operator is left untimed where it cannot win (assembled_prospect); a
   // round of nothing else compiles nothing. `budget`: the round's end (RoundTimer).
-  void time_round(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen, double budget)
+  void time_round(TuneReport *into, std::vector<TimedCandidate> candidates, bool screen, double budget) override
   {
     round_budget = budget;
     bool any = false;
@@ -348,7 +352,6 @@ struct CudaRounds {
 CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const DeviceActionData &data, const cuda::DeviceInfo &info,
                          const DeviceParams &device, const TuneSettings &settings)
 {
-  CudaTuneReport report;
   PlanContext ctx;
   ctx.ir = &ir;
   ctx.Q = tab.n_points();
@@ -359,15 +362,9 @@ CudaTuneReport tune_cuda(const ActionIR &ir, const Tabulation &tab, const Device
   ctx.shared_limit = info.shared_per_group_optin;
   ctx.precision = data.precision();
   ctx.settings = &settings;
-  CudaRounds rounds(ir, tab, data, info, ctx.device, settings);
-  const RoundTimer time_round = [&](TuneReport *into, std::vector<TimedCandidate> candidates, bool screen, double budget) {
-    rounds.time_round(into, std::move(candidates), screen, budget);
-  };
-  run_plan(settings_plan(settings, default_cuda_plan()), ctx, &report, time_round);
-  if (rounds.kernels.size() != report.candidates.size())
-    throw std::logic_error("tune_cuda: " + std::to_string(rounds.kernels.size()) + " kernels for " + std::to_string(report.candidates.size()) + " candidates");
-  if (report.best >= 0) report.best_kernel = std::move(rounds.kernels[static_cast<size_t>(report.best)]);
-  return report;
+  CudaCandidateTimer timer(ir, tab, data, info, ctx.device, settings);
+  Tuned<CudaKernel> tuned = tune(settings_plan(settings, default_cuda_plan()), ctx, timer);
+  return CudaTuneReport{std::move(tuned.report), std::move(tuned.kernel)};
 }
 
 }  // namespace femgpu
