@@ -7,15 +7,16 @@ summary.csv with one row per run:
 
 plus events.csv: every run's time (max over ranks, s) and count of the events that say
 where the solve goes (SNESSolve, SNESFunctionEval, SNESJacobianEval, PCSetUp, KSPSolve,
-MatMult, PCApply, the FEMGPU* events). matmult_ms is MatMult's time per call over the
-whole run (all its calls are inside KSPSolve in these programs but the residual checks,
-none of which use MatMult); bench_gdofs is femgpu-bench's GDoF/s for Laplace 3D at that
+MatMult, PCApply, the FEMGPU* events). matmult_ms is FEMGPUApply's time per call (one fem_gpu
+apply on the device; with fem_gpu_pmg the levels' applies are counted too; PETSc's MatMult
+event also counts thousands of small DMPlex products of the error computation); bench_gdofs is femgpu-bench's GDoF/s for Laplace 3D at that
 degree, read from bench_*.csv beside the logs when present.
 
 usage: summarize.py LOG_DIR [BENCH_CSV ...]
 """
 import csv
 import glob
+import gzip
 import os
 import re
 import sys
@@ -23,7 +24,7 @@ import sys
 EVENTS = ["SNESSolve", "SNESFunctionEval", "SNESJacobianEval", "PCSetUp", "KSPSolve", "MatMult", "PCApply", "MatGetDiagonal",
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUSymmetry", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp",
           "FEMGPUPMGLevels", "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
-NAME = re.compile(r"ex13_3d_(p\d)_(.+)\.log$")
+NAME = re.compile(r"ex13_3d_(p\d)_(.+)\.log(\.gz)?$")
 
 
 def events(text):
@@ -59,30 +60,30 @@ def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
-    logs = sorted(glob.glob(os.path.join(argv[1], "ex13_3d_*.log")))
+    logs = sorted(glob.glob(os.path.join(argv[1], "ex13_3d_*.log")) + glob.glob(os.path.join(argv[1], "ex13_3d_*.log.gz")))
     rates = bench_rates(argv[2:])
     device = ""
-    dev_file = os.path.join(argv[1], "..", "device.txt")
-    if os.path.exists(dev_file):
+    dev_file = next((f for f in (os.path.join(argv[1], "device.txt"), os.path.join(argv[1], "..", "device.txt")) if os.path.exists(f)), "")
+    if dev_file:
         device = open(dev_file).readline().split(",")[0].strip()
     rows, table = [], []
     for path in logs:
         m = NAME.search(os.path.basename(path))
         if not m:
             continue
-        text = open(path, errors="replace").read()
+        text = (gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")).read()
         ev = events(text)
         degree = int(m.group(1)[1:])
-        mm = ev.get("MatMult", (0, 0.0))
+        mm = ev.get("FEMGPUApply", (0, 0.0))
         rows.append({
-            "program": "ex13", "dim": 3, "degree": degree, "unknowns": one(r"rows=(\d+)", text),
+            "program": "ex13", "dim": 3, "degree": degree, "unknowns": one(r"N: (\d+) L2 error", text),
             "config": m.group(2), "snes_s": ev.get("SNESSolve", ("", ""))[1], "pcsetup_s": ev.get("PCSetUp", ("", ""))[1],
             "ksp_s": ev.get("KSPSolve", ("", ""))[1], "its": one(r"Linear solve converged due to \S+ iterations (\d+)", text),
             "l2_error": one(r"L2 error: ([0-9.eE+-]+)", text), "matmult_ms": f"{1e3 * mm[1] / mm[0]:.4f}" if mm[0] else "",
             "bench_gdofs": rates.get(degree, ""), "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device})
         for name in EVENTS:
             if name in ev:
-                table.append({"run": os.path.basename(path)[:-4], "event": name, "count": ev[name][0], "time_s": ev[name][1]})
+                table.append({"run": os.path.basename(path).split(".log")[0], "event": name, "count": ev[name][0], "time_s": ev[name][1]})
     with open(os.path.join(argv[1], "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["program"])
         w.writeheader()
