@@ -6,7 +6,8 @@ in COMMAND), then compares what PETSc printed.
   compare_unchanged_program.py "--fem-gpu=OPTIONS" -- COMMAND ...
 
 Passes when both runs exit 0, print the same number of linear solves
-('Linear solve converged due to ... iterations N', from -ksp_converged_reason) with
+('Linear solve converged due to ... iterations N', from -ksp_converged_reason, or with a
+KSP's prefix 'Linear mass_ solve ...') with
 counts within --iterations (default 1; -1: not compared) of each other, and the same
 'L2 error: X' lines (from -error_view; the examples print 'L2 error X'; TS's -ts_monitor_error
 'L_2 Error: [X]') within a relative --error-tolerance (default
@@ -20,7 +21,7 @@ import shlex
 import subprocess
 import sys
 
-ITERATIONS = re.compile(r"Linear solve converged due to \w+ iterations (\d+)")
+ITERATIONS = re.compile(r"Linear (?:\w+ )?solve converged due to \w+ iterations (\d+)")  # a prefixed KSP: "Linear mass_ solve"
 ERROR = re.compile(r"L_?2 [Ee]rror:? \[?([-+0-9.eE]+)")  # snes examples' -error_view; ts' -ts_monitor_error
 SNES_NORM = re.compile(r"\d+ SNES Function norm ([-+0-9.eE]+)")
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "femgpu.h"
-#include "left_boundary.h"
+#include "left_constrained_field.h"
 #include "petsc/pmg/pmg_levels.h"
 #include "petsc/pmg/pmg_transfer.h"
 
@@ -40,31 +40,6 @@ PetscErrorCode polynomial(PetscInt dim, PetscReal, const PetscReal x[], PetscInt
     u[c] = x[0] * v;
   }
   return PETSC_SUCCESS;
-}
-
-PetscErrorCode zero(PetscInt, PetscReal, const PetscReal[], PetscInt Nc, PetscScalar *u, void *)
-{
-  for (PetscInt c = 0; c < Nc; ++c) u[c] = 0.0;
-  return PETSC_SUCCESS;
-}
-
-PetscErrorCode create_fine(MPI_Comm comm, PetscInt degree, PetscInt *components, DM *dm)
-{
-  PetscInt dim, left = 1;
-  PetscFE fe;
-  DMLabel label;
-  PetscFunctionBegin;
-  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
-  PetscCall(MarkLeftBoundary(*dm));
-  PetscCall(DMGetDimension(*dm, &dim));
-  if (*components < 1) *components = dim;
-  PetscCall(PetscFECreateLagrange(comm, dim, *components, PETSC_TRUE, degree, PETSC_DETERMINE, &fe));
-  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
-  PetscCall(PetscFEDestroy(&fe));
-  PetscCall(DMCreateDS(*dm));
-  PetscCall(DMGetLabel(*dm, "left", &label));
-  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "left", label, 1, &left, 0, 0, nullptr, (void (*)(void))zero, nullptr, nullptr, nullptr));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscReal relative(PetscReal difference, PetscReal scale) { return difference / PetscMax(scale, PETSC_SMALL); }
@@ -91,7 +66,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-form_file", "form of the operator", nullptr, form_file, form_file, sizeof(form_file), nullptr));
   PetscCall(PetscOptionsReal("-tolerance", "largest relative difference", nullptr, tolerance, &tolerance, nullptr));
   PetscOptionsEnd();
-  PetscCall(create_fine(comm, fine_degree, &components, &fine_dm));
+  PetscCall(CreateLeftConstrainedField(comm, fine_degree, &components, &fine_dm));
   PetscCall(DMSetMatType(fine_dm, MATFEMGPU));
   PetscCall(DMCreateMatrix(fine_dm, &fine));
   PetscCall(MatFEMGPUSetFormFile(fine, form_file));

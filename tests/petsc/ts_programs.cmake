@@ -103,3 +103,24 @@ petsc_test(bad_shift_in_snes_residual ${CHECK} "--error=names the constant 'shif
            ${EX13_2D} -dm_fem_gpu_form_file ${SHIFT_IN_F})
 petsc_test(bad_check_residual_in_ts ${CHECK} "--error=-dm_fem_gpu_check_residual: compares with a SNES program's residual .* this is a TS program" --
            ${EX45_2D} -dm_fem_gpu_form_file ${HEAT_T} -mat_fem_gpu_backend cpu -dm_fem_gpu_check_residual)
+
+# Explicit methods (ex45 -explicit): the mass matrix TS inverts at every stage
+# (DMTSCreateRHSMassMatrix -> DMCreateMassMatrix) is the fem_gpu Mat of inner(u, v)*dx
+# with -dm_mat_type fem_gpu, solved by the options' KSP (here CG + Jacobi): the same mass
+# solves (iterations) and final L2 error as with aij (-lumped 0: ex45 lumps by default,
+# which P2 does not bear); the lumped mass (-lumped, here P1) is PETSc's.
+set(EX45_EXPLICIT -explicit -lumped 0 -ts_type euler -ts_dt 1e-4 -ts_max_steps 5 -mass_ksp_type cg -mass_pc_type jacobi -mass_ksp_rtol 1e-12
+                  -mass_ksp_converged_reason)
+foreach(dim 2 3)
+  set(EX45 $<TARGET_FILE:petsc_ex45> -dm_plex_filename ${CMAKE_CURRENT_BINARY_DIR}/box${dim}d.msh ${EX45_SOLVE} ${EX45_EXPLICIT})
+  foreach(backend cpu opencl)
+    petsc_test(petsc_ex45_explicit_mass_${dim}d_p2_${backend} ${COMPARE_PROGRAM} "--fem-gpu=-mat_fem_gpu_backend ${backend} ${EX45_STRATEGY_${backend}}"
+               --error-tolerance 1e-9 -- ${EX45})
+  endforeach()
+endforeach()
+petsc_test(mpi2_petsc_ex45_explicit_mass_2d_p2_opencl ${COMPARE_PROGRAM} "--fem-gpu=-mat_fem_gpu_backend opencl -mat_fem_gpu_strategy scpwi"
+           --error-tolerance 1e-9 -- ${MPI2} ${EX45_2D} ${EX45_EXPLICIT})
+petsc_test(petsc_ex45_explicit_mass_is_fem_gpu ${CHECK} "--match=DMCreateMassMatrix is the fem_gpu Mat of inner.u, v.\\*dx"
+           "--match=Linear mass_ solve converged" -- ${EX45_2D} ${EX45_EXPLICIT} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -info)
+petsc_test(petsc_ex45_explicit_lumped_mass ${CHECK} "--match=Timestep: 0005 .* L_2 Error: .0.0052" --
+           ${EX45_2D} ${EX45_EXPLICIT} -lumped 1 -temp_petscspace_degree 1 -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu)

@@ -12,7 +12,7 @@
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
 // under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
 // At every setup (each Newton step, each TS stage): the form's coefficients are interpolated
-// down the ladder, its constants (TS's shift and time) copied, the level operators' states bumped (Chebyshev re-estimates its eigenvalues)
+// down the ladder, its constants (TS's shift and time) and MatScale/MatShift edits copied, the level operators' states bumped (Chebyshev re-estimates its eigenvalues)
 // and the coarse matrix re-assembled in place.
 #include <petsc/private/pcmgimpl.h>
 #include <petscdmplex.h>
@@ -281,8 +281,15 @@ PetscErrorCode inject_coefficients(PC pc, PMG *p)
   PetscCall(MatFEMGPURefreshCoefficients(fine));
   std::string listed;  // the constants as they are now (TS binds its shift and time at every stage)
   for (const auto &kv : fine->op.constants_set) listed += " " + kv.first + " = " + std::to_string(kv.second);
-  for (size_t l = 0; l + 1 < p->levels.size(); ++l) PetscCall(PMGCopyConstants(p->op, p->levels[l].A));
+  std::string dropped;
+  for (size_t l = 0; l + 1 < p->levels.size(); ++l) {
+    PetscCall(PMGCopyConstants(p->op, p->levels[l].A));
+    PetscCall(PMGCopyEdits(p->op, p->levels[l].A, &dropped));
+  }
   if (!listed.empty()) PetscCall(PetscInfo(pc, "fem_gpu_pmg: the levels' constants are the operator's:%s\n", listed.c_str()));
+  if (!dropped.empty())
+    PetscCall(PetscInfo(pc, "fem_gpu_pmg: the operator's %s is not carried to the levels (it has no meaning on their spaces); they carry its MatScale and MatShift\n",
+                        dropped.c_str()));
   for (size_t l = p->levels.size() - 1; l-- > 0;) {
     Level &level = p->levels[l], &above = p->levels[l + 1];
     for (size_t i = 0; i < level.coefficients.size(); ++i) {

@@ -116,4 +116,40 @@ PetscErrorCode PMGCopyConstants(Mat fine, Mat level)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+namespace {
+
+const char *edit_name(ShellEdit::Kind kind)
+{
+  switch (kind) {
+  case ShellEdit::Kind::affine: return "MatScale/MatShift";
+  case ShellEdit::Kind::diagonal_scale: return "MatDiagonalScale";
+  case ShellEdit::Kind::diagonal_set: return "MatDiagonalSet";
+  case ShellEdit::Kind::axpy: return "MatAXPY";
+  case ShellEdit::Kind::zero_rows: return "MatZeroRows";
+  case ShellEdit::Kind::zero_rows_columns: return "MatZeroRowsColumns";
+  }
+  return "?";
+}
+
+}  // namespace
+
+PetscErrorCode PMGCopyEdits(Mat fine, Mat level, std::string *dropped)
+{
+  MatFEMGPUContext *f;
+  PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(fine, &f));
+  dropped->clear();
+  PetscCall(MatAssemblyBegin(level, MAT_FINAL_ASSEMBLY));  // forgets the level's edits of the last setup
+  PetscCall(MatAssemblyEnd(level, MAT_FINAL_ASSEMBLY));
+  for (const ShellEdit &edit : f->shell_edits.list) {
+    if (edit.kind != ShellEdit::Kind::affine) {
+      if (dropped->empty()) *dropped = edit_name(edit.kind);
+      continue;
+    }
+    if (edit.scale != (PetscScalar)1) PetscCall(MatScale(level, edit.scale));
+    if (edit.shift != (PetscScalar)0) PetscCall(MatShift(level, edit.shift));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace femgpu

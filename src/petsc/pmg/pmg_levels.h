@@ -4,7 +4,7 @@
 // whose single field is the fine field at that degree, with the same essential boundary
 // conditions (PETSc's own DS boundaries, so constrained DOFs sit where the fine level
 // has them), and the fem_gpu Mat of the same form on it: same form text, constants,
-// backend and options prefix, its own closure maps and tuned kernel. The form's
+// MatScale/MatShift edits, backend and options prefix, its own closure maps and tuned kernel. The form's
 // coefficients are bound to local Vecs of the level's DM, which the PC fills from the
 // level above (PMGInject) before each setup.
 // Does not: build transfers (pmg_transfer.h) or know PCMG.
@@ -29,5 +29,13 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
 // Gives `level` the constants set on `fine` (MatFEMGPUSetConstant, as TS binds its shift
 // and time): at a level's creation and at every setup of the p-multigrid.
 PetscErrorCode PMGCopyConstants(Mat fine, Mat level);
+
+// Gives `level` the MatScale and MatShift calls made on `fine` since its last final
+// assembly (its shell edits), after clearing the level's own (a final assembly): the
+// level applies s A_level + t I where the fine Mat applies s A + t I, and its assembled
+// copy (the coarse matrix) holds the same. An edit that has no meaning on another space
+// (MatDiagonalScale, MatDiagonalSet, MatAXPY, MatZeroRows...) is not carried: *dropped
+// names the first such edit (empty when all were carried), for the PC's PetscInfo line.
+PetscErrorCode PMGCopyEdits(Mat fine, Mat level, std::string *dropped);
 
 }  // namespace femgpu
