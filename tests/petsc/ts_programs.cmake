@@ -124,3 +124,9 @@ petsc_test(petsc_ex45_explicit_mass_is_fem_gpu ${CHECK} "--match=DMCreateMassMat
            "--match=Linear mass_ solve converged" -- ${EX45_2D} ${EX45_EXPLICIT} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -info)
 petsc_test(petsc_ex45_explicit_lumped_mass ${CHECK} "--match=Timestep: 0005 .* L_2 Error: .0.0052" --
            ${EX45_2D} ${EX45_EXPLICIT} -lumped 1 -temp_petscspace_degree 1 -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu)
+
+# TS's essential values (DMPlexTSComputeBoundary, before every IFunction and IJacobian)
+# come from femgpu's plan on a fem_gpu DM, U_t's from DMAddBoundary's time derivatives
+# (plex/boundary_values_hook.h); the ex45 comparisons above hold their values to aij's.
+petsc_test(petsc_ex45_boundary_values_from_plan ${CHECK} "--match=boundary values and their time derivatives from [0-9]+ nodes of 1 essential boundaries"
+           "--match=Linear solve converged" -- ${EX45_2D} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -mat_fem_gpu_form_file ${HEAT} -info :dm)

@@ -12,7 +12,9 @@
 # A step's time is TSSolve's over the steps; the first fem_gpu run of the call fills the
 # tuning and kernel caches (its log is *_cold).
 # Environment: STEPS (100), BASE_STEPS (3: the CPU residual takes seconds an evaluation),
-#   CONFIGS (default "pmg_whole jacobi_whole jacobi gamg"), RUN_LIMIT (240 s a run).
+#   CONFIGS (default "pmg_whole jacobi_whole jacobi gamg"), RUN_LIMIT (240 s a run),
+#   REFINE (2: -dm_refine; another value adds _r<REFINE> to the log names), EXTRA (options
+#   added to every run).
 # Usage: run_ex45.sh OUTPUT_DIR    (on the GPU machine, after `source .carry/env.sh`)
 set -uo pipefail
 out="$1"
@@ -22,16 +24,18 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
 [ -e "$out/box.msh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 3 13 "$out/box.msh"
-common="-dll_append $repo/.carry/lib/libfemgpu.so -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_refine 2
+refine=${REFINE:-2}
+tag=""; [ "$refine" != 2 ] && tag="_r$refine"
+common="-dll_append $repo/.carry/lib/libfemgpu.so -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_refine $refine
  -temp_petscspace_degree 2 -sol_type quadratic_trig -ts_type beuler -ts_dt 0.01 -dm_vec_type cuda
  -ksp_type cg -ksp_rtol 1e-10 -ts_monitor_error -log_view -log_view_gpu_time"
 femgpu="-dm_mat_type fem_gpu -mat_fem_gpu_backend cuda"
 
 run() {  # name steps options...
-  local name="$1_$2steps" steps="$2" t0=$SECONDS
+  local name="$1${tag}_$2steps" steps="$2" t0=$SECONDS
   shift 2
   # shellcheck disable=SC2086,SC2068
-  timeout "${RUN_LIMIT:-240}" "$repo/.carry/bin/ex45" $common -ts_max_steps "$steps" $@ >"$out/$name.log" 2>&1
+  timeout "${RUN_LIMIT:-240}" "$repo/.carry/bin/ex45" $common -ts_max_steps "$steps" $@ ${EXTRA:-} >"$out/$name.log" 2>&1
   echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E '^ *[0-9]+ TS .*error' "$out/$name.log" | tail -1 | tr -s ' ')"
 }
 

@@ -46,7 +46,7 @@ PetscErrorCode read_boundaries(DM dm, EssentialPlan *plan, std::vector<BoundaryP
       plan->unsupported = "boundary " + std::to_string(b) + " is not DM_BC_ESSENTIAL with a function";
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    plan->boundaries.push_back({reinterpret_cast<EssentialFunction>(function), context});
+    plan->boundaries.push_back({reinterpret_cast<EssentialFunction>(function), reinterpret_cast<EssentialFunction>(function_t), context});
     where->push_back(at);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -223,20 +223,29 @@ PetscErrorCode essential_plan_build(DM dm, const PlexMaps &maps, EssentialPlan *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode essential_plan_insert(const EssentialPlan &plan, PetscReal time, Vec x_local)
+PetscErrorCode essential_plan_insert(const EssentialPlan &plan, PetscReal time, Vec x_local, bool time_derivative)
 {
   PetscScalar *x;
   std::vector<PetscScalar> u(static_cast<size_t>(plan.components));
   PetscFunctionBegin;
   PetscCheck(plan.unsupported.empty(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "fem_gpu: essential values from an unsupported plan (%s)", plan.unsupported.c_str());
+  PetscCheck(!time_derivative || essential_plan_has_time_derivatives(plan), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "fem_gpu: time derivatives of essential values from a plan whose boundaries lack them");
   PetscCall(VecGetArray(x_local, &x));
   for (const EssentialPlan::Node &node : plan.nodes) {
     const EssentialPlan::Boundary &b = plan.boundaries[static_cast<size_t>(node.boundary)];
-    PetscCall(b.function(plan.dim, time, node.x, plan.components, u.data(), b.context));
+    PetscCall((time_derivative ? b.time_derivative : b.function)(plan.dim, time, node.x, plan.components, u.data(), b.context));
     for (int w = node.first; w < node.first + node.count; ++w) x[plan.writes[static_cast<size_t>(w)].index] = u[static_cast<size_t>(plan.writes[static_cast<size_t>(w)].component)];
   }
   PetscCall(VecRestoreArray(x_local, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+bool essential_plan_has_time_derivatives(const EssentialPlan &plan)
+{
+  for (const EssentialPlan::Boundary &b : plan.boundaries)
+    if (!b.time_derivative) return false;
+  return true;
 }
 
 }  // namespace femgpu

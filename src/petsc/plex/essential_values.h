@@ -32,6 +32,7 @@ struct EssentialPlan {
   std::string unsupported;  // empty: the plan inserts what PETSc would; else why PETSc must
   struct Boundary {
     EssentialFunction function = nullptr;
+    EssentialFunction time_derivative = nullptr;  // DMAddBoundary's bcFunc_t (TS's U_t), may be null
     void *context = nullptr;
   };
   struct Write {
@@ -52,7 +53,11 @@ struct EssentialPlan {
 };
 
 PetscErrorCode essential_plan_build(DM dm, const PlexMaps &maps, EssentialPlan *plan);
-// Writes the essential values at `time` into the local vector x_local (other entries untouched).
-PetscErrorCode essential_plan_insert(const EssentialPlan &plan, PetscReal time, Vec x_local);
+// Writes the essential values at `time` into the local vector x_local (other entries
+// untouched); with time_derivative, the values of the boundaries' time derivatives (as
+// DMPlexInsertTimeDerivativeBoundaryValues writes them into U_t), which every boundary
+// must have (essential_plan_has_time_derivatives).
+PetscErrorCode essential_plan_insert(const EssentialPlan &plan, PetscReal time, Vec x_local, bool time_derivative = false);
+bool essential_plan_has_time_derivatives(const EssentialPlan &plan);
 
 }  // namespace femgpu

@@ -22,6 +22,7 @@
 #include "petsc/base/composed_object.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
+#include "petsc/plex/boundary_values_hook.h"
 #include "petsc/solvers/dm_preallocation.h"
 #include "petsc/solvers/jacobian_compare.h"
 #include "petsc/solvers/snes_jacobian.h"
@@ -122,6 +123,7 @@ PetscErrorCode MatFEMGPUSNESOptionsChecker(SNES snes)
   if (ours) PetscCall(MatFEMGPUSkipDMPreallocation(dm));  // before SNESSetUp's DMCreateMatrix
   if (ours) PetscCall(wrap_local_jacobian(dm));
   if (ours) PetscCall(MatFEMGPUWrapDMIJacobian(dm));  // TS's SNES: ts_ijacobian.cpp
+  if (ours) PetscCall(DMFEMGPUInsertBoundaryValuesFromPlan(dm));  // essential values of SNES and TS: plex/boundary_values_hook.h
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,0 +1,107 @@
+// femgpu's DMPlexInsertBoundaryValues (boundary_values_hook.h).
+#include "petsc/plex/boundary_values_hook.h"
+
+#include <petscdmplex.h>
+#include <petscfe.h>
+
+#include <memory>
+
+#include "petsc/base/composed_object.h"
+#include "petsc/base/petsc_compat.h"
+#include "petsc/plex/essential_values.h"
+#include "petsc/plex/plex_maps.h"
+
+namespace femgpu {
+
+namespace {
+
+constexpr const char *kValuesKey = "DMPlexInsertBoundaryValues_C";
+constexpr const char *kTimeDerivativesKey = "DMPlexInsertTimeDerivativeBoundaryValues_C";
+constexpr const char *kStateKey = "femgpu_boundary_values";
+
+using InsertFunction = PetscErrorCode (*)(DM, PetscBool, Vec, PetscReal, Vec, Vec, Vec);
+
+struct BoundaryValues {
+  InsertFunction petsc_values = nullptr, petsc_time_derivatives = nullptr;  // PETSc's, for what the plan does not cover
+  std::shared_ptr<const PlexMaps> maps;                                     // the plan was built on
+  std::shared_ptr<EssentialPlan> plan;
+};
+
+// The plan for the DM's maps as they are now.
+PetscErrorCode current_plan(DM dm, BoundaryValues *b)
+{
+  std::shared_ptr<const PlexMaps> maps;
+  PetscFunctionBegin;
+  PetscCall(plex_shared_maps(dm, &maps));
+  if (b->plan && maps == b->maps) PetscFunctionReturn(PETSC_SUCCESS);
+  b->maps = maps;
+  b->plan = std::make_shared<EssentialPlan>();
+  PetscCall(essential_plan_build(dm, *maps, b->plan.get()));
+  if (!b->plan->unsupported.empty()) PetscCall(PetscInfo(dm, "fem_gpu: PETSc inserts the boundary values: %s\n", b->plan->unsupported.c_str()));
+  else
+    PetscCall(PetscInfo(dm, "fem_gpu: boundary values%s from %zu nodes of %zu essential boundaries\n",
+                        essential_plan_has_time_derivatives(*b->plan) ? " and their time derivatives" : "", b->plan->nodes.size(),
+                        b->plan->boundaries.size()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode insert(DM dm, PetscBool essential, Vec x, PetscReal time, Vec face_geometry, Vec cell_geometry, Vec gradients, bool time_derivative)
+{
+  BoundaryValues *b = nullptr;
+  PetscObject zero = nullptr;
+  PetscInt n = -1;
+  PetscFunctionBegin;
+  PetscCall(query_owned((PetscObject)dm, kStateKey, &b));
+  PetscCheck(b, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "fem_gpu: boundary values hook without its state");
+  const InsertFunction petsc = time_derivative ? b->petsc_time_derivatives : b->petsc_values;
+  if (x) PetscCall(PetscObjectQuery((PetscObject)x, "__Vec_bc_zero__", &zero));
+  if (x) PetscCall(VecGetLocalSize(x, &n));
+  bool ours = x && essential && !face_geometry && !cell_geometry && !gradients && !zero;
+  if (ours) PetscCall(current_plan(dm, b));
+  ours = ours && b->plan->unsupported.empty() && n == b->maps->local_size && (!time_derivative || essential_plan_has_time_derivatives(*b->plan));
+  if (ours) PetscCall(essential_plan_insert(*b->plan, time, x, time_derivative));
+  else if (petsc) PetscCall(petsc(dm, essential, x, time, face_geometry, cell_geometry, gradients));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode InsertBoundaryValues_FEMGPU(DM dm, PetscBool essential, Vec x, PetscReal time, Vec face, Vec cell, Vec gradients)
+{
+  PetscFunctionBegin;
+  PetscCall(insert(dm, essential, x, time, face, cell, gradients, false));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode InsertTimeDerivativeBoundaryValues_FEMGPU(DM dm, PetscBool essential, Vec x_t, PetscReal time, Vec face, Vec cell, Vec gradients)
+{
+  PetscFunctionBegin;
+  PetscCall(insert(dm, essential, x_t, time, face, cell, gradients, true));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode DMFEMGPUInsertBoundaryValuesFromPlan(DM dm)
+{
+  PetscBool plex;
+  PetscInt n_fields;
+  PetscObject field;
+  PetscClassId id;
+  InsertFunction values = nullptr, time_derivatives = nullptr;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &plex));
+  if (!plex) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetNumFields(dm, &n_fields));
+  if (n_fields != 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetField(dm, 0, nullptr, &field));
+  PetscCall(PetscObjectGetClassId(field, &id));
+  if (id != PETSCFE_CLASSID) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectQueryFunction((PetscObject)dm, kValuesKey, &values));
+  PetscCall(PetscObjectQueryFunction((PetscObject)dm, kTimeDerivativesKey, &time_derivatives));
+  if (values == InsertBoundaryValues_FEMGPU) PetscFunctionReturn(PETSC_SUCCESS);  // already femgpu's
+  PetscCall(compose_owned((PetscObject)dm, kStateKey, new BoundaryValues{values, time_derivatives, nullptr, nullptr}));
+  PetscCall(PetscObjectComposeFunction((PetscObject)dm, kValuesKey, InsertBoundaryValues_FEMGPU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)dm, kTimeDerivativesKey, InsertTimeDerivativeBoundaryValues_FEMGPU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
