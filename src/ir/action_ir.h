@@ -81,6 +81,10 @@ struct ActionIR {
   int group_of_function(int function) const;  // -1 if not evaluated
 };
 
+// Per constant slot of ir.constants: whether the pointwise program reads it (a form's
+// constant may vanish from an operator, as the time t from the Jacobian of a forcing term).
+std::vector<bool> constants_read(const ActionIR &ir);
+
 // DOFs per cell of the trial (= test) function of a bilinear form: n_test_basis *
 // components, the width of its cell matrices.
 inline int cell_width(const ActionIR &ir) { return ir.n_test_basis * ir.signature.element.components; }

@@ -131,6 +131,18 @@ int ActionIR::group_of_function(int function) const
   return -1;
 }
 
+std::vector<bool> constants_read(const ActionIR &ir)
+{
+  std::vector<bool> read(ir.constants.size(), false);
+  const Program &p = ir.pointwise.program;
+  for (const SNode &n : p.nodes()) {
+    if (n.op != SOp::Input) continue;
+    const InputRef &in = p.inputs()[static_cast<size_t>(n.input)];
+    if (in.kind == InputKind::Constant && in.slot >= 0 && static_cast<size_t>(in.slot) < read.size()) read[static_cast<size_t>(in.slot)] = true;
+  }
+  return read;
+}
+
 namespace {
 
 // Runs `check` on the whole integrand; if it fails, on each integral alone, so that the

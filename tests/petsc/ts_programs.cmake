@@ -130,3 +130,10 @@ petsc_test(petsc_ex45_explicit_lumped_mass ${CHECK} "--match=Timestep: 0005 .* L
 # (plex/boundary_values_hook.h); the ex45 comparisons above hold their values to aij's.
 petsc_test(petsc_ex45_boundary_values_from_plan ${CHECK} "--match=boundary values and their time derivatives from [0-9]+ nodes of 1 essential boundaries"
            "--match=Linear solve converged" -- ${EX45_2D} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -mat_fem_gpu_form_file ${HEAT} -info :dm)
+
+# fem_gpu_pmg under backward Euler on a linear problem: the operator's values (shift,
+# and a state its Jacobian does not read) stay, so the levels, coarse matrix and GAMG are
+# kept after the first setup (BDF2 above, whose shift changes, refreshes them).
+petsc_test(petsc_ex45_pmg_kept_while_values_stay ${CHECK} "--match=values are those of the last setup: the levels, coarse matrix and coarse solver are kept"
+           "--match=Timestep: 0005 .* L_2 Error" -- ${EX45_2D} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -dm_fem_gpu_form_file ${HEAT_T}
+           -pc_type fem_gpu_pmg -info :pc)

@@ -11,7 +11,8 @@
 // The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
 // under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
-// At every setup (each Newton step, each TS stage): the form's coefficients are interpolated
+// At every setup (each Newton step, each TS stage) where the operator's values changed
+// (operator_values_key.h; otherwise all is kept): the form's coefficients are interpolated
 // down the ladder, its constants (TS's shift and time) and MatScale/MatShift edits copied, the level operators' states bumped (Chebyshev re-estimates its eigenvalues)
 // and the coarse matrix re-assembled in place.
 #include <petsc/private/pcmgimpl.h>
@@ -27,6 +28,7 @@
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
 #include "petsc/mat/mat_femgpu_setup.h"
+#include "petsc/mat/operator_values_key.h"
 #include "petsc/pmg/pc_femgpu_pmg.h"
 #include "petsc/pmg/pmg_levels.h"
 #include "petsc/pmg/pmg_transfer.h"
@@ -52,6 +54,7 @@ struct PMG {
   std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
   Mat coarse = nullptr;           // the assembled coarsest operator
+  std::vector<double> values;     // the operator's values key at the last refresh (operator_values_key.h)
 };
 
 // PCMG's own operations, called by ours.
@@ -77,6 +80,7 @@ PetscErrorCode reset(PMG *p)
   p->levels.clear();
   PetscCall(MatDestroy(&p->coarse));
   p->op = nullptr;
+  p->values.clear();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -314,8 +318,18 @@ PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
     PetscCall(build(pc, p, op));
     PetscCall(PetscLogEventEnd(FEMGPU_PMGLevels, pc, op, 0, 0));
   }
-  PetscCall(inject_coefficients(pc, p));
-  PetscCall(assemble_coarse(pc, p));
+  // The levels' values, the coarse matrix and its solver follow the operator's values;
+  // where those did not change (TS with a fixed step on a linear problem: the same shift,
+  // a state the operator does not read) all three are kept.
+  std::vector<double> values;
+  PetscCall(MatFEMGPUOperatorValuesKey(op, &values));
+  if (p->coarse && values == p->values) {
+    PetscCall(PetscInfo(pc, "fem_gpu_pmg: the operator's values are those of the last setup: the levels, coarse matrix and coarse solver are kept\n"));
+  } else {
+    PetscCall(inject_coefficients(pc, p));
+    PetscCall(assemble_coarse(pc, p));
+    p->values = values;
+  }
   PetscCall(mg_operations.setup(pc));
   PetscCall(PetscLogEventEnd(FEMGPU_PMGSetUp, pc, op, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
