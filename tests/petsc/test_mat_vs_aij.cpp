@@ -39,9 +39,10 @@ PetscErrorCode apply_check(const std::string &check, Mat M, Vec x, Vec y)
   if (check == "mult") PetscCall(MatMult(M, x, y));
   else if (check == "diagonal") PetscCall(MatGetDiagonal(M, y));
   else if (check == "transpose") PetscCall(MatMultTranspose(M, x, y));
-  else if (check == "duplicate") {
+  else if (check == "duplicate" || check == "duplicate_used") {
     Mat B, C;
     PetscBool fem_gpu;
+    if (check == "duplicate_used") PetscCall(MatMult(M, x, y));  // set up: the duplicates share what it lowered
     PetscCall(MatDuplicate(M, MAT_COPY_VALUES, &B));
     PetscCall(PetscObjectTypeCompare((PetscObject)M, MATFEMGPU, &fem_gpu));
     if (fem_gpu) {  // its values are its form: a duplicate without values shares it too
@@ -51,7 +52,7 @@ PetscErrorCode apply_check(const std::string &check, Mat M, Vec x, Vec y)
     }
     PetscCall(MatMult(B, x, y));
     PetscCall(MatDestroy(&B));
-  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -check %s (mult, diagonal, transpose, duplicate)", check.c_str());
+  } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "unknown -check %s (mult, diagonal, transpose, duplicate, duplicate_used)", check.c_str());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

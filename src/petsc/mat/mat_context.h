@@ -101,6 +101,21 @@ struct FacetPart {
   std::vector<std::vector<int>> coefficient_maps;  // scratch: own-element coefficient rows
 };
 
+// A form lowered for one element: the parts of OperatorDescription that lowering derives,
+// with what they were derived from (mat_femgpu_setup.cpp's lower_operator).
+struct LoweredOperator {
+  std::string form_text, form_source;
+  std::shared_ptr<const Form> given_form;
+  FormSignature signature;
+  bool residual = false;
+  PetscInt quadrature_degree = -1;
+  bool compress_points = true;
+  std::shared_ptr<const Form> form;
+  std::shared_ptr<const ActionIR> ir;
+  std::shared_ptr<const Tabulation> tab;
+  bool on_facets = false;
+};
+
 // The operator: the form and the values it is bound to (set through the API and by SNES),
 // then what setup (mat_femgpu_setup.cpp) derives from them on the DM. Independent of
 // where the action runs; the PETSc handles here (DM, coefficient Vecs) are the operator's.
@@ -126,8 +141,11 @@ struct OperatorDescription {
   // Derived at setup (first use after the DM and form are known).
   DM dm = nullptr;
   FormSignature signature;
-  std::unique_ptr<ActionIR> ir;
-  std::unique_ptr<Tabulation> tab;
+  std::shared_ptr<const ActionIR> ir;
+  std::shared_ptr<const Tabulation> tab;
+  // What lowering made of the form (form, ir, tab, on_facets) with what it was made from:
+  // a MatDuplicate or MatCopy shares its source's and lowers nothing where that matches.
+  std::shared_ptr<const LoweredOperator> lowered;
   std::shared_ptr<const PlexMaps> shared_maps;  // plex_shared_maps: shared with the DM's other fem_gpu Mats
   const PlexMaps &maps() const  // empty before setup
   {

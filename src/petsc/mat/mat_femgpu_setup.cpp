@@ -130,16 +130,35 @@ LowerOptions main_operator(const Form &form, LowerOptions lo, bool *on_facets)
   return lo;
 }
 
+// Whether `l` was lowered from what this Mat would lower now.
+bool same_lowering(const LoweredOperator &l, const MatFEMGPUContext *ctx)
+{
+  const FormSignature &a = l.signature, &b = ctx->op.signature;
+  return l.form_text == ctx->op.form_text && l.form_source == ctx->op.form_source && l.given_form == ctx->op.given_form && a.cell == b.cell &&
+         a.element == b.element && a.coordinate_degree == b.coordinate_degree && l.residual == ctx->op.residual &&
+         l.quadrature_degree == ctx->options.quadrature_degree && l.compress_points == (ctx->options.compress_points == PETSC_TRUE);
+}
+
 // The form of the Mat's DM lowered to its IR and tabulated: the operator (a or the
 // Jacobian of F) or, for a residual Mat, F itself. *lo: the options the facet parts share.
+// A duplicate's source lowered the same form already: its results are shared.
 PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   PetscFunctionBegin;
+  if (ctx->options.quadrature_degree >= 0) lo->quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
+  if (ctx->op.residual) lo->rank = 1;
+  if (ctx->op.lowered && same_lowering(*ctx->op.lowered, ctx)) {
+    const LoweredOperator &l = *ctx->op.lowered;
+    ctx->op.form = l.form;
+    ctx->op.ir = l.ir;
+    ctx->op.tab = l.tab;
+    ctx->op.on_facets = l.on_facets;
+    PetscCall(PetscInfo(A, "fem_gpu: the form %s as lowered for the Mat this one was copied from\n", ctx->op.form_source.c_str()));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   FEMGPU_CXX(comm, {
-    if (ctx->options.quadrature_degree >= 0) lo->quadrature_degree = static_cast<int>(ctx->options.quadrature_degree);
     if (ctx->op.given_form) {  // a block of a mixed form (mat_femgpu_fields.cpp): no text to parse
-      if (ctx->op.residual) lo->rank = 1;
       Form block = *ctx->op.given_form;
       block.signature = ctx->op.signature;  // its u and v on the DM's element (a p-multigrid level's degree)
       ctx->op.form = std::make_shared<const Form>(block);
@@ -150,12 +169,14 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
                                            "(F = a(w, v) - L(v))");
       if (!ctx->op.residual && !forms.has_bilinear())
         throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
-      if (ctx->op.residual) lo->rank = 1;
       ctx->op.form = std::make_shared<const Form>(ctx->op.residual ? *forms.F : forms.a);
     }
-    ctx->op.ir = std::make_unique<ActionIR>(lower_form(*ctx->op.form, main_operator(*ctx->op.form, *lo, &ctx->op.on_facets)));
-    ctx->op.tab = std::make_unique<Tabulation>(
+    ctx->op.ir = std::make_shared<const ActionIR>(lower_form(*ctx->op.form, main_operator(*ctx->op.form, *lo, &ctx->op.on_facets)));
+    ctx->op.tab = std::make_shared<const Tabulation>(
         tabulate_action(*ctx->op.ir, default_share_dir(), ctx->options.compress_points ? Points::Compressed : Points::Rule));
+    ctx->op.lowered = std::make_shared<const LoweredOperator>(
+        LoweredOperator{ctx->op.form_text, ctx->op.form_source, ctx->op.given_form, ctx->op.signature, ctx->op.residual, ctx->options.quadrature_degree,
+                        ctx->options.compress_points == PETSC_TRUE, ctx->op.form, ctx->op.ir, ctx->op.tab, ctx->op.on_facets});
   });
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -153,6 +153,7 @@ PetscErrorCode copy_configuration(Mat A, Mat B)
   b->op.form_text = a->op.form_text;
   b->op.form_source = a->op.form_source;
   b->op.given_form = a->op.given_form;
+  b->op.lowered = a->op.lowered;  // B's setup shares it where B lowers the same (mat_femgpu_setup.cpp)
   b->op.constants_set = a->op.constants_set;
   b->options = MatFEMGPUCopiedOptions(a->options, b->options);  // B keeps its own tuning options (mat_femgpu_options.h)
   for (auto &kv : b->op.coefficients) {
