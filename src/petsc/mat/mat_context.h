@@ -201,7 +201,12 @@ struct MatFEMGPUContext {
   DeviceState device;
   TuningResult tuning;
   bool set_up = false;
+  unsigned setups = 0;  // completed setups: a new form, DM or options makes another operator
   PetscLogDouble setup_seconds = 0;
+  // The last diagonal MatGetDiagonal computed (before MATSHELL's scalings) and the
+  // operator's values key then (operator_values_key.h): a call with the same key copies it.
+  Vec diagonal = nullptr;
+  std::vector<double> diagonal_key;
   bool jacobian_checked = false;  // -mat_fem_gpu_check_jacobian ran (snes_jacobian.cpp)
   // MatZeroEntries made it the zero matrix until a linearization point binds its operator
   // again (mat_femgpu.cpp; TS zeroes the Jacobian before each IJacobian: ts_ijacobian.cpp).

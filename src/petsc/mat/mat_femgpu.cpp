@@ -46,6 +46,7 @@ static PetscErrorCode free_context(void *ptr)
   }
   PetscCall(VecDestroy(&ctx->op.linearization));
   PetscCall(VecDestroy(&ctx->op.time_derivative));
+  PetscCall(VecDestroy(&ctx->diagonal));
   delete ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -254,6 +254,7 @@ PetscErrorCode MatFEMGPUSetUp(Mat A)
   PetscCall(PetscLogEventEnd(FEMGPU_Symmetry, A, 0, 0, 0));
   ctx->op.flops_per_cell = static_cast<PetscLogDouble>(count_flops(*ctx->op.ir, ctx->op.tab->n_points(), ctx->op.tab->test_identity).total());
   ctx->set_up = true;
+  ++ctx->setups;  // a new operator for what kept its values (operator_values_key.h)
   PetscCall(PetscLogEventEnd(FEMGPU_SetUp, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   ctx->setup_seconds = t1 - t0;

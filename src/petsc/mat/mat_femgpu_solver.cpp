@@ -4,7 +4,8 @@
 //
 // The diagonal comes from the same lowered form as MatMult (the backend's diagonal(),
 // by default the CPU reference on unit vectors, reference_diagonal.h), summed over
-// ranks with ADD_VALUES like the action. Symmetry is either declared
+// ranks with ADD_VALUES like the action, and is kept: while the operator's values stay
+// (operator_values_key.h), the next MatGetDiagonal copies it. Symmetry is either declared
 // (-mat_fem_gpu_symmetric) or detected at setup: the cell matrices of two cells per
 // rank, with random coefficient values, must equal their transposes to 1e-12 relative.
 // A duplicate or copy shares the form text, constants, coefficient Vecs, backend and
@@ -30,6 +31,7 @@
 #include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/mat/mat_femgpu_shell_edits.h"
 #include "petsc/mat/mat_femgpu_solver.h"
+#include "petsc/mat/operator_values_key.h"
 #include "reference/reference_diagonal.h"
 
 namespace femgpu {
@@ -61,6 +63,12 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatFEMGPUSetUp(A));
+  std::vector<double> key;  // the same values as last time: the same diagonal
+  PetscCall(MatFEMGPUOperatorValuesKey(A, &key));
+  if (ctx->diagonal && key == ctx->diagonal_key) {
+    PetscCall(VecCopy(ctx->diagonal, d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
   PetscCall(DMGetLocalVector(ctx->op.dm, &dl));
   PetscCall(VecSet(dl, 0.0));
@@ -78,6 +86,9 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(DMLocalToGlobal(ctx->op.dm, dl, ADD_VALUES, d));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &dl));
   PetscCall(MatFEMGPUCheckFinite(A, ctx, "MatGetDiagonal()", {}, d, &ctx->diagonal_finite_checked));
+  if (!ctx->diagonal) PetscCall(VecDuplicate(d, &ctx->diagonal));
+  PetscCall(VecCopy(d, ctx->diagonal));
+  ctx->diagonal_key = key;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

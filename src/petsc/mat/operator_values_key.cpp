@@ -21,6 +21,7 @@ PetscErrorCode MatFEMGPUOperatorValuesKey(Mat A, std::vector<double> *key)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   const ActionIR &ir = *ctx->op.ir;
+  key->push_back(ctx->setups);
   key->push_back(ctx->zeroed ? 1 : 0);
   const std::vector<bool> read = constants_read(ir);
   for (size_t i = 0; i < ir.constants.size() && i < ctx->op.constants.size(); ++i)
