@@ -6,9 +6,10 @@
       (the expected value is a Python expression: exact fractions read best).
   check_output.py --error REGEX -- COMMAND ...
       passes when COMMAND exits non-zero and its output matches REGEX.
-  check_output.py [--value ...] --match REGEX ... --no-match REGEX ... -- COMMAND ...
-      passes when COMMAND exits 0, its output matches every --match and no --no-match
-      (each repeatable), and, if given, --value holds.
+  check_output.py [--value ...] --match REGEX ... --no-match REGEX ... --count REGEX N ... -- COMMAND ...
+      passes when COMMAND exits 0, its output matches every --match and no --no-match,
+      has exactly N lines matching each --count REGEX (each repeatable), and, if given,
+      --value holds.
 """
 import argparse
 import re
@@ -24,6 +25,7 @@ def main():
     p.add_argument("--error")
     p.add_argument("--match", action="append", default=[])
     p.add_argument("--no-match", action="append", default=[])
+    p.add_argument("--count", nargs=2, action="append", default=[], metavar=("REGEX", "N"))
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command and a.command[0] == "--" else a.command
@@ -47,6 +49,10 @@ def main():
     for pattern in a.no_match:
         if re.search(pattern, r.stdout, re.M):
             sys.exit("FAIL: the output matches " + pattern)
+    for pattern, n in a.count:
+        found = len(re.findall(pattern, r.stdout, re.M))
+        if found != int(n):
+            sys.exit("FAIL: %d lines match %s, expected %s" % (found, pattern, n))
     if a.match or a.no_match:
         print("ok: the output matches the %d patterns and none of the %d excluded" % (len(a.match), len(a.no_match)))
     if a.value is None:
