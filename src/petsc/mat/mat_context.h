@@ -26,7 +26,6 @@
 
 namespace femgpu {
 
-struct EssentialPlan;  // essential_values.h
 struct TunePlan;       // tune/tune_plan_value.h
 struct FieldBlocks;     // mat_femgpu_fields.h: a Mat over a DM with several fields
 
@@ -132,8 +131,6 @@ struct OperatorDescription {
   // A residual operator (the rank-1 form F of the file, snes_residual.cpp): its apply adds
   // F(w; v) with w bound to the linearization point; no trial function, no symmetry.
   bool residual = false;
-  // A residual operator's plan of the DM's essential boundary values (snes_residual.cpp).
-  std::shared_ptr<EssentialPlan> essential_values;
   // A block of a mixed form (mat_femgpu_fields.cpp): lowered as it is, instead of
   // parsing form_text (which then only names it in messages).
   std::shared_ptr<const Form> given_form;

@@ -8,9 +8,9 @@
 // cell into the local residual, through a fem_gpu Mat in residual mode (the rank-1 form,
 // the same -mat_fem_gpu_* backend and tuning options, its own tuning-cache key). PETSc
 // then sums the local residual into the global one, leaving out constrained DOFs, as it
-// does for its own. The DM's boundary-value hook (DMPlexSNESComputeBoundaryFEM, which SNES
-// calls before every residual and Jacobian) becomes femgpu's plan of the same values
-// (essential_values.h), where the plan supports the DM's boundaries.
+// does for its own. The essential values PETSc inserts before every residual and Jacobian
+// come from femgpu's plan of the same values (plex/boundary_values_hook.h), where the plan
+// supports the DM's boundaries.
 // With -dm_fem_gpu_check_residual [TOL], the first residual is compared with the one the
 // program's PetscDS gives (residual_check.h). In a TS program the DM's IFunction becomes
 // femgpu's instead (ts_residual.cpp), through the same residual Mat.
@@ -31,7 +31,7 @@
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
 #include "petsc/mat/mat_femgpu_setup.h"
-#include "petsc/plex/essential_values.h"
+#include "petsc/plex/boundary_values_hook.h"
 #include "petsc/solvers/residual_check.h"
 #include "petsc/solvers/snes_residual.h"
 #include "form/time_dependent.h"
@@ -57,34 +57,6 @@ PetscErrorCode residual_local(DM dm, Vec x_local, Vec f_local, void *ctx)
   ResidualCheck *check;
   PetscCall(query_owned((PetscObject)dm, kCheckKey, &check));
   if (check) PetscCall(check_residual_once(dm, x_local, residual, check));  // -dm_fem_gpu_check_residual, once
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// SNES's boundary hook: PETSc's values from femgpu's plan, built at the first call (after
-// the residual Mat's setup, whose closure maps it reads) and again when the coordinates
-// change; PETSc's own insertion where the plan does not support the DM's boundaries.
-PetscErrorCode boundary_local(DM dm, Vec x_local, void *ctx)
-{
-  Mat residual = static_cast<Mat>(ctx);
-  MatFEMGPUContext *mat;
-  Vec coordinates;
-  PetscObjectState state;
-  PetscFunctionBegin;
-  PetscCall(MatFEMGPUGetContext(residual, &mat));
-  // Setup binds w to the linearization point; the residual sets it again before its apply.
-  if (!mat->op.linearization) PetscCall(MatFEMGPUSetLinearizationPoint(residual, x_local));
-  PetscCall(MatFEMGPUSetUp(residual));
-  PetscCall(DMGetCoordinatesLocal(dm, &coordinates));
-  PetscCall(PetscObjectStateGet((PetscObject)coordinates, &state));
-  std::shared_ptr<EssentialPlan> &plan = mat->op.essential_values;
-  if (!plan || plan->coordinates_state != state) {
-    plan = std::make_shared<EssentialPlan>();
-    PetscCall(essential_plan_build(dm, mat->op.mesh_maps(), plan.get()));
-    if (!plan->unsupported.empty()) PetscCall(PetscInfo(dm, "fem_gpu: PETSc inserts the boundary values: %s\n", plan->unsupported.c_str()));
-    else PetscCall(PetscInfo(dm, "fem_gpu: boundary values from %zu nodes of %zu essential boundaries\n", plan->nodes.size(), plan->boundaries.size()));
-  }
-  if (!plan->unsupported.empty()) PetscCall(DMPlexSNESComputeBoundaryFEM(dm, x_local, nullptr));
-  else PetscCall(essential_plan_insert(*plan, PETSC_MIN_REAL, x_local));  // the time PETSc's hook passes
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -181,6 +153,7 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscCall(read_check_residual(PetscOptionsObject, &check_tol, &check_set));
   PetscOptionsEnd();
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMFEMGPUInsertBoundaryValuesFromPlan(dm));  // the essential values SNES and TS insert before F
   PetscCall(DMSNESGetFunctionLocal(dm, &program, &program_ctx));
   bool ts_program = false;
   if (!program) PetscCall(time_dependent(dm, &ts_program));
@@ -205,9 +178,6 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscCall(create_check(dm, check_tol, program, program_ctx));  // before the hooks become femgpu's
   PetscCall(MatFEMGPUCreateDMResidual(dm, file.c_str(), &residual));
   PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
-  PetscErrorCode (*boundary)(DM, Vec, void *) = nullptr;
-  PetscCall(DMSNESGetBoundaryLocal(dm, &boundary, nullptr));
-  if (boundary == DMPlexSNESComputeBoundaryFEM) PetscCall(DMSNESSetBoundaryLocal(dm, boundary_local, residual));
   PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
