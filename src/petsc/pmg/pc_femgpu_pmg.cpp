@@ -13,8 +13,9 @@
 // under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
 // At every setup (each Newton step, each TS stage) where the operator's values changed
 // (operator_values_key.h; otherwise all is kept): the form's coefficients are interpolated
-// down the ladder, its constants (TS's shift and time) and MatScale/MatShift edits copied, the level operators' states bumped (Chebyshev re-estimates its eigenvalues)
-// and the coarse matrix re-assembled in place.
+// down the ladder, its constants (TS's shift and time) and MatScale/MatShift edits copied,
+// the level operators' states and the finest smoother's (pmg_fine_view.h) bumped
+// (Chebyshev re-estimates its eigenvalues) and the coarse matrix re-assembled in place.
 #include <petsc/private/pcmgimpl.h>
 #include <petscdmplex.h>
 #include <petscksp.h>
@@ -30,7 +31,9 @@
 #include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/mat/operator_values_key.h"
 #include "petsc/pmg/pc_femgpu_pmg.h"
+#include "petsc/pmg/pmg_fine_view.h"
 #include "petsc/pmg/pmg_levels.h"
+#include "petsc/pmg/pmg_rigid_body.h"
 #include "petsc/pmg/pmg_transfer.h"
 
 namespace femgpu {
@@ -54,7 +57,7 @@ struct PMG {
   std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
   Mat coarse = nullptr;           // the assembled coarsest operator
-  Mat fine_view = nullptr;        // the finest smoother's operator: `op` with a state of its own (fine_view below)
+  Mat fine_view = nullptr;        // the finest smoother's operator: `op` with a state of its own (pmg_fine_view.h)
   std::vector<double> values;     // the operator's values key at the last refresh (operator_values_key.h)
 };
 
@@ -144,71 +147,6 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The finest smoother's operator: a shell that applies the PC's operator and gives its
-// diagonal, with a state of its own that the PC increases only when the operator's values
-// change (operator_values_key.h). TS bumps the operator's state at every IJacobian; on
-// the operator itself Chebyshev would estimate its eigenvalues again and Jacobi take the
-// diagonal again at every step, 31 and 22 ms of a 160 ms step at 3D P2 with 1.09M unknowns
-// on an H100, for the same values.
-PetscErrorCode fine_view_mult(Mat W, Vec x, Vec y)
-{
-  Mat op;
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(W, &op));
-  PetscCall(MatMult(op, x, y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode fine_view_mult_transpose(Mat W, Vec x, Vec y)
-{
-  Mat op;
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(W, &op));
-  PetscCall(MatMultTranspose(op, x, y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode fine_view_diagonal(Mat W, Vec d)
-{
-  Mat op;
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(W, &op));
-  PetscCall(MatGetDiagonal(op, d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// The operator's own Vecs (on the device where its DM's are): the smoother's work vectors
-// and Jacobi's diagonal. A shell's default Vecs are host Vecs, and Jacobi's VecPointwiseMult
-// on one then copied a million entries between host and device twice an apply (ex45 3D P2
-// on an H100: KSPSolve 55 -> 161 ms a step).
-PetscErrorCode fine_view_vecs(Mat W, Vec *right, Vec *left)
-{
-  Mat op;
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(W, &op));
-  PetscCall(MatCreateVecs(op, right, left));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode create_fine_view(Mat op, Mat *W)
-{
-  PetscInt m, n, M, N;
-  PetscBool set, flag;
-  PetscFunctionBegin;
-  PetscCall(MatGetLocalSize(op, &m, &n));
-  PetscCall(MatGetSize(op, &M, &N));
-  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)op), m, n, M, N, op, W));
-  PetscCall(PetscObjectSetName((PetscObject)*W, "fem_gpu_pmg fine level"));
-  PetscCall(MatShellSetOperation(*W, MATOP_MULT, (void (*)(void))fine_view_mult));
-  PetscCall(MatShellSetOperation(*W, MATOP_MULT_TRANSPOSE, (void (*)(void))fine_view_mult_transpose));
-  PetscCall(MatShellSetOperation(*W, MATOP_GET_DIAGONAL, (void (*)(void))fine_view_diagonal));
-  PetscCall(MatShellSetOperation(*W, MATOP_CREATE_VECS, (void (*)(void))fine_view_vecs));
-  PetscCall(MatIsSymmetricKnown(op, &set, &flag));
-  if (set) PetscCall(MatSetOption(*W, MAT_SYMMETRIC, flag));
-  PetscCall(MatIsSPDKnown(op, &set, &flag));
-  if (set) PetscCall(MatSetOption(*W, MAT_SPD, flag));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 // PCMG's levels, interpolations, and the smoother and coarse-solver defaults; PCMG's
 // setup then reads each level's options (KSPSetFromOptions), which override them.
@@ -261,60 +199,8 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscCall(PetscObjectReference((PetscObject)op));
   PetscCall(PetscObjectReference((PetscObject)ctx->op.dm));
   for (size_t l = p->levels.size() - 1; l-- > 0;) PetscCall(build_level(pc, p, l));
-  PetscCall(create_fine_view(op, &p->fine_view));
+  PetscCall(PMGCreateFineView(op, &p->fine_view));
   PetscCall(build_mg(pc, p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// The rigid-body modes of a P1 vector field on affine cells, from the closure maps: node
-// j of a cell is its vertex j in both the field's and the coordinates' maps, so each
-// mode's value at a DOF is a polynomial of that vertex's coordinates. Orthonormalised,
-// as GAMG wants them. (DMPlexCreateRigidBody projects the modes cell by cell on the
-// host: 14 s for 384k tetrahedra on the GPU machine.)
-PetscErrorCode rigid_body_modes(DM dm, const MatFEMGPUContext *ctx, MatNullSpace *modes)
-{
-  const PetscInt dim = ctx->op.ir->dim, n_modes = dim == 2 ? 3 : 6, C = ctx->op.signature.element.components;
-  const PlexMaps &m = ctx->op.mesh_maps();
-  Vec coords, local, vecs[6];
-  const PetscScalar *x;
-  PetscFunctionBegin;
-  PetscCall(DMGetCoordinatesLocal(dm, &coords));
-  PetscCall(VecGetArrayRead(coords, &x));
-  PetscCall(DMGetLocalVector(dm, &local));
-  for (PetscInt k = 0; k < n_modes; ++k) {
-    PetscScalar *v;
-    PetscCall(VecSet(local, 0.0));
-    PetscCall(VecGetArray(local, &v));
-    for (PetscInt cell = 0; cell < m.n_cells; ++cell)
-      for (PetscInt j = 0; j <= dim; ++j) {
-        const PetscScalar *p = x + m.coordinates[static_cast<size_t>(cell * m.coordinate_width + j)];
-        const int *dofs = m.all.data() + cell * m.width + j * C;
-        // translations e_k, then rotations: (-y, x) in 2D; e_r x p for r = 0, 1, 2 in 3D
-        PetscScalar mode[3] = {0, 0, 0};
-        if (k < dim) mode[k] = 1;
-        else if (dim == 2) mode[0] = -p[1], mode[1] = p[0];
-        else if (k == 3) mode[1] = -p[2], mode[2] = p[1];
-        else if (k == 4) mode[0] = p[2], mode[2] = -p[0];
-        else mode[0] = -p[1], mode[1] = p[0];
-        for (PetscInt c = 0; c < C; ++c) v[dofs[c]] = mode[c];
-      }
-    PetscCall(VecRestoreArray(local, &v));
-    PetscCall(DMCreateGlobalVector(dm, &vecs[k]));
-    PetscCall(DMLocalToGlobal(dm, local, INSERT_VALUES, vecs[k]));
-  }
-  PetscCall(DMRestoreLocalVector(dm, &local));
-  PetscCall(VecRestoreArrayRead(coords, &x));
-  for (PetscInt k = 0; k < n_modes; ++k) {  // Gram-Schmidt, twice for stability
-    PetscScalar dots[6];
-    for (int pass = 0; pass < 2 && k > 0; ++pass) {
-      PetscCall(VecMDot(vecs[k], k, vecs, dots));
-      for (PetscInt i = 0; i < k; ++i) dots[i] = -dots[i];
-      PetscCall(VecMAXPY(vecs[k], k, dots, vecs));
-    }
-    PetscCall(VecNormalize(vecs[k], nullptr));
-  }
-  PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)dm), PETSC_FALSE, n_modes, vecs, modes));
-  for (PetscInt k = 0; k < n_modes; ++k) PetscCall(VecDestroy(&vecs[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -335,7 +221,7 @@ PetscErrorCode assemble_coarse(PC pc, PMG *p)
   PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &p->coarse));
   if (first && ctx->op.signature.element.components > 1 && ctx->op.signature.element.components == ctx->op.ir->dim) {
     MatNullSpace rigid;
-    if (ctx->op.signature.element.degree == 1 && ctx->op.signature.coordinate_degree == 1) PetscCall(rigid_body_modes(coarsest.dm, ctx, &rigid));
+    if (ctx->op.signature.element.degree == 1 && ctx->op.signature.coordinate_degree == 1) PetscCall(PMGRigidBodyModes(coarsest.dm, ctx, &rigid));
     else PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));  // a ladder ending above P1, or curved cells
     PetscCall(MatSetNearNullSpace(p->coarse, rigid));
     PetscCall(MatNullSpaceDestroy(&rigid));
