@@ -16,28 +16,17 @@ usage: summarize.py LOG_DIR [BENCH_CSV ...]
 """
 import csv
 import glob
-import gzip
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from log_view import events as log_events, read  # noqa: E402
 
 EVENTS = ["SNESSolve", "SNESFunctionEval", "SNESJacobianEval", "PCSetUp", "KSPSolve", "MatMult", "PCApply", "MatGetDiagonal",
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUSymmetry", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp",
           "FEMGPUPMGLevels", "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
 NAME = re.compile(r"ex13_3d_(p\d)_(.+)\.log(\.gz)?$")
-
-
-def events(text):
-    """{event: (count, max time s)} from -log_view's event table."""
-    out = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) > 4 and parts[0] in EVENTS and parts[0] not in out:
-            try:
-                out[parts[0]] = (int(parts[1]), float(parts[3]))
-            except ValueError:
-                pass
-    return out
 
 
 def one(pattern, text, cast=str):
@@ -71,8 +60,8 @@ def main(argv):
         m = NAME.search(os.path.basename(path))
         if not m:
             continue
-        text = (gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")).read()
-        ev = events(text)
+        text = read(path)
+        ev = log_events(text, EVENTS)
         degree = int(m.group(1)[1:])
         mm = ev.get("FEMGPUApply", (0, 0.0))
         rows.append({

@@ -19,34 +19,17 @@ usage: summarize.py LOG_DIR
 """
 import csv
 import glob
-import gzip
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from log_view import events as log_events, read  # noqa: E402
 
 EVENTS = ["TSStep", "TSFunctionEval", "TSJacobianEval", "SNESSolve", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "PCSetUp_GAMG+",
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp", "FEMGPUPMGLevels",
           "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
 NAME = re.compile(r"ex45_3d_p2_(pmg_whole|jacobi_whole|jacobi|gamg)_(cold_check|check)?_?(\d+)steps\.log(\.gz)?$")
-
-
-def events(text):
-    """{event: (count, max time s)} from -log_view's event table."""
-    out = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) > 4 and parts[0] in EVENTS and parts[0] not in out:
-            try:
-                out[parts[0]] = (int(parts[1]), float(parts[3]))
-            except ValueError:
-                pass
-    return out
-
-
-def read(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", errors="replace") as f:
-        return f.read()
 
 
 def main(argv):
@@ -66,7 +49,7 @@ def main(argv):
             continue
         config, run, steps = m.group(1), m.group(2) or "long", int(m.group(3))
         text = read(path)
-        ev = events(text)
+        ev = log_events(text, EVENTS)
         if "TSStep" not in ev:
             print("%s: no -log_view table (did not finish)" % os.path.basename(path))
             continue
