@@ -177,7 +177,9 @@ PetscErrorCode MatFEMGPUApplyLocal(Mat A, Vec x_local, Vec y_local)
   PetscCall(MatFEMGPUSetUp(A));
   PetscCall(MatFEMGPUGetContext(A, &ctx));
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
-  PetscCall(apply_on_local(A, ctx, x_local, y_local));
+  PetscBool on_device;
+  PetscCall(MatFEMGPUApplyLocalDevice(A, ctx, x_local, y_local, &on_device));  // CUDA Vecs: no copies
+  if (!on_device) PetscCall(apply_on_local(A, ctx, x_local, y_local));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -163,11 +163,13 @@ PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done)
+#if FEMGPU_DEVICE_VECS
+// Whether the kernels can run on the device arrays of x, y and every bound coefficient:
+// an FP64 schedule, every part on a CUDA backend, every Vec a CUDA one.
+static PetscErrorCode device_eligible(MatFEMGPUContext *ctx, Vec x, Vec y, PetscBool *yes)
 {
   PetscFunctionBegin;
-  *done = PETSC_FALSE;
-#if FEMGPU_DEVICE_VECS
+  *yes = PETSC_FALSE;
   if (ctx->options.schedule.precision != "fp64") PetscFunctionReturn(PETSC_SUCCESS);
   for (const DevicePart &part : device_parts(ctx))
     if (!part.backend->on_device()) PetscFunctionReturn(PETSC_SUCCESS);
@@ -179,7 +181,32 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
     PetscCall(on_device(kv.second.local, &w_dev));
     x_dev = (PetscBool)(x_dev && w_dev);
   }
-  if (!x_dev || !y_dev) PetscFunctionReturn(PETSC_SUCCESS);
+  *yes = (PetscBool)(x_dev && y_dev);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+PetscErrorCode MatFEMGPUApplyLocalDevice(Mat A, MatFEMGPUContext *ctx, Vec x_local, Vec y_local, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+#if FEMGPU_DEVICE_VECS
+  PetscCall(device_eligible(ctx, x_local, y_local, done));
+  if (*done) PetscCall(launch(A, ctx, false, static_cast<size_t>(ctx->op.maps().local_size), x_local, y_local));
+#else
+  (void)A, (void)ctx, (void)x_local, (void)y_local;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+#if FEMGPU_DEVICE_VECS
+  PetscBool eligible;
+  PetscCall(device_eligible(ctx, x, y, &eligible));
+  if (!eligible) PetscFunctionReturn(PETSC_SUCCESS);
   if (!ctx->op.maps().global_free.empty()) {
     // One rank: the kernel reads x and adds into y through maps in the global numbering,
     // so neither DMGlobalToLocal nor DMLocalToGlobal runs.

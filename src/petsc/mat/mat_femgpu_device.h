@@ -10,6 +10,9 @@ struct MatFEMGPUContext;  // mat_context.h
 // The GPU-resident apply y (+)= A x on global Vecs; *done is false when the Vecs,
 // backend or communicator do not allow it.
 PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done);
+// The same on local (ghosted) Vecs, y_local += A x_local, as the residual of a form file
+// runs it (no communication); *done is false where the host path must run instead.
+PetscErrorCode MatFEMGPUApplyLocalDevice(Mat A, MatFEMGPUContext *ctx, Vec x_local, Vec y_local, PetscBool *done);
 // The CUDA device PETSc's own vectors use (its default context), so the kernel runs
 // where VECCUDA arrays live; -1 when this PETSc has no CUDA device.
 PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal);

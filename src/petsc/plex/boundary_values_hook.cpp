@@ -5,6 +5,8 @@
 #include <petscfe.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "petsc/base/composed_object.h"
 #include "petsc/base/petsc_compat.h"
@@ -21,11 +23,73 @@ constexpr const char *kStateKey = "femgpu_boundary_values";
 
 using InsertFunction = PetscErrorCode (*)(DM, PetscBool, Vec, PetscReal, Vec, Vec, Vec);
 
+// The plan's writes as a scatter into the local vectors: the values are computed on the
+// host (the program's boundary functions are host callbacks) and only they travel; the
+// local vector is written where it lives (on the device for CUDA Vecs, with no copy of the
+// whole vector either way).
+struct ValuesScatter {
+  std::string type;  // of the local vectors it was made for; empty: not made
+  Vec values = nullptr;
+  VecScatter scatter = nullptr;
+};
+
 struct BoundaryValues {
   InsertFunction petsc_values = nullptr, petsc_time_derivatives = nullptr;  // PETSc's, for what the plan does not cover
   std::shared_ptr<const PlexMaps> maps;                                     // the plan was built on
   std::shared_ptr<EssentialPlan> plan;
+  ValuesScatter scatter;  // of this plan
 };
+
+PetscErrorCode destroy_scatter(ValuesScatter *s)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&s->values));
+  PetscCall(VecScatterDestroy(&s->scatter));
+  s->type.clear();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode release_boundary_values(void *ptr)
+{
+  auto *b = static_cast<BoundaryValues *>(ptr);
+  PetscFunctionBegin;
+  PetscCall(destroy_scatter(&b->scatter));
+  delete b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Writes the plan's values at `time` into x through the scatter, made again when x's type
+// differs from the one it was made for.
+PetscErrorCode scatter_values(BoundaryValues *b, PetscReal time, Vec x, bool time_derivative)
+{
+  const EssentialPlan &plan = *b->plan;
+  ValuesScatter &s = b->scatter;
+  VecType type;
+  PetscScalar *v;
+  PetscFunctionBegin;
+  if (plan.writes.empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetType(x, &type));
+  if (s.type != type) {
+    IS to;
+    std::vector<PetscInt> index(plan.writes.size());
+    const PetscInt n = static_cast<PetscInt>(index.size());
+    for (size_t w = 0; w < index.size(); ++w) index[w] = plan.writes[w].index;
+    PetscCall(destroy_scatter(&s));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, index.data(), PETSC_COPY_VALUES, &to));
+    PetscCall(VecCreate(PETSC_COMM_SELF, &s.values));
+    PetscCall(VecSetSizes(s.values, n, n));
+    PetscCall(VecSetType(s.values, type));
+    PetscCall(VecScatterCreate(s.values, nullptr, x, to, &s.scatter));
+    PetscCall(ISDestroy(&to));
+    s.type = type;
+  }
+  PetscCall(VecGetArrayWrite(s.values, &v));
+  PetscCall(essential_plan_values(plan, time, time_derivative, v));
+  PetscCall(VecRestoreArrayWrite(s.values, &v));
+  PetscCall(VecScatterBegin(s.scatter, s.values, x, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(s.scatter, s.values, x, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 // The plan for the DM's maps as they are now.
 PetscErrorCode current_plan(DM dm, BoundaryValues *b)
@@ -35,6 +99,7 @@ PetscErrorCode current_plan(DM dm, BoundaryValues *b)
   PetscCall(plex_shared_maps(dm, &maps));
   if (b->plan && maps == b->maps) PetscFunctionReturn(PETSC_SUCCESS);
   b->maps = maps;
+  PetscCall(destroy_scatter(&b->scatter));  // it wrote the old plan's entries
   b->plan = std::make_shared<EssentialPlan>();
   PetscCall(essential_plan_build(dm, *maps, b->plan.get()));
   if (!b->plan->unsupported.empty()) PetscCall(PetscInfo(dm, "fem_gpu: PETSc inserts the boundary values: %s\n", b->plan->unsupported.c_str()));
@@ -59,7 +124,7 @@ PetscErrorCode insert(DM dm, PetscBool essential, Vec x, PetscReal time, Vec fac
   bool ours = x && essential && !face_geometry && !cell_geometry && !gradients && !zero;
   if (ours) PetscCall(current_plan(dm, b));
   ours = ours && b->plan->unsupported.empty() && n == b->maps->local_size && (!time_derivative || essential_plan_has_time_derivatives(*b->plan));
-  if (ours) PetscCall(essential_plan_insert(*b->plan, time, x, time_derivative));
+  if (ours) PetscCall(scatter_values(b, time, x, time_derivative));
   else if (petsc) PetscCall(petsc(dm, essential, x, time, face_geometry, cell_geometry, gradients));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -98,7 +163,10 @@ PetscErrorCode DMFEMGPUInsertBoundaryValuesFromPlan(DM dm)
   PetscCall(PetscObjectQueryFunction((PetscObject)dm, kValuesKey, &values));
   PetscCall(PetscObjectQueryFunction((PetscObject)dm, kTimeDerivativesKey, &time_derivatives));
   if (values == InsertBoundaryValues_FEMGPU) PetscFunctionReturn(PETSC_SUCCESS);  // already femgpu's
-  PetscCall(compose_owned((PetscObject)dm, kStateKey, new BoundaryValues{values, time_derivatives, nullptr, nullptr}));
+  auto *state = new BoundaryValues;
+  state->petsc_values = values;
+  state->petsc_time_derivatives = time_derivatives;
+  PetscCall((compose_owned<BoundaryValues, release_boundary_values>((PetscObject)dm, kStateKey, state)));
   PetscCall(PetscObjectComposeFunction((PetscObject)dm, kValuesKey, InsertBoundaryValues_FEMGPU));
   PetscCall(PetscObjectComposeFunction((PetscObject)dm, kTimeDerivativesKey, InsertTimeDerivativeBoundaryValues_FEMGPU));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -7,10 +7,12 @@
 // DMPlex dispatches both insertions through functions composed on the DM
 // ("DMPlexInsertBoundaryValues_C", "DMPlexInsertTimeDerivativeBoundaryValues_C"):
 // DMFEMGPUInsertBoundaryValuesFromPlan composes femgpu's in their place, which write the
-// same values from a plan built once (again when the DM's closure maps are rebuilt) and
-// call PETSc's own for what the plan does not cover: natural or field conditions, finite
-// volumes, a Vec that PETSc marks for zero values, boundaries without a time derivative,
-// and everything essential_values.h lists as unsupported (a PetscInfo line says why).
+// same values from a plan built once (again when the DM's closure maps are rebuilt),
+// scattered into the local vector where it lives (only the boundary values travel to a
+// CUDA Vec), and call PETSc's own for what the plan does not cover: natural or field
+// conditions, finite volumes, a Vec that PETSc marks for zero values, boundaries without
+// a time derivative, and everything essential_values.h lists as unsupported (a PetscInfo
+// line says why).
 // Does not: touch a DM of several fields or a field that is not a PetscFE.
 #pragma once
 

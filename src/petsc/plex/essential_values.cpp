@@ -223,20 +223,29 @@ PetscErrorCode essential_plan_build(DM dm, const PlexMaps &maps, EssentialPlan *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode essential_plan_insert(const EssentialPlan &plan, PetscReal time, Vec x_local, bool time_derivative)
+PetscErrorCode essential_plan_values(const EssentialPlan &plan, PetscReal time, bool time_derivative, PetscScalar *values)
 {
-  PetscScalar *x;
   std::vector<PetscScalar> u(static_cast<size_t>(plan.components));
   PetscFunctionBegin;
   PetscCheck(plan.unsupported.empty(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "fem_gpu: essential values from an unsupported plan (%s)", plan.unsupported.c_str());
   PetscCheck(!time_derivative || essential_plan_has_time_derivatives(plan), PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "fem_gpu: time derivatives of essential values from a plan whose boundaries lack them");
-  PetscCall(VecGetArray(x_local, &x));
   for (const EssentialPlan::Node &node : plan.nodes) {
     const EssentialPlan::Boundary &b = plan.boundaries[static_cast<size_t>(node.boundary)];
     PetscCall((time_derivative ? b.time_derivative : b.function)(plan.dim, time, node.x, plan.components, u.data(), b.context));
-    for (int w = node.first; w < node.first + node.count; ++w) x[plan.writes[static_cast<size_t>(w)].index] = u[static_cast<size_t>(plan.writes[static_cast<size_t>(w)].component)];
+    for (int w = node.first; w < node.first + node.count; ++w) values[w] = u[static_cast<size_t>(plan.writes[static_cast<size_t>(w)].component)];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode essential_plan_insert(const EssentialPlan &plan, PetscReal time, Vec x_local, bool time_derivative)
+{
+  PetscScalar *x;
+  std::vector<PetscScalar> values(plan.writes.size());
+  PetscFunctionBegin;
+  PetscCall(essential_plan_values(plan, time, time_derivative, values.data()));
+  PetscCall(VecGetArray(x_local, &x));
+  for (size_t w = 0; w < values.size(); ++w) x[plan.writes[w].index] = values[w];
   PetscCall(VecRestoreArray(x_local, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -58,6 +58,10 @@ PetscErrorCode essential_plan_build(DM dm, const PlexMaps &maps, EssentialPlan *
 // DMPlexInsertTimeDerivativeBoundaryValues writes them into U_t), which every boundary
 // must have (essential_plan_has_time_derivatives).
 PetscErrorCode essential_plan_insert(const EssentialPlan &plan, PetscReal time, Vec x_local, bool time_derivative = false);
+// The same values, one per entry of plan.writes, into `values` (host memory of
+// plan.writes.size() entries), for a caller that writes them into x_local itself (the
+// boundary-values hook scatters them on the device where x_local lives there).
+PetscErrorCode essential_plan_values(const EssentialPlan &plan, PetscReal time, bool time_derivative, PetscScalar *values);
 bool essential_plan_has_time_derivatives(const EssentialPlan &plan);
 
 }  // namespace femgpu
