@@ -121,7 +121,9 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
 void DeviceActionData::upload_values(const ActionArrays &a)
 {
   for (auto &[function, buffer] : values_) {
-    std::vector<unsigned char> bytes = as_reals(function_arrays(a, function).values, extents_.at(function), precision_);
+    const double *values = function_arrays(a, function).values;
+    if (!values) continue;  // null: the caller keeps them on the device (use_device_arrays)
+    std::vector<unsigned char> bytes = as_reals(values, extents_.at(function), precision_);
     buffer.upload(bytes.data(), bytes.size());
   }
   upload_constants(a);
