@@ -18,7 +18,9 @@
 # Environment: STEPS (100), BASE_STEPS (2: the CPU residual takes seconds an evaluation),
 #   CONFIGS (default "pmg_whole jacobi_whole jacobi gamg"), RUN_LIMIT (240 s a run),
 #   REFINE (2: -dm_refine; another value adds _r<REFINE> to the log names), EXTRA (options
-#   added to every run), AFTER_RUN (a command run after each run, e.g. to pack the logs).
+#   added to every run), AFTER_RUN (a command run after each run, e.g. to pack the logs),
+#   LIB (the femgpu library -dll_append loads; default .carry/lib/libfemgpu.so) and TAG
+#   (appended to the log names), for an A/B of two builds in one call.
 # Usage: run_ex45.sh OUTPUT_DIR    (on the GPU machine, after `source .carry/env.sh`)
 set -uo pipefail
 out="$1"
@@ -30,7 +32,8 @@ export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
 [ -e "$out/box.msh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 3 13 "$out/box.msh"
 refine=${REFINE:-2}
 tag=""; [ "$refine" != 2 ] && tag="_r$refine"
-common="-dll_append $repo/.carry/lib/libfemgpu.so -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_refine $refine
+tag="$tag${TAG:-}"
+common="-dll_append ${LIB:-$repo/.carry/lib/libfemgpu.so} -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_refine $refine
  -temp_petscspace_degree 2 -sol_type quadratic_trig -ts_type beuler -ts_dt 0.01 -dm_vec_type cuda
  -ksp_type cg -ksp_rtol 1e-10 -ksp_converged_reason -log_view -log_view_gpu_time"
 femgpu="-dm_mat_type fem_gpu -mat_fem_gpu_backend cuda"

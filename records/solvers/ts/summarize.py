@@ -29,7 +29,9 @@ from log_view import events as log_events, read  # noqa: E402
 EVENTS = ["TSStep", "TSFunctionEval", "TSJacobianEval", "SNESSolve", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "PCSetUp_GAMG+",
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp", "FEMGPUPMGLevels",
           "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
-NAME = re.compile(r"ex45_3d_p2_(pmg_whole|jacobi_whole|jacobi|gamg)_(cold_check|check)?_?(\d+)steps\.log(\.gz)?$")
+# <config>[_cold_check|_check][<tag>]_<n>steps: run_ex45.sh's names; a tag (REFINE's _r<n>,
+# TAG's) stays with the config, so that the rows of an A/B are told apart.
+NAME = re.compile(r"ex45_3d_p2_(pmg_whole|jacobi_whole|jacobi|gamg)(?:_(cold_check|check))?((?:_[a-z0-9]+)*)_(\d+)steps\.log(\.gz)?$")
 
 
 def main(argv):
@@ -47,7 +49,7 @@ def main(argv):
         m = NAME.search(os.path.basename(path))
         if not m:
             continue
-        config, run, steps = m.group(1), m.group(2) or "long", int(m.group(3))
+        config, run, steps = m.group(1) + m.group(3), m.group(2) or "long", int(m.group(4))
         text = read(path)
         ev = log_events(text, EVENTS)
         if "TSStep" not in ev:
@@ -60,7 +62,7 @@ def main(argv):
         t = lambda e: ev.get(e, (0, 0.0))[1]
         c = lambda e: ev.get(e, (0, 0.0))[0]
         first = later = ""
-        if config == "pmg_whole" and done > 1:
+        if config.startswith("pmg_whole") and done > 1:
             one_time = t("FEMGPUPMGLevels") + t("FEMGPUPMGCoarse") + t("PCSetUp_GAMG+")
             first, later = "%.4g" % one_time, "%.4g" % ((t("PCSetUp") - one_time) / (done - 1))
         rows.append({

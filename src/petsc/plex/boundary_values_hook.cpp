@@ -11,6 +11,7 @@
 #include "petsc/base/composed_object.h"
 #include "petsc/base/petsc_compat.h"
 #include "petsc/plex/essential_values.h"
+#include "petsc/plex/plex_events.h"
 #include "petsc/plex/plex_maps.h"
 
 namespace femgpu {
@@ -101,7 +102,9 @@ PetscErrorCode current_plan(DM dm, BoundaryValues *b)
   b->maps = maps;
   PetscCall(destroy_scatter(&b->scatter));  // it wrote the old plan's entries
   b->plan = std::make_shared<EssentialPlan>();
+  PetscCall(PetscLogEventBegin(FEMGPU_BoundaryPlan, dm, 0, 0, 0));
   PetscCall(essential_plan_build(dm, *maps, b->plan.get()));
+  PetscCall(PetscLogEventEnd(FEMGPU_BoundaryPlan, dm, 0, 0, 0));
   if (!b->plan->unsupported.empty()) PetscCall(PetscInfo(dm, "fem_gpu: PETSc inserts the boundary values: %s\n", b->plan->unsupported.c_str()));
   else
     PetscCall(PetscInfo(dm, "fem_gpu: boundary values%s from %zu nodes of %zu essential boundaries\n",
@@ -124,7 +127,11 @@ PetscErrorCode insert(DM dm, PetscBool essential, Vec x, PetscReal time, Vec fac
   bool ours = x && essential && !face_geometry && !cell_geometry && !gradients && !zero;
   if (ours) PetscCall(current_plan(dm, b));
   ours = ours && b->plan->unsupported.empty() && n == b->maps->local_size && (!time_derivative || essential_plan_has_time_derivatives(*b->plan));
-  if (ours) PetscCall(scatter_values(b, time, x, time_derivative));
+  if (ours) {
+    PetscCall(PetscLogEventBegin(FEMGPU_BoundaryValues, dm, x, 0, 0));
+    PetscCall(scatter_values(b, time, x, time_derivative));
+    PetscCall(PetscLogEventEnd(FEMGPU_BoundaryValues, dm, x, 0, 0));
+  }
   else if (petsc) PetscCall(petsc(dm, essential, x, time, face_geometry, cell_geometry, gradients));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -10,6 +10,7 @@
 #include "petsc/base/composed_object.h"
 #include "petsc/plex/plex_closure.h"
 #include "petsc/plex/plex_coordinates.h"
+#include "petsc/plex/plex_events.h"
 #include "petsc/plex/section_arrays.h"
 
 namespace femgpu {
@@ -273,7 +274,9 @@ PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   auto built = std::make_shared<PlexMaps>();
+  PetscCall(PetscLogEventBegin(FEMGPU_PlexMaps, dm, 0, 0, 0));
   PetscCall(plex_build_maps(dm, built.get()));
+  PetscCall(PetscLogEventEnd(FEMGPU_PlexMaps, dm, 0, 0, 0));
   now.maps = built;
   *maps = built;
   PetscCall(compose_owned((PetscObject)dm, kSharedMapsKey, new SharedMaps(now)));

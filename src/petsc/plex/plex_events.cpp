@@ -1,0 +1,21 @@
+// The DMPlex room's log events (plex_events.h).
+#include "petsc/plex/plex_events.h"
+
+#include <petscdm.h>
+
+#include "petsc/base/petsc_compat.h"
+
+namespace femgpu {
+
+PetscLogEvent FEMGPU_PlexMaps, FEMGPU_BoundaryPlan, FEMGPU_BoundaryValues;
+
+PetscErrorCode PlexRegisterLogEvents()
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("FEMGPUPlexMaps", DM_CLASSID, &FEMGPU_PlexMaps));
+  PetscCall(PetscLogEventRegister("FEMGPUBdPlan", DM_CLASSID, &FEMGPU_BoundaryPlan));
+  PetscCall(PetscLogEventRegister("FEMGPUBdValues", DM_CLASSID, &FEMGPU_BoundaryValues));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu
