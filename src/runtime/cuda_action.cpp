@@ -142,11 +142,13 @@ void DeviceActionData::upload_coefficients(const ActionArrays &a)
 
 void DeviceActionData::upload_constants(const ActionArrays &a)
 {
+  if (constants_uploaded_ && a.constants == host_arrays_.constants) return;
   host_arrays_.constants = a.constants;
   if (!a.constants.empty()) {
     std::vector<unsigned char> bytes = as_reals(a.constants.data(), a.constants.size(), precision_);
     constants_.upload(bytes.data(), bytes.size());
   }
+  constants_uploaded_ = true;
 }
 
 void DeviceActionData::upload_out(const double *out)

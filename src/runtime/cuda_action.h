@@ -42,6 +42,9 @@ class DeviceActionData {
                    std::size_t out_entries = 0);
   // New values of the trial function, coefficients and constants (host arrays).
   void upload_values(const ActionArrays &arrays);
+  // Uploads only values that differ from the last ones: an upload from pageable host
+  // memory waits for the device's earlier work, so an upload at every apply would stop the
+  // host from running ahead of the GPU inside a Krylov solve.
   void upload_constants(const ActionArrays &arrays);
   // Coefficients and constants only: the diagonal needs no trial values.
   void upload_coefficients(const ActionArrays &arrays);
@@ -72,6 +75,7 @@ class DeviceActionData {
   std::size_t out_entries_;  // of out_: n_out_ unless given
   int n_cells_;
   cuda::Buffer tables_, weights_, constants_, coordinates_, coordinate_map_, test_map_, out_;
+  bool constants_uploaded_ = false;  // constants_ holds host_arrays_.constants
   std::map<int, cuda::Buffer> maps_, values_;
   std::map<int, std::size_t> extents_;  // entries of each function's values (a coefficient in its own element: its own vector)
   std::map<int, unsigned long long> external_values_;
