@@ -82,7 +82,7 @@ Expr FormBuilder::coefficient(const std::string &name, std::optional<Element> el
     return femgpu::coefficient(static_cast<int>(i), element_shape(e), name);
   }
   if (e.degree < 0 || e.degree > 8 || e.components < 1 || e.components > 9) throw FormError("coefficient '" + name + "' has an invalid element");
-  coefficients_.push_back({name, e});
+  coefficients_.push_back({name, e, !element.has_value()});
   return femgpu::coefficient(static_cast<int>(coefficients_.size() - 1), element_shape(e), name);
 }
 
@@ -138,6 +138,19 @@ Form restricted_to(const Form &form, const IntegralDomain &domain)
   f.integrals.clear();
   for (const Integral &i : form.integrals)
     if (i.domain == domain) f.integrals.push_back(i);
+  return f;
+}
+
+Form on_element(const Form &form, const FormSignature &to)
+{
+  const FormSignature &from = form.signature;
+  if (to.cell != from.cell || to.element.components != from.element.components)
+    throw FormError("on_element: a form read for " + describe_element(from.element, from.cell) + " cannot move to " +
+                    describe_element(to.element, to.cell) + " (only the degree may change)");
+  Form f = form;
+  f.signature = to;
+  for (CoefficientInfo &c : f.coefficients)
+    if (c.of_unknown) c.element = to.element;
   return f;
 }
 

@@ -46,6 +46,10 @@ std::string describe_element(const Element &e, CellType cell);
 struct CoefficientInfo {
   std::string name;
   Element element;
+  // Made without an element (Coefficient("w")): it lives in the unknown's element, and a
+  // form moved to another degree (on_element) moves it too. False for one declared in an
+  // element of its own, which stays where it was declared.
+  bool of_unknown = false;
 };
 
 // An element a form file declared in UFL's own words (FiniteElement, VectorElement,
@@ -135,6 +139,11 @@ std::string location_prefix(const Form &form, int line, int col);
 std::vector<IntegralDomain> integral_domains(const Form &form);
 // The form with only its integrals over `domain` (possibly none).
 Form restricted_to(const Form &form, const IntegralDomain &domain);
+// The form read for another element of the same shape (a p-multigrid level's degree):
+// u, v and the coefficients made without an element take `to`'s element, the rest stays;
+// the same form as reading its text for `to` gives, without reading it again.
+// Throws FormError when `to` has another cell or number of components.
+Form on_element(const Form &form, const FormSignature &to);
 
 // Builds a form's terminals with the right shapes and keeps the coefficient and
 // constant tables. Used by the C++ API and the parser alike.

@@ -119,9 +119,9 @@ std::vector<Integral> implied_jacobian(Context &ctx, const std::vector<Integral>
                     (unknowns.empty() ? time_derivative_of(rates[0].name) : unknowns[0].name) +
                     " (a residual F(t, w, w_t) has one unknown w and its time derivative w_t); define 'a'");
   const std::string w_name = unknowns.empty() ? time_derivative_of(rates[0].name) : unknowns[0].name;
-  Expr w = ctx.builder->coefficient(w_name, ctx.element), du = ctx.builder->trial_function();
+  Expr w = ctx.builder->coefficient(w_name), du = ctx.builder->trial_function();
   std::vector<Integral> a = rates.empty() ? derivative(F, w, du)
-                                          : time_dependent_jacobian(F, w, ctx.builder->coefficient(rates[0].name, ctx.element), time_shift(ctx, F), du);
+                                          : time_dependent_jacobian(F, w, ctx.builder->coefficient(rates[0].name), time_shift(ctx, F), du);
   if (a.empty())
     fail_at(at, "the residual F does not depend on " + w_name + ": its Jacobian is zero (every term of F is free of " + w_name +
                     ", or holds it only in a condition or sign(), whose derivative is zero), so Newton's method has nothing to solve; "
@@ -156,7 +156,7 @@ Expr unknown_coefficient(Context &ctx)
     const std::string name = k ? "w_" + std::to_string(k) : "w";
     bool taken = false;
     for (const CoefficientInfo &c : declared) taken = taken || c.name == name;
-    if (!taken) return ctx.builder->coefficient(name, ctx.element);
+    if (!taken) return ctx.builder->coefficient(name);  // in u's element (of_unknown)
   }
 }
 

@@ -158,10 +158,12 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   FEMGPU_CXX(comm, {
-    if (ctx->op.given_form) {  // a block of a mixed form (mat_femgpu_fields.cpp): no text to parse
+    if (ctx->op.given_form) {  // a block of a mixed form (mat_femgpu_fields.cpp) or a p-multigrid level's: no text to parse
       Form block = *ctx->op.given_form;
       block.signature = ctx->op.signature;  // its u and v on the DM's element (a p-multigrid level's degree)
       ctx->op.form = std::make_shared<const Form>(block);
+      PetscCall(PetscInfo(A, "fem_gpu: the form %s as given, on the DM's element P%d: its text not read again\n", ctx->op.form_source.c_str(),
+                          ctx->op.signature.element.degree));
     } else {
       ParsedForms forms = parse_form_text_for_dm(ctx->op.form_text, ctx->op.form_source, ctx->op.signature);
       if (ctx->op.residual && !forms.F)
@@ -170,6 +172,8 @@ PetscErrorCode lower_operator(Mat A, MatFEMGPUContext *ctx, LowerOptions *lo)
       if (!ctx->op.residual && !forms.has_bilinear())
         throw FormError(ctx->op.form_source + ": defines only a right-hand side L(v); an operator needs a bilinear form 'a' or a residual 'F'");
       ctx->op.form = std::make_shared<const Form>(ctx->op.residual ? *forms.F : forms.a);
+      PetscCall(PetscInfo(A, "fem_gpu: the form %s: its text read for the DM's element P%d\n", ctx->op.form_source.c_str(),
+                          ctx->op.signature.element.degree));
     }
     ctx->op.ir = std::make_shared<const ActionIR>(lower_form(*ctx->op.form, main_operator(*ctx->op.form, *lo, &ctx->op.on_facets)));
     ctx->op.tab = std::make_shared<const Tabulation>(

@@ -5,9 +5,11 @@
 #include <petscfe.h>
 
 #include "femgpu.h"
+#include "petsc/base/petsc_errors.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
 #include "petsc/mat/mat_femgpu_options.h"
+#include "petsc/plex/plex_maps.h"
 
 namespace femgpu {
 
@@ -83,7 +85,13 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
   PetscCall(MatFEMGPUSetForm(*level, f->op.form_text.c_str(), f->op.form_source.c_str()));
   PetscCall(PMGCopyConstants(fine, *level));
   PetscCall(MatFEMGPUGetContext(*level, &l));
-  l->op.given_form = f->op.given_form;  // a block of a mixed form: lowered for the level's element
+  if (f->op.given_form) {
+    l->op.given_form = f->op.given_form;  // a block of a mixed form: lowered for the level's element
+  } else {  // the fine Mat's parsed form moved to the level's degree: the text is not read again
+    FormSignature level_signature;
+    PetscCall(plex_form_signature(level_dm, &level_signature));
+    FEMGPU_CXX(PetscObjectComm((PetscObject)fine), l->op.given_form = std::make_shared<const Form>(on_element(*f->op.form, level_signature)));
+  }
   OptionsCopyChanges changes;  // a duplicate's copy of the fine Mat's options, but:
   changes.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
   changes.schedule = level_schedule(f->options.schedule);
