@@ -5,7 +5,8 @@ summary.csv with one row per run:
   program,dim,degree,unknowns,config,snes_s,pcsetup_s,ksp_s,its,l2_error,matmult_ms,
   bench_gdofs,commit,device
 
-plus events.csv: every run's time (max over ranks, s) and count of the events that say
+plus events.csv: every run's time (max over ranks, s), GPU time (gpu_s: log_view.gpu_seconds,
+blank without -log_view_gpu_time) and count of the events that say
 where the solve goes (SNESSolve, SNESFunctionEval, SNESJacobianEval, PCSetUp, KSPSolve,
 MatMult, PCApply, the FEMGPU* events). matmult_ms is FEMGPUApply's time per call (one fem_gpu
 apply on the device; with fem_gpu_pmg the levels' applies are counted too; PETSc's MatMult
@@ -72,13 +73,14 @@ def main(argv):
             "bench_gdofs": rates.get(degree, ""), "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device})
         for name in EVENTS:
             if name in ev:
-                table.append({"run": os.path.basename(path).split(".log")[0], "event": name, "count": ev[name][0], "time_s": ev[name][1]})
+                table.append({"run": os.path.basename(path).split(".log")[0], "event": name, "count": ev[name][0], "time_s": ev[name][1],
+                              "gpu_s": "%.4g" % ev[name][2] if ev[name][2] is not None else ""})
     with open(os.path.join(argv[1], "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["program"])
         w.writeheader()
         w.writerows(rows)
     with open(os.path.join(argv[1], "events.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["run", "event", "count", "time_s"])
+        w = csv.DictWriter(f, fieldnames=["run", "event", "count", "time_s", "gpu_s"])
         w.writeheader()
         w.writerows(table)
     for r in rows:

@@ -13,7 +13,8 @@ total. For fem_gpu_pmg, pcsetup_first_s is the first setup's one-time part (the 
 build, FEMGPUPMGLevels, and every refresh of the coarse matrix and GAMG, FEMGPUPMGCoarse
 and PCSetUp_GAMG+) and pcsetup_later_s what is left per later step (the smoothers' setup
 of each step); blank otherwise. l2_error: the last -ts_monitor_error line (check runs).
-Also events.csv: each run's count and time of the events that say where a step goes.
+Also events.csv: each run's count, time and GPU time (log_view.gpu_seconds; blank without
+-log_view_gpu_time) of the events that say where a step goes.
 
 usage: summarize.py LOG_DIR
 """
@@ -73,13 +74,14 @@ def main(argv):
             "pcsetup_s": "%.4g" % t("PCSetUp"), "pcsetup_first_s": first, "pcsetup_later_s": later,
             "ksp_s": "%.4g" % (t("KSPSolve") / done), "its_per_step": "%.1f" % (sum(its) / done) if its else "",
             "l2_error": errors[-1] if errors else "", "commit": commit, "device": device})
-        event_rows += [{"log": os.path.basename(path), "event": e, "count": ev[e][0], "time_s": ev[e][1]} for e in EVENTS if e in ev]
+        event_rows += [{"log": os.path.basename(path), "event": e, "count": ev[e][0], "time_s": ev[e][1],
+                        "gpu_s": "%.4g" % ev[e][2] if ev[e][2] is not None else ""} for e in EVENTS if e in ev]
     with open(os.path.join(folder, "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["config"])
         w.writeheader()
         w.writerows(rows)
     with open(os.path.join(folder, "events.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["log", "event", "count", "time_s"])
+        w = csv.DictWriter(f, fieldnames=["log", "event", "count", "time_s", "gpu_s"])
         w.writeheader()
         w.writerows(event_rows)
     for r in rows:
