@@ -131,8 +131,9 @@ PetscErrorCode insert(DM dm, PetscBool essential, Vec x, PetscReal time, Vec fac
     PetscCall(PetscLogEventBegin(FEMGPU_BoundaryValues, dm, x, 0, 0));
     PetscCall(scatter_values(b, time, x, time_derivative));
     PetscCall(PetscLogEventEnd(FEMGPU_BoundaryValues, dm, x, 0, 0));
+  } else if (petsc) {
+    PetscCall(petsc(dm, essential, x, time, face_geometry, cell_geometry, gradients));
   }
-  else if (petsc) PetscCall(petsc(dm, essential, x, time, face_geometry, cell_geometry, gradients));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
