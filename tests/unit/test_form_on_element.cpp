@@ -6,10 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "fem/action_tables.h"
+#include "form/form_file.h"
 #include "form/parser.h"
 #include "ir/lower.h"
 #include "kernel/build.h"
@@ -18,14 +17,6 @@
 using namespace femgpu;
 
 namespace {
-
-std::string read_text(const std::filesystem::path &p)
-{
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The kernel of one form, or the lowering's error: either must agree between the two ways.
 std::string lowered(const Form &form, int rank)
@@ -58,7 +49,12 @@ TEST_CASE("a form moved to a lower degree is the form read for that degree", "[f
 {
   int compared = 0;
   for (const std::filesystem::path &file : form_files()) {
-    const std::string text = read_text(file);
+    std::string text;
+    try {
+      text = read_form_file(file.string());
+    } catch (const std::exception &) {
+      continue;  // a file the reader refuses (a NUL byte): no form to move
+    }
     for (int dim : {2, 3})
       for (int components : {1, dim}) {
         const CellType cell = dim == 2 ? CellType::Triangle : CellType::Tetrahedron;
