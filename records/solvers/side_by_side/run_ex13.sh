@@ -16,13 +16,9 @@
 #   (appended to the runs' names), RUN_LIMIT (seconds a run may take, default 240).
 # Usage: run_ex13.sh OUTPUT_DIR
 set -uo pipefail
-out="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../../.." && pwd)"
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
-python3 "$repo/tests/petsc/make_gmsh_box.py" 3 13 "$out/box.msh"
+# shellcheck source=records/solvers/box_run.sh
+source "$here/../box_run.sh" "$1"  # out, repo, MPI as root, caches, $out/box.msh
 lib="$repo/.carry/lib/libfemgpu.so"
 common="-dll_append $lib -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_vec_type cuda
  -ksp_type cg -ksp_rtol 1e-10 -snes_converged_reason -ksp_converged_reason -error_view -log_view -log_view_gpu_time -snes_view"

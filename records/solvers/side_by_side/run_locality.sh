@@ -9,13 +9,9 @@
 # same size (51^3 cubes), all in one call.
 # Usage: run_locality.sh OUTPUT_DIR   (on the GPU machine, after `source .carry/env.sh`)
 set -uo pipefail
-out="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../../.." && pwd)"
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
-[ -e "$out/box.msh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 3 13 "$out/box.msh"
+# shellcheck source=records/solvers/box_run.sh
+source "$here/../box_run.sh" "$1"  # out, repo, MPI as root, caches, $out/box.msh
 opts="-dll_append $repo/.carry/lib/libfemgpu.so -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker
  -dm_refine 2 -potential_petscspace_degree 2 -dm_vec_type cuda -ksp_type cg -ksp_rtol 1e-10 -ksp_converged_reason
  -dm_mat_type fem_gpu -mat_fem_gpu_backend cuda -dm_fem_gpu_form_file $here/ex13_poisson_3d.ufl -pc_type jacobi"

@@ -23,13 +23,9 @@
 #   (appended to the log names), for an A/B of two builds in one call.
 # Usage: run_ex45.sh OUTPUT_DIR    (on the GPU machine, after `source .carry/env.sh`)
 set -uo pipefail
-out="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../../.." && pwd)"
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
-[ -e "$out/box.msh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 3 13 "$out/box.msh"
+# shellcheck source=records/solvers/box_run.sh
+source "$here/../box_run.sh" "$1"  # out, repo, MPI as root, caches, $out/box.msh
 refine=${REFINE:-2}
 tag=""; [ "$refine" != 2 ] && tag="_r$refine"
 tag="$tag${TAG:-}"
