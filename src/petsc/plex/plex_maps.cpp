@@ -175,7 +175,7 @@ static PetscErrorCode local_to_global_offsets(DM dm, std::vector<int> *g)
 
 // The coordinate map: per cell, the first coordinate of each of femgpu's coordinate nodes
 // (cellwise coordinates list a cell's nodes in another order: plex_coordinates.h).
-static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashes, PlexMaps *maps, bool *from_patterns)
+static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashes, PlexMaps *maps)
 {
   DM cdm;
   PetscSection csection;
@@ -184,7 +184,7 @@ static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, Cell
   PetscFunctionBegin;
   PetscCall(DMGetCoordinateDM(dm, &cdm));
   PetscCall(DMGetLocalSection(cdm, &csection));
-  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, from_patterns, hashes));
+  PetscCall(plex_closure_indices(cdm, csection, cStart, cEnd, &width, &per_component, &maps->coordinates_from_patterns, hashes));
   PetscCall(DMGetCoordinateDim(dm, &dim));
   PetscCall(plex_coordinate_closure_order(dm, width, &order));
   // One entry per node: the kernels read a node's dim coordinates from there on.
@@ -205,7 +205,41 @@ static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, Cell
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
+// What the coordinate map is read from: the coordinate section and local coordinates.
+static PetscErrorCode coordinate_key(DM dm, PetscObjectId *section_id, PetscObjectId *coordinates_id, PetscObjectState *state)
+{
+  DM cdm;
+  PetscSection csection;
+  Vec coordinates;
+  PetscFunctionBegin;
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &csection));
+  PetscCall(DMGetCoordinatesLocal(dm, &coordinates));
+  PetscCall(PetscObjectGetId((PetscObject)csection, section_id));
+  PetscCall(PetscObjectGetId((PetscObject)coordinates, coordinates_id));
+  PetscCall(PetscObjectStateGet((PetscObject)coordinates, state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The mesh's parts of the maps (cell keys, coordinate map): from `mesh` where it was read
+// from the same cones, coordinate section and coordinates, else walked here.
+static PetscErrorCode mesh_parts(DM dm, PetscInt cStart, PetscInt cEnd, const PlexMaps *mesh, CellKeyHashes *hashes, PlexMaps *maps)
+{
+  PetscFunctionBegin;
+  PetscCall(coordinate_key(dm, &maps->coordinate_section_id, &maps->coordinates_id, &maps->coordinates_state));
+  if (mesh && mesh->n_cells == maps->n_cells && mesh->coordinate_section_id == maps->coordinate_section_id &&
+      mesh->coordinates_id == maps->coordinates_id && mesh->coordinates_state == maps->coordinates_state) {
+    maps->coordinate_width = mesh->coordinate_width;
+    maps->coordinates = mesh->coordinates;
+    maps->coordinates_from_patterns = mesh->coordinates_from_patterns;
+    PetscCall(PetscInfo(dm, "fem_gpu: the coordinate map of a DM on the same mesh\n"));
+  } else {
+    PetscCall(coordinate_map(dm, cStart, cEnd, hashes, maps));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh)
 {
   PetscSection section;
   PetscInt cStart, cEnd;
@@ -214,9 +248,11 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
   maps->n_cells = cEnd - cStart;
   PetscCall(DMGetLocalSection(dm, &section));
   PetscCall(PetscSectionGetStorageSize(section, &maps->local_size));
-  bool fast_dofs, fast_coordinates;
-  CellKeyHashes hashes;  // the cells' closure keys, walked once for both closures
-  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs, &hashes));
+  bool fast_dofs;
+  // The cells' closure keys, walked once for both closures (or taken from a DM on the same
+  // mesh: plex_closure_indices checks they were walked on these cones and cells).
+  auto hashes = mesh && mesh->cell_keys ? std::make_shared<CellKeyHashes>(*mesh->cell_keys) : std::make_shared<CellKeyHashes>();
+  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs, hashes.get()));
   std::vector<char> constrained;
   PetscCall(constrained_entries(section, &constrained));
   maps->free.resize(maps->all.size());
@@ -234,14 +270,16 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps)
     PetscCall(DMGetGlobalSection(dm, &gs));
     PetscCall(PetscSectionGetConstrainedStorageSize(gs, &maps->global_size));
   }
-  PetscCall(coordinate_map(dm, cStart, cEnd, &hashes, maps, &fast_coordinates));
-  maps->from_patterns = fast_dofs && fast_coordinates;
+  PetscCall(mesh_parts(dm, cStart, cEnd, mesh, hashes.get(), maps));
+  maps->from_patterns = fast_dofs && maps->coordinates_from_patterns;
+  maps->cell_keys = hashes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 namespace {
 
 constexpr const char *kSharedMapsKey = "femgpu_plex_maps";
+constexpr const char *kMeshMapsKey = "femgpu_plex_maps_of_the_mesh";  // plex_maps_share_mesh
 
 // What shared maps were built from: the local section (and its state), the coordinates' state.
 struct SharedMaps {
@@ -274,12 +312,24 @@ PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   auto built = std::make_shared<PlexMaps>();
+  std::shared_ptr<const PlexMaps> *mesh;
+  PetscCall(query_owned((PetscObject)dm, kMeshMapsKey, &mesh));
   PetscCall(PetscLogEventBegin(FEMGPU_PlexMaps, dm, 0, 0, 0));
-  PetscCall(plex_build_maps(dm, built.get()));
+  PetscCall(plex_build_maps(dm, built.get(), mesh ? mesh->get() : nullptr));
   PetscCall(PetscLogEventEnd(FEMGPU_PlexMaps, dm, 0, 0, 0));
+  if (mesh) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));  // used once: the other DM's maps are not kept alive
   now.maps = built;
   *maps = built;
   PetscCall(compose_owned((PetscObject)dm, kSharedMapsKey, new SharedMaps(now)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode plex_maps_share_mesh(DM from, DM to)
+{
+  SharedMaps *had;
+  PetscFunctionBegin;
+  PetscCall(query_owned((PetscObject)from, kSharedMapsKey, &had));
+  if (had) PetscCall(compose_owned((PetscObject)to, kMeshMapsKey, new std::shared_ptr<const PlexMaps>(had->maps)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

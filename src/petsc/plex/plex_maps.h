@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "form/form.h"
+#include "petsc/plex/plex_closure.h"
 
 namespace femgpu {
 
@@ -38,18 +39,31 @@ struct PlexMaps {
   std::vector<int> global_free;
   PetscInt global_size = 0;
   bool from_patterns = false;      // both closures came from the fast path (plex_closure.h)
+  // What belongs to the mesh, not the field: the cells' closure keys and what the
+  // coordinate map was read from (PETSc ids, unique in the process, and the state).
+  std::shared_ptr<const CellKeyHashes> cell_keys;
+  PetscObjectId coordinate_section_id = 0, coordinates_id = 0;
+  PetscObjectState coordinates_state = -1;
+  bool coordinates_from_patterns = false;
 };
 
 // The form signature the DM implies: cell type, element degree and components of its
 // single field, coordinate degree. Errors name what is unsupported.
 PetscErrorCode plex_form_signature(DM dm, FormSignature *signature);
 
-PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps);
+// `mesh` (optional): maps of another DM on the same mesh; its cell keys and coordinate map
+// are taken where the cones, the coordinate section and the coordinates are the same.
+PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh = nullptr);
 
 // The DM's maps, built once and shared by every fem_gpu Mat on it (the whole-problem
 // path's residual and Jacobian, a MatDuplicate): kept on the DM (PetscObjectCompose) with
 // the section and coordinates they were built from, built again when either changed.
 // The DM holds them until it is destroyed or they are rebuilt.
 PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps);
+
+// `to` is a DM on the mesh of `from` (DMClone: the same cones and coordinates, another
+// field, as a p-multigrid level): its maps, when built, take the mesh's parts from the
+// maps `from` has now (plex_build_maps' `mesh`). Nothing is done where `from` has none.
+PetscErrorCode plex_maps_share_mesh(DM from, DM to);
 
 }  // namespace femgpu

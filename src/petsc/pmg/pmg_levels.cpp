@@ -9,6 +9,7 @@
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
 #include "petsc/mat/mat_femgpu_options.h"
+#include "petsc/plex/level_section.h"
 #include "petsc/plex/plex_maps.h"
 
 namespace femgpu {
@@ -37,6 +38,11 @@ PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level)
   PetscCall(DMGetDS(fine, &fine_ds));
   PetscCall(DMGetDS(*level, &level_ds));
   PetscCall(PetscDSCopyBoundary(fine_ds, PETSC_DETERMINE, nullptr, level_ds));
+  // The section and the maps' mesh parts from the fine DM's (level_section.h, plex_maps.h):
+  // PETSc's build of a section walks every point of the mesh.
+  bool derived;
+  PetscCall(plex_set_level_section(fine, *level, &derived));
+  PetscCall(plex_maps_share_mesh(fine, *level));
   PetscCall(DMGetVecType(fine, &vtype));
   PetscCall(DMSetVecType(*level, vtype));
   PetscCall(DMSetMatType(*level, MATFEMGPU));

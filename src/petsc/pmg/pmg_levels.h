@@ -3,7 +3,8 @@
 // Takes: the fine fem_gpu Mat (set up) and a lower degree. Returns: a DM on the same mesh
 // whose single field is the fine field at that degree, with the same essential boundary
 // conditions (PETSc's own DS boundaries, so constrained DOFs sit where the fine level
-// has them), and the fem_gpu Mat of the same form on it: same form text, constants,
+// has them; its section derived from the fine one's where PETSc would lay it out the same,
+// level_section.h, and its maps taking the mesh's parts from the fine maps), and the fem_gpu Mat of the same form on it: same form text, constants,
 // MatScale/MatShift edits, backend and options prefix, its own closure maps and tuned kernel. The form's
 // coefficients are bound to local Vecs of the level's DM, which the PC fills from the
 // level above (PMGInject) before each setup.

@@ -1,0 +1,191 @@
+#include "petsc/plex/level_section.h"
+
+#include <petscdmplex.h>
+#include <petscfe.h>
+
+#include <string>
+#include <vector>
+
+#include "petsc/plex/section_arrays.h"
+
+namespace femgpu {
+
+namespace {
+
+// Why the level's section cannot be derived from the fine one ("" where it can): the
+// cases where PETSc's own build would lay it out otherwise.
+PetscErrorCode why_not_derived(DM fine, DM level, PetscSection fine_section, std::string *why)
+{
+  PetscInt nf_fine, nf_level, nf_section, depth, dim, height, Nc_fine, Nc_level;
+  DMLabel label_fine, label_level;
+  PetscObject disc_fine, disc_level;
+  PetscClassId id_fine, id_level;
+  PetscSection anchors;
+  IS perm;
+  const PetscInt *n_dof;
+  PetscFunctionBegin;
+  *why = "";
+  PetscCall(DMGetNumFields(fine, &nf_fine));
+  PetscCall(DMGetNumFields(level, &nf_level));
+  PetscCall(PetscSectionGetNumFields(fine_section, &nf_section));
+  if (nf_fine != 1 || nf_level != 1 || nf_section != 1) {
+    *why = "not one field";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMGetField(fine, 0, &label_fine, &disc_fine));
+  PetscCall(DMGetField(level, 0, &label_level, &disc_level));
+  PetscCall(PetscObjectGetClassId(disc_fine, &id_fine));
+  PetscCall(PetscObjectGetClassId(disc_level, &id_level));
+  if (label_fine || label_level) *why = "the field is on a label";
+  else if (id_fine != PETSCFE_CLASSID || id_level != PETSCFE_CLASSID) *why = "the field is not a PetscFE";
+  if (!why->empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFEGetNumComponents((PetscFE)disc_fine, &Nc_fine));
+  PetscCall(PetscFEGetNumComponents((PetscFE)disc_level, &Nc_level));
+  PetscCall(DMPlexGetAnchors(fine, &anchors, nullptr));
+  PetscCall(PetscSectionGetPermutation(fine_section, &perm));
+  PetscCall(DMPlexGetDepth(fine, &depth));
+  PetscCall(DMGetDimension(fine, &dim));
+  PetscCall(DMPlexGetVTKCellHeight(fine, &height));
+  PetscCall(PetscFEGetNumDof((PetscFE)disc_level, &n_dof));
+  if (Nc_fine != Nc_level) *why = "the elements have different components";
+  else if (anchors) *why = "the mesh has anchors (constraints between points)";
+  else if (perm) *why = "the fine section is permuted (-dm_reorder_section)";
+  else if (depth != dim) *why = "the mesh is not interpolated";
+  else if (height != 0) *why = "the cell height is not 0";
+  for (PetscInt d = 1; d <= dim && why->empty(); ++d)
+    if (n_dof[d] > Nc_level) *why = "the level element has more than one node on a point of dimension " + std::to_string(d) + " (orientation permutations)";
+  DMLabel types;
+  PetscCall(DMPlexGetCellTypeLabel(fine, &types));
+  for (DMPolytopeType ct : {DM_POLYTOPE_POINT_PRISM_TENSOR, DM_POLYTOPE_SEG_PRISM_TENSOR, DM_POLYTOPE_TRI_PRISM_TENSOR, DM_POLYTOPE_QUAD_PRISM_TENSOR,
+                            DM_POLYTOPE_FV_GHOST}) {
+    PetscInt n;
+    PetscCall(DMLabelGetStratumSize(types, static_cast<PetscInt>(ct), &n));
+    if (n > 0 && why->empty()) *why = "the mesh has tensor-product or ghost cells";
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The level's DOF counts: the level element's for each point's depth, on the fine chart.
+PetscErrorCode set_level_dofs(DM fine, PetscFE fe, PetscSection s)
+{
+  const PetscInt *n_dof;
+  PetscInt dim;
+  PetscFunctionBegin;
+  PetscCall(PetscFEGetNumDof(fe, &n_dof));
+  PetscCall(DMGetDimension(fine, &dim));
+  for (PetscInt d = 0; d <= dim; ++d) {
+    PetscInt pStart, pEnd;
+    if (n_dof[d] == 0) continue;
+    PetscCall(DMPlexGetDepthStratum(fine, d, &pStart, &pEnd));
+    for (PetscInt p = pStart; p < pEnd; ++p) {
+      PetscCall(PetscSectionSetDof(s, p, n_dof[d]));
+      PetscCall(PetscSectionSetFieldDof(s, p, 0, n_dof[d]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Per point of the level, its constrained indices (node-major, component-minor, as the
+// fine's): the components the fine section constrains at that point, on every level node.
+// *ok is false where the fine section's constraints are not whole nodes of a component
+// set, or a level point has DOFs where the fine one has none.
+PetscErrorCode level_constraints(PetscSection fine_section, PetscSection s, PetscInt Nc, std::vector<std::vector<PetscInt>> *cind, bool *ok)
+{
+  SectionArrays f;
+  PetscInt pStart, pEnd;
+  PetscFunctionBegin;
+  *ok = true;
+  PetscCall(section_arrays(fine_section, -1, &f));
+  PetscCall(PetscSectionGetChart(s, &pStart, &pEnd));
+  cind->assign(static_cast<size_t>(pEnd - pStart), {});
+  for (PetscInt p = pStart; p < pEnd && *ok; ++p) {
+    PetscInt dof;
+    PetscCall(PetscSectionGetDof(s, p, &dof));
+    if (dof == 0) continue;
+    const PetscInt fine_dof = f.dof(p), fine_cdof = f.n_constrained(p);
+    if (fine_dof == 0 || fine_dof % Nc) {
+      *ok = false;
+      break;
+    }
+    if (fine_cdof == 0) continue;
+    std::vector<char> constrained(static_cast<size_t>(Nc), 0);
+    for (PetscInt k = 0; k < fine_cdof; ++k) constrained[static_cast<size_t>(f.constrained(p)[k] % Nc)] = 1;
+    PetscInt per_node = 0;
+    for (char c : constrained) per_node += c;
+    if (per_node * (fine_dof / Nc) != fine_cdof) {
+      *ok = false;
+      break;
+    }
+    std::vector<PetscInt> &out = (*cind)[static_cast<size_t>(p - pStart)];
+    for (PetscInt node = 0; node < dof / Nc; ++node)
+      for (PetscInt c = 0; c < Nc; ++c)
+        if (constrained[static_cast<size_t>(c)]) out.push_back(node * Nc + c);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode set_constraints(PetscSection s, const std::vector<std::vector<PetscInt>> &cind)
+{
+  PetscInt pStart, pEnd;
+  PetscFunctionBegin;
+  PetscCall(PetscSectionGetChart(s, &pStart, &pEnd));
+  for (PetscInt p = pStart; p < pEnd; ++p) {
+    const PetscInt n = static_cast<PetscInt>(cind[static_cast<size_t>(p - pStart)].size());
+    if (!n) continue;
+    PetscCall(PetscSectionSetConstraintDof(s, p, n));
+    PetscCall(PetscSectionSetFieldConstraintDof(s, p, 0, n));
+  }
+  PetscCall(PetscSectionSetUp(s));
+  for (PetscInt p = pStart; p < pEnd; ++p) {
+    const std::vector<PetscInt> &c = cind[static_cast<size_t>(p - pStart)];
+    if (c.empty()) continue;
+    PetscCall(PetscSectionSetConstraintIndices(s, p, c.data()));
+    PetscCall(PetscSectionSetFieldConstraintIndices(s, p, 0, c.data()));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
+{
+  PetscSection fine_section, s;
+  PetscObject disc;
+  PetscInt Nc, pStart, pEnd;
+  const char *name = nullptr;
+  std::string why;
+  PetscFunctionBegin;
+  *derived = false;
+  PetscCall(DMGetLocalSection(fine, &fine_section));
+  PetscCall(why_not_derived(fine, level, fine_section, &why));
+  if (!why.empty()) {
+    PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: %s\n", why.c_str()));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMGetField(level, 0, nullptr, &disc));
+  PetscCall(PetscFEGetNumComponents((PetscFE)disc, &Nc));
+  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)level), &s));
+  PetscCall(PetscSectionSetNumFields(s, 1));
+  PetscCall(PetscSectionSetFieldComponents(s, 0, Nc));
+  PetscCall(PetscSectionGetChart(fine_section, &pStart, &pEnd));
+  PetscCall(PetscSectionSetChart(s, pStart, pEnd));
+  PetscCall(set_level_dofs(fine, (PetscFE)disc, s));
+  std::vector<std::vector<PetscInt>> cind;
+  bool ok;
+  PetscCall(level_constraints(fine_section, s, Nc, &cind, &ok));
+  if (!ok) {
+    PetscCall(PetscSectionDestroy(&s));
+    PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: the fine section's constraints are not whole nodes\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscSectionSetFromOptions(s));  // as PETSc's build: -petscsection_point_major
+  PetscCall(set_constraints(s, cind));
+  PetscCall(PetscObjectGetName(disc, &name));
+  if (name) PetscCall(PetscSectionSetFieldName(s, 0, name));
+  PetscCall(DMSetLocalSection(level, s));
+  PetscCall(PetscSectionDestroy(&s));
+  *derived = true;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace femgpu

@@ -1,0 +1,185 @@
+// A p-multigrid level's section derived from the fine DM's (plex_set_level_section,
+// src/petsc/plex/level_section.cpp) is the one PETSc builds itself for the same level DM
+// (DMPlexCreateSection from the level's PetscFE and the copied DS boundaries): per point
+// of the chart its DOF count, offset, constrained DOFs and their indices, for the section
+// and its field, the global section PETSc makes from it, and every cell's closure read
+// through DMPlexVecGetClosure. For every fine degree in -degrees and every level degree
+// below it, scalar or vector fields (-components 1 or 0: the dimension), with an essential
+// condition on the "left" faces (a vector field's on its first component only, so the
+// level constrains a subset of components), on box meshes, Gmsh files and refined meshes,
+// on any number of ranks. Levels of degree <= 2 must be derived; higher ones must be
+// refused (PETSc builds them). Exit code 1 on the first difference.
+#include <petscdmplex.h>
+#include <petscds.h>
+#include <petscfe.h>
+
+#include <vector>
+
+#include "femgpu.h"
+#include "left_boundary.h"
+#include "petsc/plex/level_section.h"
+
+static const char help[] = "Compares a p-multigrid level's derived section with PETSc's.\n"
+                           "  -degrees 2,3,4 -components C (0: the dimension)\n";
+
+namespace {
+
+// The fine DM: the mesh from the options, a Lagrange field of `degree`, the left condition.
+PetscErrorCode fine_dm(MPI_Comm comm, PetscInt degree, PetscInt components, DM *dm)
+{
+  PetscFE fe;
+  DMLabel label;
+  PetscInt dim, left = 1, first = 0;
+  PetscFunctionBegin;
+  PetscCall(FEMGPUCreateMeshFromOptions(comm, dm));
+  PetscCall(DMGetDimension(*dm, &dim));
+  PetscCall(MarkLeftBoundary(*dm));
+  const PetscInt Nc = components ? components : dim;
+  PetscCall(PetscFECreateLagrange(comm, dim, Nc, PETSC_TRUE, degree, degree + 1, &fe));
+  PetscCall(DMAddField(*dm, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(DMGetLabel(*dm, "left", &label));
+  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "left", label, 1, &left, 0, Nc > 1 ? 1 : 0, Nc > 1 ? &first : nullptr, nullptr, nullptr, nullptr, nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// A level DM as the p-multigrid makes one (pmg_levels.cpp), its section not yet built.
+PetscErrorCode level_dm(DM fine, PetscInt degree, DM *level)
+{
+  PetscFE fe;
+  PetscDS fine_ds, level_ds;
+  PetscInt dim, Nc;
+  PetscObject field;
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(fine, &dim));
+  PetscCall(DMGetField(fine, 0, nullptr, &field));
+  PetscCall(PetscFEGetNumComponents((PetscFE)field, &Nc));
+  PetscCall(DMClone(fine, level));
+  PetscCall(PetscFECreateLagrange(PetscObjectComm((PetscObject)fine), dim, Nc, PETSC_TRUE, degree, PETSC_DETERMINE, &fe));
+  PetscCall(PetscObjectSetName((PetscObject)fe, "level"));
+  PetscCall(DMSetField(*level, 0, nullptr, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*level));
+  PetscCall(DMGetDS(fine, &fine_ds));
+  PetscCall(DMGetDS(*level, &level_ds));
+  PetscCall(PetscDSCopyBoundary(fine_ds, PETSC_DETERMINE, nullptr, level_ds));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Differences between two sections' layouts and constraints, point by point (field < 0:
+// the section itself, else that field).
+PetscErrorCode section_differences(PetscSection a, PetscSection b, PetscInt field, PetscInt *differences)
+{
+  PetscInt aStart, aEnd, bStart, bEnd;
+  PetscFunctionBegin;
+  if (field >= 0) {
+    PetscCall(PetscSectionGetField(a, field, &a));
+    PetscCall(PetscSectionGetField(b, field, &b));
+  }
+  PetscCall(PetscSectionGetChart(a, &aStart, &aEnd));
+  PetscCall(PetscSectionGetChart(b, &bStart, &bEnd));
+  if (aStart != bStart || aEnd != bEnd) {
+    ++*differences;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt p = aStart; p < aEnd; ++p) {
+    PetscInt da, db, oa, ob, ca, cb;
+    const PetscInt *ia = nullptr, *ib = nullptr;
+    PetscCall(PetscSectionGetDof(a, p, &da));
+    PetscCall(PetscSectionGetDof(b, p, &db));
+    PetscCall(PetscSectionGetOffset(a, p, &oa));
+    PetscCall(PetscSectionGetOffset(b, p, &ob));
+    PetscCall(PetscSectionGetConstraintDof(a, p, &ca));
+    PetscCall(PetscSectionGetConstraintDof(b, p, &cb));
+    *differences += (da != db) + (oa != ob) + (ca != cb);
+    if (ca != cb || ca == 0) continue;
+    PetscCall(PetscSectionGetConstraintIndices(a, p, &ia));
+    PetscCall(PetscSectionGetConstraintIndices(b, p, &ib));
+    for (PetscInt k = 0; k < ca; ++k) *differences += ia[k] != ib[k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// Differences between the cells' closures of an index vector on each DM's local section.
+PetscErrorCode closure_differences(DM a, DM b, PetscInt *differences)
+{
+  PetscInt cStart, cEnd;
+  Vec va, vb;
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(a, &va));
+  PetscCall(DMGetLocalVector(b, &vb));
+  for (Vec v : {va, vb}) {
+    PetscInt n;
+    PetscScalar *x;
+    PetscCall(VecGetLocalSize(v, &n));
+    PetscCall(VecGetArray(v, &x));
+    for (PetscInt i = 0; i < n; ++i) x[i] = static_cast<PetscScalar>(i);
+    PetscCall(VecRestoreArray(v, &x));
+  }
+  PetscCall(DMPlexGetHeightStratum(a, 0, &cStart, &cEnd));
+  for (PetscInt c = cStart; c < cEnd; ++c) {
+    PetscInt na = 0, nb = 0;
+    PetscScalar *xa = nullptr, *xb = nullptr;
+    PetscCall(DMPlexVecGetClosure(a, nullptr, va, c, &na, &xa));
+    PetscCall(DMPlexVecGetClosure(b, nullptr, vb, c, &nb, &xb));
+    *differences += na != nb;
+    for (PetscInt i = 0; i < na && i < nb; ++i) *differences += xa[i] != xb[i];
+    PetscCall(DMPlexVecRestoreClosure(a, nullptr, va, c, &na, &xa));
+    PetscCall(DMPlexVecRestoreClosure(b, nullptr, vb, c, &nb, &xb));
+  }
+  PetscCall(DMRestoreLocalVector(a, &va));
+  PetscCall(DMRestoreLocalVector(b, &vb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode check_level(DM fine, PetscInt degree, PetscInt *differences, bool *derived)
+{
+  DM ours, petsc;
+  PetscSection so, sp, go, gp;
+  PetscFunctionBegin;
+  *differences = 0;
+  PetscCall(level_dm(fine, degree, &ours));
+  PetscCall(level_dm(fine, degree, &petsc));
+  PetscCall(femgpu::plex_set_level_section(fine, ours, derived));
+  PetscCall(DMGetLocalSection(ours, &so));
+  PetscCall(DMGetLocalSection(petsc, &sp));
+  PetscCall(section_differences(so, sp, -1, differences));
+  PetscCall(section_differences(so, sp, 0, differences));
+  PetscCall(DMGetGlobalSection(ours, &go));
+  PetscCall(DMGetGlobalSection(petsc, &gp));
+  PetscCall(section_differences(go, gp, -1, differences));
+  PetscCall(closure_differences(ours, petsc, differences));
+  PetscCall(DMDestroy(&ours));
+  PetscCall(DMDestroy(&petsc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+  PetscInt degrees[8] = {2, 3, 4}, n_degrees = 8, components = 1, failures = 0;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
+  PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-degrees", degrees, &n_degrees, nullptr));
+  PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-components", &components, nullptr));
+  for (PetscInt i = 0; i < n_degrees; ++i) {
+    DM fine;
+    PetscSection section;
+    PetscCall(fine_dm(PETSC_COMM_WORLD, degrees[i], components, &fine));
+    PetscCall(DMGetLocalSection(fine, &section));  // PETSc's, as the fine Mat's is
+    for (PetscInt level = 1; level < degrees[i]; ++level) {
+      PetscInt differences;
+      bool derived;
+      PetscCall(check_level(fine, level, &differences, &derived));
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &differences, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+      const bool expected = level <= 2, bad = differences > 0 || derived != expected;
+      failures += bad ? 1 : 0;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "P%d -> P%d, %d components (0: the dimension): %s, %d differences from PETSc's  %s\n", (int)degrees[i], (int)level,
+                            (int)components, derived ? "derived" : "built by PETSc", (int)differences, bad ? "FAIL" : "ok"));
+    }
+    PetscCall(DMDestroy(&fine));
+  }
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
