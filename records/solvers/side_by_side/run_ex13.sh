@@ -13,13 +13,15 @@
 # After `source .carry/env.sh` on the GPU machine; ex13 is .carry/bin/ex13.
 # Environment: CASES (default "p2 p4"), CONFIGS (default "pmg_whole jacobi_whole"),
 #   EXTRA (more options for every fem_gpu run, e.g. for an A/B of one option) and TAG
-#   (appended to the runs' names), RUN_LIMIT (seconds a run may take, default 240).
+#   (appended to the runs' names), RUN_LIMIT (seconds a run may take, default 240), LIB
+#   (the femgpu library -dll_append loads, default .carry/lib/libfemgpu.so: an A/B of two
+#   builds in one call; a second build must be named libfemgpu.so in its own folder).
 # Usage: run_ex13.sh OUTPUT_DIR
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=records/solvers/box_run.sh
 source "$here/../box_run.sh" "$1"  # out, repo, MPI as root, caches, $out/box.msh
-lib="$repo/.carry/lib/libfemgpu.so"
+lib="${LIB:-$repo/.carry/lib/libfemgpu.so}"
 common="-dll_append $lib -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_vec_type cuda
  -ksp_type cg -ksp_rtol 1e-10 -snes_converged_reason -ksp_converged_reason -error_view -log_view -log_view_gpu_time -snes_view"
 femgpu="-dm_mat_type fem_gpu -mat_fem_gpu_backend cuda ${EXTRA:-}"
