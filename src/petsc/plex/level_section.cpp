@@ -3,6 +3,7 @@
 #include <petscdmplex.h>
 #include <petscfe.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -85,62 +86,71 @@ PetscErrorCode set_level_dofs(DM fine, PetscFE fe, PetscSection s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Per point of the level, its constrained indices (node-major, component-minor, as the
-// fine's): the components the fine section constrains at that point, on every level node.
-// *ok is false where the fine section's constraints are not whole nodes of a component
-// set, or a level point has DOFs where the fine one has none.
-PetscErrorCode level_constraints(PetscSection fine_section, PetscSection s, PetscInt Nc, std::vector<std::vector<PetscInt>> *cind, bool *ok)
+// The level's constrained points and, for each, its constrained indices (node-major,
+// component-minor, as the fine's): the components the fine section constrains at that
+// point, on every level node. Only the depths where the level has DOFs are walked. *ok is
+// false where the fine section's constraints are not whole nodes of a component set, or a
+// level point has DOFs where the fine one has none.
+struct LevelConstraint {
+  PetscInt point;
+  std::vector<PetscInt> indices;
+};
+
+PetscErrorCode level_constraints(DM fine, PetscSection fine_section, PetscFE fe, std::vector<LevelConstraint> *out, bool *ok)
 {
   SectionArrays f;
-  PetscInt pStart, pEnd;
+  const PetscInt *n_dof;
+  PetscInt dim, Nc;
   PetscFunctionBegin;
   *ok = true;
+  out->clear();
   PetscCall(section_arrays(fine_section, -1, &f));
-  PetscCall(PetscSectionGetChart(s, &pStart, &pEnd));
-  cind->assign(static_cast<size_t>(pEnd - pStart), {});
-  for (PetscInt p = pStart; p < pEnd && *ok; ++p) {
-    PetscInt dof;
-    PetscCall(PetscSectionGetDof(s, p, &dof));
+  PetscCall(PetscFEGetNumDof(fe, &n_dof));
+  PetscCall(PetscFEGetNumComponents(fe, &Nc));
+  PetscCall(DMGetDimension(fine, &dim));
+  std::vector<char> constrained(static_cast<size_t>(Nc));
+  for (PetscInt d = 0; d <= dim && *ok; ++d) {
+    PetscInt pStart, pEnd;
+    const PetscInt dof = n_dof[d];
     if (dof == 0) continue;
-    const PetscInt fine_dof = f.dof(p), fine_cdof = f.n_constrained(p);
-    if (fine_dof == 0 || fine_dof % Nc) {
-      *ok = false;
-      break;
+    PetscCall(DMPlexGetDepthStratum(fine, d, &pStart, &pEnd));
+    for (PetscInt p = pStart; p < pEnd; ++p) {
+      const PetscInt fine_dof = f.dof(p), fine_cdof = f.n_constrained(p);
+      if (fine_dof == 0 || fine_dof % Nc) {
+        *ok = false;
+        break;
+      }
+      if (fine_cdof == 0) continue;
+      std::fill(constrained.begin(), constrained.end(), 0);
+      for (PetscInt k = 0; k < fine_cdof; ++k) constrained[static_cast<size_t>(f.constrained(p)[k] % Nc)] = 1;
+      PetscInt per_node = 0;
+      for (char c : constrained) per_node += c;
+      if (per_node * (fine_dof / Nc) != fine_cdof) {
+        *ok = false;
+        break;
+      }
+      LevelConstraint c{p, {}};
+      for (PetscInt node = 0; node < dof / Nc; ++node)
+        for (PetscInt k = 0; k < Nc; ++k)
+          if (constrained[static_cast<size_t>(k)]) c.indices.push_back(node * Nc + k);
+      out->push_back(std::move(c));
     }
-    if (fine_cdof == 0) continue;
-    std::vector<char> constrained(static_cast<size_t>(Nc), 0);
-    for (PetscInt k = 0; k < fine_cdof; ++k) constrained[static_cast<size_t>(f.constrained(p)[k] % Nc)] = 1;
-    PetscInt per_node = 0;
-    for (char c : constrained) per_node += c;
-    if (per_node * (fine_dof / Nc) != fine_cdof) {
-      *ok = false;
-      break;
-    }
-    std::vector<PetscInt> &out = (*cind)[static_cast<size_t>(p - pStart)];
-    for (PetscInt node = 0; node < dof / Nc; ++node)
-      for (PetscInt c = 0; c < Nc; ++c)
-        if (constrained[static_cast<size_t>(c)]) out.push_back(node * Nc + c);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode set_constraints(PetscSection s, const std::vector<std::vector<PetscInt>> &cind)
+PetscErrorCode set_constraints(PetscSection s, const std::vector<LevelConstraint> &constraints)
 {
-  PetscInt pStart, pEnd;
   PetscFunctionBegin;
-  PetscCall(PetscSectionGetChart(s, &pStart, &pEnd));
-  for (PetscInt p = pStart; p < pEnd; ++p) {
-    const PetscInt n = static_cast<PetscInt>(cind[static_cast<size_t>(p - pStart)].size());
-    if (!n) continue;
-    PetscCall(PetscSectionSetConstraintDof(s, p, n));
-    PetscCall(PetscSectionSetFieldConstraintDof(s, p, 0, n));
+  for (const LevelConstraint &c : constraints) {
+    const PetscInt n = static_cast<PetscInt>(c.indices.size());
+    PetscCall(PetscSectionSetConstraintDof(s, c.point, n));
+    PetscCall(PetscSectionSetFieldConstraintDof(s, c.point, 0, n));
   }
   PetscCall(PetscSectionSetUp(s));
-  for (PetscInt p = pStart; p < pEnd; ++p) {
-    const std::vector<PetscInt> &c = cind[static_cast<size_t>(p - pStart)];
-    if (c.empty()) continue;
-    PetscCall(PetscSectionSetConstraintIndices(s, p, c.data()));
-    PetscCall(PetscSectionSetFieldConstraintIndices(s, p, 0, c.data()));
+  for (const LevelConstraint &c : constraints) {
+    PetscCall(PetscSectionSetConstraintIndices(s, c.point, c.indices.data()));
+    PetscCall(PetscSectionSetFieldConstraintIndices(s, c.point, 0, c.indices.data()));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -170,16 +180,16 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   PetscCall(PetscSectionGetChart(fine_section, &pStart, &pEnd));
   PetscCall(PetscSectionSetChart(s, pStart, pEnd));
   PetscCall(set_level_dofs(fine, (PetscFE)disc, s));
-  std::vector<std::vector<PetscInt>> cind;
+  std::vector<LevelConstraint> constraints;
   bool ok;
-  PetscCall(level_constraints(fine_section, s, Nc, &cind, &ok));
+  PetscCall(level_constraints(fine, fine_section, (PetscFE)disc, &constraints, &ok));
   if (!ok) {
     PetscCall(PetscSectionDestroy(&s));
     PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: the fine section's constraints are not whole nodes\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscSectionSetFromOptions(s));  // as PETSc's build: -petscsection_point_major
-  PetscCall(set_constraints(s, cind));
+  PetscCall(set_constraints(s, constraints));
   PetscCall(PetscObjectGetName(disc, &name));
   if (name) PetscCall(PetscSectionSetFieldName(s, 0, name));
   PetscCall(DMSetLocalSection(level, s));

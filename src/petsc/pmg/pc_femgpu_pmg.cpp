@@ -38,7 +38,7 @@
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse, FEMGPU_PMGLevels;
+PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse, FEMGPU_PMGLevels, FEMGPU_PMGLevelDM, FEMGPU_PMGLevelMat, FEMGPU_PMGTransfers;
 
 namespace {
 
@@ -137,12 +137,18 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
 {
   Level &level = p->levels[l], &above = p->levels[l + 1];
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(FEMGPU_PMGLevelDM, pc, 0, 0, 0));
   PetscCall(PMGCreateLevelDM(p->levels.back().dm, level.degree, &level.dm));
+  PetscCall(PetscLogEventEnd(FEMGPU_PMGLevelDM, pc, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(FEMGPU_PMGLevelMat, pc, 0, 0, 0));
   // The coarsest level is only assembled (in FP64 whatever its kernel): it keeps FP64.
   PetscCall(PMGCreateLevelMat(p->op, level.dm, l == 0 ? "fp64" : p->level_precision, &level.A, &level.coefficients));
   PetscCall(MatFEMGPUSetUp(level.A));
+  PetscCall(PetscLogEventEnd(FEMGPU_PMGLevelMat, pc, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(FEMGPU_PMGTransfers, pc, 0, 0, 0));
   PetscCall(PMGCreateProlongation(level.A, above.A, &above.P));
   if (!level.coefficients.empty()) PetscCall(PMGCreateInjection(above.A, level.A, &level.inject));
+  PetscCall(PetscLogEventEnd(FEMGPU_PMGTransfers, pc, 0, 0, 0));
   PetscCall(PetscInfo(pc, "fem_gpu_pmg: level %zu, P%" PetscInt_FMT "\n", l, level.degree));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -383,6 +389,9 @@ PetscErrorCode PCFEMGPUPMGRegister()
   PetscCall(PetscLogEventRegister("FEMGPUPMGCoarse", PC_CLASSID, &FEMGPU_PMGCoarse));
   PetscCall(PetscLogEventRegister("FEMGPUPMGLevels", PC_CLASSID, &FEMGPU_PMGLevels));
   PetscCall(PetscLogEventRegister("FEMGPUTransfer", MAT_CLASSID, &FEMGPU_Transfer));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGLevelDM", PC_CLASSID, &FEMGPU_PMGLevelDM));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGLevelMat", PC_CLASSID, &FEMGPU_PMGLevelMat));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGTransfers", PC_CLASSID, &FEMGPU_PMGTransfers));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
