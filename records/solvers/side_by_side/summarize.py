@@ -13,6 +13,20 @@ apply on the device; with fem_gpu_pmg the levels' applies are counted too; PETSc
 event also counts thousands of small DMPlex products of the error computation); bench_gdofs is femgpu-bench's GDoF/s for Laplace 3D at that
 degree, read from bench_*.csv beside the logs when present.
 
+libCEED's PETSc examples (run_ceed.sh: ceed_bp3_p2.log, ceed_bp4_p2.log, ceed_mg_p2.log, ...)
+give rows too, after ex13's: program ceed-bps (config ceed_bps for BP3, ceed_bps_bp4 for
+BP4) or ceed-multigrid (config ceed_mg), with run_ceed.sh's TAG appended to the config.
+Their times are the event times of the timed solve (-log_view's "Solve Stage"), which follows
+an untimed one-iteration solve that set up the preconditioner and JiT-compiled the kernels:
+ksp_s is that stage's KSPSolve (the printed "CG Solve Time" where the event table is
+missing), so it has no PCSetUp in it, unlike ex13's; pcsetup_s is PCSetUp over all stages
+(the warm-up's, NVRTC compiles included; near zero for bps's Jacobi, whose diagonal PETSc
+takes at the first PCApply, in the warm-up: see NAME/main's PCApply); matmult_ms is the stage's MatMult per call (bps:
+the libCEED operator with PETSc's local-global scatters; multigrid: every level's, and the
+coarse aijcusparse matrix's); unknowns are the printed global nodes times DoF per node; its,
+l2_error as printed; snes_s and bench_gdofs stay empty. events.csv gets their Solve Stage
+events under the run's name and their Main Stage events (setup, warm-up) under NAME/main.
+
 usage: summarize.py LOG_DIR [BENCH_CSV ...]
 """
 import csv
@@ -28,11 +42,52 @@ EVENTS = ["SNESSolve", "SNESFunctionEval", "SNESJacobianEval", "PCSetUp", "KSPSo
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUSymmetry", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp",
           "FEMGPUPMGLevels", "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
 NAME = re.compile(r"ex13_3d_(p\d)_(.+)\.log(\.gz)?$")
+CEED_NAME = re.compile(r"ceed_(bp\d+|mg)_(p\d+)(.*?)\.log(\.gz)?$")
+CEED_EVENTS = EVENTS + ["KSPSetUp", "MatMultAdd", "MatMultTranspose", "AssembleMatrix"]
 
 
 def one(pattern, text, cast=str):
     m = re.search(pattern, text)
     return cast(m.group(1)) if m else ""
+
+
+def stage_events(text, names):
+    """{stage: {event: (count, max time s, GPU time s or None)}}: -log_view's event table,
+    stage by stage (the first section of each stage name: the object table repeats them)."""
+    out = {}
+    parts = re.split(r"^--- Event Stage \d+: (.*)$", text, flags=re.M)
+    for stage, body in zip(parts[1::2], parts[2::2]):
+        out.setdefault(stage.strip(), log_events(body, names))
+    return out
+
+
+def ceed_row(path, text, table, device):
+    """The summary row of one libCEED example log (bps or multigrid); its events into table."""
+    m = CEED_NAME.search(os.path.basename(path))
+    stages = stage_events(text, CEED_EVENTS)
+    solve, main = stages.get("Solve Stage", {}), stages.get("Main Stage", {})
+    nodes = one(r"(?m)^ {4}Global [Nn]odes\s*:\s*(\d+)", text, int)
+    ncomp = one(r"DoF per node\s*:\s*(\d+)", text, int)
+    its = re.findall(r"Total KSP Iterations\s*:\s*(\d+)", text)
+    ksp = solve.get("KSPSolve", ("", ""))[1]
+    if ksp == "":
+        ksp = one(r"CG Solve Time\s*:\s*([0-9.eE+-]+)", text)
+    setups = [st["PCSetUp"][1] for st in stages.values() if "PCSetUp" in st]
+    mm = solve.get("MatMult", (0, 0.0))
+    bp, tag = m.group(1), m.group(3)
+    config = ("ceed_mg" if bp == "mg" else "ceed_bps" if bp == "bp3" else f"ceed_bps_{bp}") + tag
+    run = os.path.basename(path).split(".log")[0]
+    for name_, st in ((run, solve), (run + "/main", main)):
+        for name in CEED_EVENTS:
+            if name in st:
+                table.append({"run": name_, "event": name, "count": st[name][0], "time_s": st[name][1],
+                              "gpu_s": "%.4g" % st[name][2] if st[name][2] is not None else ""})
+    return {
+        "program": "ceed-multigrid" if bp == "mg" else "ceed-bps", "dim": 3, "degree": int(m.group(2)[1:]),
+        "unknowns": nodes * ncomp if nodes != "" and ncomp != "" else "", "config": config, "snes_s": "",
+        "pcsetup_s": float("%.5g" % sum(setups)) if setups else "", "ksp_s": ksp, "its": its[-1] if its else "",
+        "l2_error": one(r"L2 Error\s*:\s*([0-9.eE+-]+)", text), "matmult_ms": f"{1e3 * mm[1] / mm[0]:.4f}" if mm[0] else "",
+        "bench_gdofs": "", "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device}
 
 
 def bench_rates(files):
@@ -75,6 +130,10 @@ def main(argv):
             if name in ev:
                 table.append({"run": os.path.basename(path).split(".log")[0], "event": name, "count": ev[name][0], "time_s": ev[name][1],
                               "gpu_s": "%.4g" % ev[name][2] if ev[name][2] is not None else ""})
+    ceed_logs = sorted(glob.glob(os.path.join(argv[1], "ceed_*.log")) + glob.glob(os.path.join(argv[1], "ceed_*.log.gz")))
+    for path in ceed_logs:
+        if CEED_NAME.search(os.path.basename(path)):
+            rows.append(ceed_row(path, read(path), table, device))
     with open(os.path.join(argv[1], "summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["program"])
         w.writeheader()
