@@ -4,7 +4,7 @@
 # each for the scalar problem, one process, CEED resource /gpu/cuda/gen (kernels JiT-compiled
 # by NVRTC), vectors on the GPU (the examples pick VECCUDA for a /gpu/cuda resource), CG
 # rtol 1e-10 (the examples' own setting, natural norm), -log_view -log_view_gpu_time.
-# The pack (libCEED at 64e0491 with the patch in .carry/ceed/libceed-femgpu.patch) is at
+# The pack (libCEED at 64e0491 with ceed/libceed-femgpu.patch; how it was built: ceed/BUILD.txt) is at
 # .carry/ceed: bin/{bps,multigrid}, lib/libceed.so, include/ (JiT sources, found through
 # CEED_JIT_SOURCE_ROOT, which .carry/ceed/env.sh sets). Runs (RUNS):
 #   ceed_mg   multigrid -problem bp3: CG + p-multigrid (PCMG, one level per degree down to P1,
