@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # PETSc's snes/tutorials/ex13 (Poisson), built unchanged against the CUDA PETSc, on a
 # Gmsh file of a 13^3 Kuhn box refined by PETSc: 3D P2 (-dm_refine 2) and P4
-# (-dm_refine 1), 1,092,727 unknowns each; CG, rtol 1e-10, vectors on the GPU. Every run
+# (-dm_refine 1), 1,092,727 unknowns each; with DIM=2 a 125^2 Kuhn square, 2D P2
+# (-dm_refine 2) and P4 (-dm_refine 1), 1,002,001 unknowns each (logs ex13_2d_*); CG,
+# rtol 1e-10, vectors on the GPU. Every run
 # with -log_view -log_view_gpu_time (event times with GPU work are n/a without it).
 # Configurations (the `config` column of summary.csv):
 #   pmg_whole     fem_gpu Jacobian + fem_gpu_pmg, residual from the form file
@@ -11,7 +13,7 @@
 #   gamg          aijcusparse (DMPlex assembly) + GAMG, PetscDS residual
 # A configuration's first run on a fresh tuning cache is named *_cold (tuning included).
 # After `source .carry/env.sh` on the GPU machine; ex13 is .carry/bin/ex13.
-# Environment: CASES (default "p2 p4"), CONFIGS (default "pmg_whole jacobi_whole"),
+# Environment: DIM (3 or 2, default 3), CASES (default "p2 p4"), CONFIGS (default "pmg_whole jacobi_whole"),
 #   EXTRA (more options for every fem_gpu run, e.g. for an A/B of one option) and TAG
 #   (appended to the runs' names), RUN_LIMIT (seconds a run may take, default 240), LIB
 #   (the femgpu library -dll_append loads, default .carry/lib/libfemgpu.so: an A/B of two
@@ -22,11 +24,17 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=records/solvers/box_run.sh
 source "$here/../box_run.sh" "$1"  # out, repo, MPI as root, caches, $out/box.msh
 lib="${LIB:-$repo/.carry/lib/libfemgpu.so}"
-common="-dll_append $lib -dm_plex_filename $out/box.msh -dm_plex_boundary_label marker -dm_vec_type cuda
+dim=${DIM:-3}
+mesh="$out/box.msh"
+if [ "$dim" = 2 ]; then
+  mesh="$out/box2d.msh"
+  [ -e "$mesh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 2 125 "$mesh"
+fi
+common="-dll_append $lib -dm_plex_filename $mesh -dm_plex_boundary_label marker -dm_vec_type cuda
  -ksp_type cg -ksp_rtol 1e-10 -snes_converged_reason -ksp_converged_reason -error_view -log_view -log_view_gpu_time -snes_view"
 femgpu="-dm_mat_type fem_gpu -mat_fem_gpu_backend cuda ${EXTRA:-}"
-whole="-dm_fem_gpu_form_file $here/ex13_poisson_3d.ufl"
-jac="-mat_fem_gpu_form_file $here/ex13_poisson_3d.ufl"
+whole="-dm_fem_gpu_form_file $here/ex13_poisson_${dim}d.ufl"
+jac="-mat_fem_gpu_form_file $here/ex13_poisson_${dim}d.ufl"
 
 config_options() {  # config -> options
   case "$1" in
@@ -52,7 +60,7 @@ for case in ${CASES:-p2 p4}; do
   problem="-potential_petscspace_degree $k -dm_refine $r"
   for config in ${CONFIGS:-pmg_whole jacobi_whole}; do
     opts="$problem $(config_options "$config")"
-    [ "$config" != gamg ] && [ ! -e "$out/.warm_$case" ] && run "ex13_3d_${case}_${config}_cold" $opts && touch "$out/.warm_$case"
-    run "ex13_3d_${case}_${config}" $opts
+    [ "$config" != gamg ] && [ ! -e "$out/.warm_${dim}d_$case" ] && run "ex13_${dim}d_${case}_${config}_cold" $opts && touch "$out/.warm_${dim}d_$case"
+    run "ex13_${dim}d_${case}_${config}" $opts
   done
 done

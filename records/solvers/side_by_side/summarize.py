@@ -10,7 +10,7 @@ blank without -log_view_gpu_time) and count of the events that say
 where the solve goes (SNESSolve, SNESFunctionEval, SNESJacobianEval, PCSetUp, KSPSolve,
 MatMult, PCApply, the FEMGPU* events). matmult_ms is FEMGPUApply's time per call (one fem_gpu
 apply on the device; with fem_gpu_pmg the levels' applies are counted too; PETSc's MatMult
-event also counts thousands of small DMPlex products of the error computation); bench_gdofs is femgpu-bench's GDoF/s for Laplace 3D at that
+event also counts thousands of small DMPlex products of the error computation); bench_gdofs is femgpu-bench's GDoF/s for Laplace at that dimension and
 degree, read from bench_*.csv beside the logs when present.
 
 libCEED's PETSc examples (run_ceed.sh: ceed_bp3_p2.log, ceed_bp4_p2.log, ceed_mg_p2.log, ...)
@@ -41,7 +41,7 @@ from log_view import events as log_events, read  # noqa: E402
 EVENTS = ["SNESSolve", "SNESFunctionEval", "SNESJacobianEval", "PCSetUp", "KSPSolve", "MatMult", "PCApply", "MatGetDiagonal",
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUSymmetry", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp",
           "FEMGPUPMGLevels", "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
-NAME = re.compile(r"ex13_3d_(p\d)_(.+)\.log(\.gz)?$")
+NAME = re.compile(r"ex13_([23])d_(p\d)_(.+)\.log(\.gz)?$")
 CEED_NAME = re.compile(r"ceed_(bp\d+|mg)_(p\d+)(.*?)\.log(\.gz)?$")
 CEED_EVENTS = EVENTS + ["KSPSetUp", "MatMultAdd", "MatMultTranspose", "AssembleMatrix"]
 
@@ -91,13 +91,13 @@ def ceed_row(path, text, table, device):
 
 
 def bench_rates(files):
-    """{degree: GDoF/s} of femgpu-bench's Laplace 3D rows."""
+    """{(dim, degree): GDoF/s} of femgpu-bench's Laplace rows."""
     rates = {}
     for path in files:
         with open(path) as f:
             for row in csv.DictReader(f):
-                if row.get("operator") == "laplace" and row.get("dim") == "3" and row.get("gdofs"):
-                    rates[int(row["degree"])] = float(row["gdofs"])
+                if row.get("operator") == "laplace" and row.get("gdofs"):
+                    rates[(int(row["dim"]), int(row["degree"]))] = float(row["gdofs"])
     return rates
 
 
@@ -105,7 +105,7 @@ def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
-    logs = sorted(glob.glob(os.path.join(argv[1], "ex13_3d_*.log")) + glob.glob(os.path.join(argv[1], "ex13_3d_*.log.gz")))
+    logs = sorted(glob.glob(os.path.join(argv[1], "ex13_[23]d_*.log")) + glob.glob(os.path.join(argv[1], "ex13_[23]d_*.log.gz")))
     rates = bench_rates(argv[2:])
     device = ""
     dev_file = next((f for f in (os.path.join(argv[1], "device.txt"), os.path.join(argv[1], "..", "device.txt")) if os.path.exists(f)), "")
@@ -118,14 +118,14 @@ def main(argv):
             continue
         text = read(path)
         ev = log_events(text, EVENTS)
-        degree = int(m.group(1)[1:])
+        dim, degree = int(m.group(1)), int(m.group(2)[1:])
         mm = ev.get("FEMGPUApply", (0, 0.0))
         rows.append({
-            "program": "ex13", "dim": 3, "degree": degree, "unknowns": one(r"N: (\d+) L2 error", text),
-            "config": m.group(2), "snes_s": ev.get("SNESSolve", ("", ""))[1], "pcsetup_s": ev.get("PCSetUp", ("", ""))[1],
+            "program": "ex13", "dim": dim, "degree": degree, "unknowns": one(r"N: (\d+) L2 error", text),
+            "config": m.group(3), "snes_s": ev.get("SNESSolve", ("", ""))[1], "pcsetup_s": ev.get("PCSetUp", ("", ""))[1],
             "ksp_s": ev.get("KSPSolve", ("", ""))[1], "its": one(r"Linear solve converged due to \S+ iterations (\d+)", text),
             "l2_error": one(r"L2 error: ([0-9.eE+-]+)", text), "matmult_ms": f"{1e3 * mm[1] / mm[0]:.4f}" if mm[0] else "",
-            "bench_gdofs": rates.get(degree, ""), "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device})
+            "bench_gdofs": rates.get((dim, degree), ""), "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device})
         for name in EVENTS:
             if name in ev:
                 table.append({"run": os.path.basename(path).split(".log")[0], "event": name, "count": ev[name][0], "time_s": ev[name][1],
