@@ -185,7 +185,8 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   PetscCall(level_constraints(fine, fine_section, (PetscFE)disc, &constraints, &ok));
   if (!ok) {
     PetscCall(PetscSectionDestroy(&s));
-    PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: the fine section's constraints are not whole nodes\n"));
+    PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: the fine section has no DOFs on a point where the level has some, "
+                               "or constrains other components on different nodes of a point\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscSectionSetFromOptions(s));  // as PETSc's build: -petscsection_point_major
