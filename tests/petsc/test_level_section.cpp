@@ -10,7 +10,6 @@
 // on any number of ranks. Levels of degree <= 2 must be derived; higher ones must be
 // refused (PETSc builds them). Exit code 1 on the first difference.
 #include <petscdmplex.h>
-#include <petscds.h>
 #include <petscfe.h>
 
 #include <vector>
@@ -18,6 +17,7 @@
 #include "femgpu.h"
 #include "left_boundary.h"
 #include "petsc/plex/level_section.h"
+#include "petsc/pmg/pmg_levels.h"
 
 static const char help[] = "Compares a p-multigrid level's derived section with PETSc's.\n"
                            "  -degrees 2,3,4 -components C (0: the dimension)\n";
@@ -41,29 +41,6 @@ PetscErrorCode fine_dm(MPI_Comm comm, PetscInt degree, PetscInt components, DM *
   PetscCall(DMCreateDS(*dm));
   PetscCall(DMGetLabel(*dm, "left", &label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "left", label, 1, &left, 0, Nc > 1 ? 1 : 0, Nc > 1 ? &first : nullptr, nullptr, nullptr, nullptr, nullptr));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// A level DM as the p-multigrid makes one (pmg_levels.cpp), its section not yet built.
-PetscErrorCode level_dm(DM fine, PetscInt degree, DM *level)
-{
-  PetscFE fe;
-  PetscDS fine_ds, level_ds;
-  PetscInt dim, Nc;
-  PetscObject field;
-  PetscFunctionBegin;
-  PetscCall(DMGetDimension(fine, &dim));
-  PetscCall(DMGetField(fine, 0, nullptr, &field));
-  PetscCall(PetscFEGetNumComponents((PetscFE)field, &Nc));
-  PetscCall(DMClone(fine, level));
-  PetscCall(PetscFECreateLagrange(PetscObjectComm((PetscObject)fine), dim, Nc, PETSC_TRUE, degree, PETSC_DETERMINE, &fe));
-  PetscCall(PetscObjectSetName((PetscObject)fe, "level"));
-  PetscCall(DMSetField(*level, 0, nullptr, (PetscObject)fe));
-  PetscCall(PetscFEDestroy(&fe));
-  PetscCall(DMCreateDS(*level));
-  PetscCall(DMGetDS(fine, &fine_ds));
-  PetscCall(DMGetDS(*level, &level_ds));
-  PetscCall(PetscDSCopyBoundary(fine_ds, PETSC_DETERMINE, nullptr, level_ds));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -139,8 +116,8 @@ PetscErrorCode check_level(DM fine, PetscInt degree, PetscInt *differences, bool
   PetscSection so, sp, go, gp;
   PetscFunctionBegin;
   *differences = 0;
-  PetscCall(level_dm(fine, degree, &ours));
-  PetscCall(level_dm(fine, degree, &petsc));
+  PetscCall(femgpu::PMGCloneLevelDM(fine, degree, &ours));  // as the p-multigrid makes a level's, its section not yet built
+  PetscCall(femgpu::PMGCloneLevelDM(fine, degree, &petsc));
   PetscCall(femgpu::plex_set_level_section(fine, ours, derived));
   PetscCall(DMGetLocalSection(ours, &so));
   PetscCall(DMGetLocalSection(petsc, &sp));

@@ -14,7 +14,7 @@
 
 namespace femgpu {
 
-PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level)
+PetscErrorCode PMGCloneLevelDM(DM fine, PetscInt degree, DM *level)
 {
   PetscObject field;
   PetscFE fe;
@@ -38,14 +38,21 @@ PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level)
   PetscCall(DMGetDS(fine, &fine_ds));
   PetscCall(DMGetDS(*level, &level_ds));
   PetscCall(PetscDSCopyBoundary(fine_ds, PETSC_DETERMINE, nullptr, level_ds));
-  // The section and the maps' mesh parts from the fine DM's (level_section.h, plex_maps.h):
-  // PETSc's build of a section walks every point of the mesh.
-  bool derived;
-  PetscCall(plex_set_level_section(fine, *level, &derived));
-  PetscCall(plex_maps_share_mesh(fine, *level));
   PetscCall(DMGetVecType(fine, &vtype));
   PetscCall(DMSetVecType(*level, vtype));
   PetscCall(DMSetMatType(*level, MATFEMGPU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level)
+{
+  bool derived;
+  PetscFunctionBegin;
+  PetscCall(PMGCloneLevelDM(fine, degree, level));
+  // The section and the maps' mesh parts from the fine DM's (level_section.h, plex_maps.h):
+  // PETSc's build of a section walks every point of the mesh.
+  PetscCall(plex_set_level_section(fine, *level, &derived));
+  PetscCall(plex_maps_share_mesh(fine, *level));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

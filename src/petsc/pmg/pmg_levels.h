@@ -22,6 +22,11 @@ namespace femgpu {
 
 PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level);
 
+// PMGCreateLevelDM's DM before its section: the clone with the level's field, the fine
+// DS's boundaries and the fine DM's Vec type; PETSc builds its section when asked
+// (test_level_section compares that build with the derived one).
+PetscErrorCode PMGCloneLevelDM(DM fine, PetscInt degree, DM *level);
+
 // precision: "fp64" or "fp32", the level's kernel (its diagonal stays FP64).
 // coefficients: the level's Vecs, by coefficient name (owned by the caller).
 PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &precision, Mat *level,
