@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "cache/cache_file.h"  // femgpu_version
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "probe/probe_analysis.h"
 
 namespace femgpu {

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "fem/quadrature.h"
-#include "model/median.h"
+#include "tune/median.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compile.h"
 #include "cache/cache_file.h"

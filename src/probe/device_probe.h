@@ -22,7 +22,7 @@
 #include <cstddef>
 #include <string>
 
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "probe/device_cache.h"
 #include "probe/probe_cache.h"
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "fem/quadrature.h"
-#include "model/median.h"
+#include "tune/median.h"
 #include "cache/cache_file.h"
 
 namespace femgpu {

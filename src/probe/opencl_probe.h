@@ -36,7 +36,7 @@
 #include <string>
 
 #include "runtime/opencl_profiling.h"
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "probe/device_cache.h"
 #include "probe/probe_cache.h"
 

@@ -1,5 +1,5 @@
 // The arithmetic of the device probe, apart from the GPU so it can be tested: where a
-// bandwidth-versus-occupancy curve saturates (the median of its timings: model/median.h).
+// bandwidth-versus-occupancy curve saturates (the median of its timings: tune/median.h).
 //
 // Takes: a curve of (resident warps per multiprocessor, bytes/s) points.
 // Returns: SG_sat (see saturation_warps).

@@ -12,7 +12,7 @@
 #include "kernel/sliced_spmv.h"
 #include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
-#include "model/occupancy.h"
+#include "tune/occupancy.h"
 
 namespace femgpu {
 

@@ -7,7 +7,7 @@
 #include "kernel/kernel_abi.h"
 #include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
-#include "model/occupancy.h"
+#include "tune/occupancy.h"
 
 namespace femgpu {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "model/occupancy.h"
+#include "tune/occupancy.h"
 #include "runtime/device_faults.h"
 
 namespace femgpu::cuda {
@@ -40,7 +40,7 @@ struct DeviceInfo {
   std::string arch() const { return "sm_" + std::to_string(major) + std::to_string(minor); }
 };
 
-// The SM limits as the driver reports them for `info`'s device (model/occupancy.h's
+// The SM limits as the driver reports them for `info`'s device (tune/occupancy.h's
 // defaults where it reports nothing).
 SmLimits sm_limits(const DeviceInfo &info);
 

@@ -8,7 +8,7 @@
 #include <future>
 #include <limits>
 
-#include "model/median.h"
+#include "tune/median.h"
 #include "runtime/cuda_assembled.h"
 
 namespace femgpu {

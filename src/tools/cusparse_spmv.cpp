@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "model/median.h"
+#include "tune/median.h"
 #include "runtime/cuda_driver.h"
 #include "tune/tuner.h"  // TuneSettings: the warm-ups and run counts of femgpu's kernel timing
 

@@ -6,7 +6,7 @@
 // the cost model's b best tiled candidates, then the best kernel's GFLOP/s (FLOPs of
 // the untransformed kernel), its roofline (Eq. 16 with the paper's H200 constants),
 // GDoF/s (output DOFs per second) and the paper's GDoF/s for the same case.
-// Each row also has its physical bound (model/physical_bound.h: minimal DRAM bytes at the
+// Each row also has its physical bound (tune/physical_bound.h: minimal DRAM bytes at the
 // device's bandwidth or flops at its FP64 peak, whichever is longer) and the fraction of
 // it reached, femgpu's measure; the Eq. 16 roofline stays as the paper's model; and the
 // baseline a user would run instead, cuSPARSE SpMV of the assembled operator (bench_spmv.h).
@@ -37,7 +37,7 @@
 #include "tools/femgpu_bench_study.h"
 #include "tune/tune_params.h"
 #include "tune/tune_plan.h"
-#include "model/physical_bound.h"
+#include "tune/physical_bound.h"
 #include "runtime/cuda_tuner.h"
 #include "probe/device_cache.h"
 #include "probe/device_probe.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "tools/femgpu_bench_study.h"
 #include "tune/tuner.h"
 

@@ -12,7 +12,7 @@
 
 #include "schedule/schedule.h"
 #include "tools/bench_case.h"
-#include "model/quantities.h"
+#include "tune/quantities.h"
 
 namespace femgpu {
 

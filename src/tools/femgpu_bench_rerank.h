@@ -15,7 +15,7 @@
 #include <iosfwd>
 #include <vector>
 
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 
 namespace femgpu {
 

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 
 namespace femgpu {
 

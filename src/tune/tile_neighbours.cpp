@@ -6,8 +6,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "model/cost_model.h"
-#include "model/quantities.h"
+#include "tune/cost_model.h"
+#include "tune/quantities.h"
 #include "tune/tuner.h"
 
 namespace femgpu {

@@ -175,7 +175,7 @@ std::vector<TuneMove> measured_moves()
       [](std::size_t n, const PlanContext &ctx, TuneReport *report) { return register_bound_twins(report->candidates, n, ctx.sm); },
       "CUDA tuning also times the register-bound variant (`groups_per_sm=`) of the n fastest candidates of both rounds whose registers, and not "
       "shared memory or threads, hold their groups per SM lowest, asking for at least one group more (the occupancy arithmetic, with the register"
-      " file split among 4 sub-partitions as ptxas bounds it, is `src/model/occupancy.h`). Each variant is compiled and loaded first; one that "
+      " file split among 4 sub-partitions as ptxas bounds it, is `src/tune/occupancy.h`). Each variant is compiled and loaded first; one that "
       "uses more local memory (spills) than its original is not timed (the monitor says so). On the H200 every bound that spilled ran 1.06-8.9x "
       "slower (26 kernels), and the 5 that ptxas met without spilling ran 1.18-1.29x faster; tuned, the bounded twin won Laplace 2D P8 (134 -> "
       "128 registers, 1 -> 2 groups, 1.29x) (`records/experiments/h200_register_bounds.txt`); 0 turns it off"));

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/occupancy.h"
+#include "tune/occupancy.h"
 #include "tune/tune_plan_value.h"
 #include "tune/tuner.h"
 

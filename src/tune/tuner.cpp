@@ -9,8 +9,8 @@
 #include <limits>
 #include <sstream>
 
-#include "model/median.h"
-#include "model/quantities.h"
+#include "tune/median.h"
+#include "tune/quantities.h"
 
 namespace femgpu {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "schedule/schedule.h"
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "tune/tune_plan_value.h"
 
 namespace femgpu {

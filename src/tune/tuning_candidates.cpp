@@ -4,7 +4,7 @@
 #include <limits>
 #include <sstream>
 
-#include "model/quantities.h"
+#include "tune/quantities.h"
 #include "tune/tuner.h"
 
 namespace femgpu {

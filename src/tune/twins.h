@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "ir/action_ir.h"
-#include "model/occupancy.h"
+#include "tune/occupancy.h"
 #include "tune/tune_plan.h"
 #include "tune/tuner.h"
 

@@ -31,7 +31,7 @@
 #include "reference/reference_diagonal.h"
 #include "runtime/cuda_backend.h"
 #include "runtime/nvrtc_compile.h"
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "tune/tune_moves.h"
 #include "tune/tuner.h"
 

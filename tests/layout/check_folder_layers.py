@@ -28,10 +28,11 @@ import tempfile
 # Earlier stages first; a folder may include itself and the folders before it.
 # The tuner (tune: the plan, its moves and candidates) stands before runtime, which
 # compiles and times its candidates (runtime/cuda_tuner.h, opencl_tuner.h implement
-# tune/candidate_timer.h), so tune/ cannot include the device; the cost model stands
-# before both. src/petsc/ is rooms: PETSc basics, the DMPlex side, the Mat type, the
-# p-multigrid PC, the SNES/TS glue and the plugin's registration.
-LAYERS = ["form", "ir", "fem", "reference", "schedule", "kernel", "model", "tune", "runtime", "cache", "probe",
+# tune/candidate_timer.h), so tune/ cannot include the device; the cost model that ranks
+# the candidates is the tuner's own (tune/cost_model.h). src/petsc/ is rooms: PETSc
+# basics, the DMPlex side, the Mat type, the p-multigrid PC, the SNES/TS glue and the
+# plugin's registration.
+LAYERS = ["form", "ir", "fem", "reference", "schedule", "kernel", "tune", "runtime", "cache", "probe",
           "petsc/base", "petsc/plex", "petsc/mat", "petsc/pmg", "petsc/solvers", "tools"]
 # The folders cut into rooms: their files lie in a room, and a room is a folder of its own.
 ROOMED = {layer.split("/")[0] for layer in LAYERS if "/" in layer}

@@ -2,8 +2,8 @@
 // configurations checked by hand.
 #include <catch2/catch.hpp>
 
-#include "model/cost_model.h"
-#include "model/quantities.h"
+#include "tune/cost_model.h"
+#include "tune/quantities.h"
 
 #include "support/kernel_shapes.h"
 

@@ -10,7 +10,7 @@
 
 #include "form/parser.h"
 #include "support/opencl_check.h"
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;

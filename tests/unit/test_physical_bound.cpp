@@ -1,10 +1,10 @@
-// The physical bound (model/physical_bound.h) of known operators, counted by hand:
+// The physical bound (tune/physical_bound.h) of known operators, counted by hand:
 // bytes of a Laplace P2 and an elasticity P1 application on small lattice meshes, and
 // which limit binds.
 #include <catch2/catch.hpp>
 
 #include "fem/lattice_mesh.h"
-#include "model/physical_bound.h"
+#include "tune/physical_bound.h"
 
 using namespace femgpu;
 

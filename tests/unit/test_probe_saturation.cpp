@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "model/median.h"
+#include "tune/median.h"
 #include "probe/probe_analysis.h"
 
 using namespace femgpu;

@@ -10,7 +10,7 @@
 #include "support/opencl_check.h"
 #include "support/source_text.h"
 #include "support/timed_candidates.h"
-#include "model/occupancy.h"
+#include "tune/occupancy.h"
 #include "tune/tuner.h"
 #include "tune/twins.h"
 

@@ -11,7 +11,7 @@
 #include "runtime/opencl_runtime.h"
 #include "support/opencl_check.h"
 #include "support/timed_candidates.h"
-#include "model/quantities.h"
+#include "tune/quantities.h"
 #include "tune/tuner.h"
 #include "tune/twins.h"
 

@@ -15,7 +15,7 @@
 #include "fem/quadrature.h"
 #include "form/parser.h"
 #include "ir/lower.h"
-#include "model/quantities.h"
+#include "tune/quantities.h"
 #include "tune/tune_plan.h"
 #include "tune/tuner.h"
 

@@ -9,7 +9,7 @@
 #include "fem/quadrature.h"
 #include "form/parser.h"
 #include "ir/lower.h"
-#include "model/quantities.h"
+#include "tune/quantities.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;

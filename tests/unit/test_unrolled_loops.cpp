@@ -15,9 +15,9 @@
 #include "kernel/build.h"
 #include "kernel/emit.h"
 #include "support/opencl_check.h"
-#include "model/cost_model.h"
-#include "model/kernel_shape.h"
-#include "model/quantities.h"
+#include "tune/cost_model.h"
+#include "tune/kernel_shape.h"
+#include "tune/quantities.h"
 #include "tune/tuner.h"
 
 using namespace femgpu;

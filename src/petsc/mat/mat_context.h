@@ -17,7 +17,7 @@
 
 #include "fem/action_tables.h"
 #include "ir/action_ir.h"
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 #include "petsc/base/petsc_compat.h"
 #include "petsc/mat/mat_femgpu_shell_edits.h"
 #include "petsc/plex/plex_maps.h"

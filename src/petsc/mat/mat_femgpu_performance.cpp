@@ -15,8 +15,8 @@
 #include "petsc/base/petsc_errors.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu_performance.h"
-#include "model/cost_model.h"
-#include "model/physical_bound.h"
+#include "tune/cost_model.h"
+#include "tune/physical_bound.h"
 #include "probe/opencl_probe.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "probe/device_probe.h"

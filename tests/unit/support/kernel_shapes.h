@@ -1,7 +1,7 @@
 // Hand-written KernelShapes the cost-model and study tests check by hand.
 #pragma once
 
-#include "model/kernel_shape.h"
+#include "tune/kernel_shape.h"
 
 namespace femgpu::test {
 

@@ -1,5 +1,5 @@
 // The physical limit of one application (physical_bound.h).
-#include "model/physical_bound.h"
+#include "tune/physical_bound.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // Takes: the SM's limits (from the driver's DeviceInfo by runtime/cuda_driver.h's
 // sm_limits, or the defaults of sm_80 to sm_90) and a compiled kernel's threads per group,
 // registers per thread and shared bytes per group.
-// Does not: query the device or launch anything. Here in model/, below both the tuner
+// Does not: query the device or launch anything. Here in tune/ with the cost model, below both the tuner
 // (register-bound twins) and the CUDA backend (MatView's occupancy line), which use it.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Quantities of section 3.2.4, written as the paper states them.
-#include "model/quantities.h"
+#include "tune/quantities.h"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 // the paper writes N^deriv; for scalar elements the two agree.
 #pragma once
 
-#include "model/kernel_shape.h"
+#include "tune/kernel_shape.h"
 
 namespace femgpu {
 

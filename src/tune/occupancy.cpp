@@ -5,7 +5,7 @@
 // way: __launch_bounds__(T, K) on the H200 gave 168 registers for K = 9 one-warp groups
 // (3 warps per sub-partition), not the 224 that 65536 / 9 warps would allow
 // (bench/experiments/h200_register_bounds.txt).
-#include "model/occupancy.h"
+#include "tune/occupancy.h"
 
 #include <algorithm>
 #include <sstream>

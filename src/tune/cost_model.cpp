@@ -1,12 +1,12 @@
 // Cost model, search space and roofline, as the paper defines them.
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numeric>
 
-#include "model/quantities.h"
+#include "tune/quantities.h"
 
 namespace femgpu {
 

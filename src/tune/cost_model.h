@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel_shape.h"
+#include "tune/kernel_shape.h"
 
 namespace femgpu {
 

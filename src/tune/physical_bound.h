@@ -22,7 +22,7 @@
 #include <string>
 
 #include "fem/lattice_mesh.h"
-#include "model/cost_model.h"
+#include "tune/cost_model.h"
 
 namespace femgpu {
 

@@ -1,5 +1,5 @@
 // The median of timings (median.h).
-#include "model/median.h"
+#include "tune/median.h"
 
 #include <algorithm>
 #include <cstddef>
