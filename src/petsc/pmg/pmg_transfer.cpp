@@ -89,9 +89,27 @@ PetscErrorCode inverse_multiplicity(DM dm, const PlexMaps &maps, bool over_ranks
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// 1 / (number of cells whose closure holds the entry) for each entry of a global Vec on
+// one rank, from the maps in the global numbering (constrained entries, -1, have none).
+std::vector<double> inverse_multiplicity_global(const PlexMaps &maps)
+{
+  std::vector<double> weight(static_cast<size_t>(maps.global_size), 0.0);
+  for (int index : maps.global_free)
+    if (index >= 0) weight[static_cast<size_t>(index)] += 1.0;
+  for (double &w : weight) w = w > 0 ? 1.0 / w : 0.0;
+  return weight;
+}
+
+// How a transfer's vectors are numbered: the DMs' local Vecs (ghosts included; the
+// prolongation then scatters with DMGlobalToLocal/DMLocalToGlobal), or, on one rank, the
+// global Vecs themselves through the maps in the global numbering (PlexMaps::global_free),
+// so that no scatter runs and the levels' section star forests are never built.
+enum class Numbering { Local, Global };
+
 // The transfer from `cols` (a set-up fem_gpu Mat) to `rows`, on the row Mat's backend.
-// constrained: the maps of free DOFs (prolongation) or of all (coefficients).
-PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, std::unique_ptr<TransferBackend> *t)
+// constrained: the maps of free DOFs (prolongation) or of all (coefficients); Global
+// numbering takes the free DOFs.
+PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering numbering, std::unique_ptr<TransferBackend> *t)
 {
   MatFEMGPUContext *r, *c;
   TransferData d;
@@ -101,11 +119,19 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, std::unique_p
   PetscCall(transfer_table(r->op.ir->dim, r->op.signature.element.degree, c->op.signature.element.degree, &d));
   d.shape.components = r->op.signature.element.components;
   d.n_cells = static_cast<int>(r->op.mesh_maps().n_cells);
-  d.row_map = constrained ? r->op.mesh_maps().free : r->op.mesh_maps().all;
-  d.col_map = constrained ? c->op.mesh_maps().free : c->op.mesh_maps().all;
-  d.n_rows = static_cast<size_t>(r->op.mesh_maps().local_size);
-  d.n_cols = static_cast<size_t>(c->op.mesh_maps().local_size);
-  PetscCall(inverse_multiplicity(r->op.dm, r->op.mesh_maps(), constrained, &d.row_weight));
+  if (numbering == Numbering::Global) {
+    d.row_map = r->op.mesh_maps().global_free;
+    d.col_map = c->op.mesh_maps().global_free;
+    d.n_rows = static_cast<size_t>(r->op.mesh_maps().global_size);
+    d.n_cols = static_cast<size_t>(c->op.mesh_maps().global_size);
+    d.row_weight = inverse_multiplicity_global(r->op.mesh_maps());
+  } else {
+    d.row_map = constrained ? r->op.mesh_maps().free : r->op.mesh_maps().all;
+    d.col_map = constrained ? c->op.mesh_maps().free : c->op.mesh_maps().all;
+    d.n_rows = static_cast<size_t>(r->op.mesh_maps().local_size);
+    d.n_cols = static_cast<size_t>(c->op.mesh_maps().local_size);
+    PetscCall(inverse_multiplicity(r->op.dm, r->op.mesh_maps(), constrained, &d.row_weight));
+  }
   FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(r->device.backend->name(), std::move(d), r->device.cuda_ordinal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -160,6 +186,7 @@ PetscErrorCode transfer_local(TransferBackend &t, TransferDirection direction, V
 
 struct Prolongation {
   DM coarse = nullptr, fine = nullptr;
+  Numbering numbering = Numbering::Local;
   std::unique_ptr<TransferBackend> transfer;
 };
 
@@ -170,19 +197,26 @@ PetscErrorCode prolongation_of(Mat P, Prolongation **p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// y (+)= op(P) x: ghosts in, the kernel on local Vecs, sums out.
+// y (+)= op(P) x: on one rank the kernel on the global Vecs; else ghosts in, the kernel
+// on local Vecs, sums out.
 PetscErrorCode apply(Mat P, Vec x, Vec y, bool transpose, bool add)
 {
   Prolongation *p;
   Vec xl, yl;
   PetscFunctionBegin;
   PetscCall(prolongation_of(P, &p));
+  const TransferDirection direction = transpose ? TransferDirection::Transpose : TransferDirection::Forward;
+  if (p->numbering == Numbering::Global) {
+    if (!add) PetscCall(VecSet(y, 0.0));
+    PetscCall(transfer_local(*p->transfer, direction, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   DM from = transpose ? p->fine : p->coarse, to = transpose ? p->coarse : p->fine;
   PetscCall(DMGetLocalVector(from, &xl));
   PetscCall(DMGetLocalVector(to, &yl));
   PetscCall(DMGlobalToLocal(from, x, INSERT_VALUES, xl));
   PetscCall(VecSet(yl, 0.0));
-  PetscCall(transfer_local(*p->transfer, transpose ? TransferDirection::Transpose : TransferDirection::Forward, xl, yl));
+  PetscCall(transfer_local(*p->transfer, direction, xl, yl));
   if (!add) PetscCall(VecSet(y, 0.0));
   PetscCall(DMLocalToGlobal(to, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(to, &yl));
@@ -221,9 +255,10 @@ PetscErrorCode MatDestroy_Prolongation(Mat P)
 }
 
 // One restriction and one prolongation of zeros, at the PC's setup: what a transfer does
-// the first time (the coarse DM's section SF and its indices on the device, the DMs' local
-// Vecs) is done here rather than in the first V-cycle, inside KSPSolve (150 ms of a P2
-// solve at 843k cells, where the P1 level's first DMLocalToGlobal built its SF).
+// the first time (on several ranks the coarse DM's section SF, the DMs' local Vecs; the
+// indices on the device) is done here rather than in the first V-cycle, inside KSPSolve
+// (150 ms of a P2 solve at 843k cells, where the P1 level's first DMLocalToGlobal built
+// its SF before transfers on one rank took the global numbering).
 PetscErrorCode warm(Mat P, DM coarse, DM fine)
 {
   Vec xc, xf;
@@ -253,7 +288,9 @@ PetscErrorCode PMGCreateProlongation(Mat coarse, Mat fine, Mat *P)
   p->fine = f->op.dm;
   PetscCall(PetscObjectReference((PetscObject)p->coarse));
   PetscCall(PetscObjectReference((PetscObject)p->fine));
-  PetscCall(make_transfer(fine, coarse, true, &p->transfer));
+  const bool one_rank = !f->op.mesh_maps().global_free.empty() && !c->op.mesh_maps().global_free.empty();
+  p->numbering = one_rank ? Numbering::Global : Numbering::Local;
+  PetscCall(make_transfer(fine, coarse, true, p->numbering, &p->transfer));
   PetscCall(MatGetLocalSize(fine, &mf, nullptr));
   PetscCall(MatGetLocalSize(coarse, &mc, nullptr));
   PetscCall(MatGetSize(fine, &Mf, nullptr));
@@ -274,7 +311,7 @@ PetscErrorCode PMGCreateProlongation(Mat coarse, Mat fine, Mat *P)
 PetscErrorCode PMGCreateInjection(Mat fine, Mat coarse, PMGInjection *injection)
 {
   PetscFunctionBegin;
-  PetscCall(make_transfer(coarse, fine, false, &injection->backend));
+  PetscCall(make_transfer(coarse, fine, false, Numbering::Local, &injection->backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

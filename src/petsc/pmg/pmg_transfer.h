@@ -10,6 +10,8 @@
 // its DOFs' values and adds them weighted by 1 / (number of cells sharing the DOF, over
 // all ranks), so a shared DOF receives its value once in all. Constrained DOFs (essential
 // boundary conditions) are neither read nor written: the levels' corrections vanish there.
+// On one rank the prolongation reads and adds into the global Vecs through the maps in
+// the global numbering (no DMGlobalToLocal/DMLocalToGlobal, no section star forest).
 // Does not: assemble anything (no interpolation matrix exists).
 #pragma once
 
