@@ -2,7 +2,8 @@
 // src/petsc/plex/level_section.cpp) is the one PETSc builds itself for the same level DM
 // (DMPlexCreateSection from the level's PetscFE and the copied DS boundaries): per point
 // of the chart its DOF count, offset, constrained DOFs and their indices, for the section
-// and its field, the global section PETSc makes from it, and every cell's closure read
+// and its field, the global section and its field (derived too, from the level's section
+// and the point SF, against the one PETSc makes from its own), and every cell's closure read
 // through DMPlexVecGetClosure. For every fine degree in -degrees and every level degree
 // below it, scalar or vector fields (-components 1 or 0: the dimension), with an essential
 // condition on the "left" faces (a vector field's on its first component only, so the
@@ -126,6 +127,7 @@ PetscErrorCode check_level(DM fine, PetscInt degree, PetscInt *differences, bool
   PetscCall(DMGetGlobalSection(ours, &go));
   PetscCall(DMGetGlobalSection(petsc, &gp));
   PetscCall(section_differences(go, gp, -1, differences));
+  PetscCall(section_differences(go, gp, 0, differences));
   PetscCall(closure_differences(ours, petsc, differences));
   PetscCall(DMDestroy(&ours));
   PetscCall(DMDestroy(&petsc));

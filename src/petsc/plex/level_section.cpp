@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <petscsf.h>
+
 #include "petsc/plex/section_arrays.h"
 
 namespace femgpu {
@@ -155,6 +157,106 @@ PetscErrorCode set_constraints(PetscSection s, const std::vector<LevelConstraint
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The level's global section, as DMGetGlobalSection would build it from the level's local
+// section `s` and the point SF with PetscSectionCreateGlobalSection: a point this rank owns
+// keeps its DOF and constraint counts and is numbered in point order after the DOFs of
+// the ranks before it (constrained DOFs left out); a point another rank owns has -(dof+1)
+// DOFs and the offset -(offset+1) of its owner's numbering. PETSc's build makes about a
+// dozen section calls for every point of the mesh (3.7M at 843k tetrahedra), most of them
+// on points without DOFs; here a point without DOFs costs two. *set is false (PETSc then
+// builds it on first use) where the chart does not start at 0 or the mesh is periodic
+// through face SFs (PETSc numbers over another SF there).
+PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
+{
+  SectionArrays a;
+  PetscSF sf;
+  PetscInt nroots, nleaves, Nc;
+  const PetscInt *ilocal;
+  const PetscSFNode *iremote;
+  const char *name;
+  PetscFunctionBegin;
+  *set = false;
+#if !PETSC_VERSION_LT(3, 20, 0)
+  PetscInt n_face_sfs;
+  const PetscSF *face_sfs;
+  PetscCall(DMPlexGetIsoperiodicFaceSF(level, &n_face_sfs, &face_sfs));
+  if (n_face_sfs > 0) PetscFunctionReturn(PETSC_SUCCESS);
+#endif
+  PetscCall(section_arrays(s, -1, &a));
+  if (a.pStart != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  const PetscInt n = a.pEnd;
+  PetscCall(DMGetPointSF(level, &sf));
+  PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
+  std::vector<char> ghost(static_cast<size_t>(n), 0);
+  if (nroots >= 0) {
+    PetscCheck(nroots >= n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "fem_gpu_pmg: point SF roots %" PetscInt_FMT " < points %" PetscInt_FMT, nroots, n);
+    for (PetscInt i = 0; i < nleaves; ++i) ghost[static_cast<size_t>(ilocal ? ilocal[i] : i)] = 1;
+  }
+  // Offsets: owned points in point order, then the ranks before added, then ghosts' from
+  // their owners.
+  std::vector<PetscInt> offset(static_cast<size_t>(std::max(nroots, n)), 0);
+  PetscInt owned = 0, before = 0;
+  for (PetscInt p = 0; p < n; ++p) {
+    offset[static_cast<size_t>(p)] = owned;
+    if (!ghost[static_cast<size_t>(p)]) owned += a.dof(p) - a.n_constrained(p);
+  }
+  PetscCallMPI(MPI_Scan(&owned, &before, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)level)));
+  before -= owned;
+  for (PetscInt p = 0; p < n; ++p) offset[static_cast<size_t>(p)] += before;
+  if (nroots >= 0) {
+    std::vector<PetscInt> neg(offset.size(), 0), recv(offset.size(), 0);
+    for (PetscInt p = 0; p < n; ++p) neg[static_cast<size_t>(p)] = -(offset[static_cast<size_t>(p)] + 1);
+    PetscCall(PetscSFBcastBegin(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
+    for (PetscInt p = 0; p < n; ++p)
+      if (ghost[static_cast<size_t>(p)]) offset[static_cast<size_t>(p)] = recv[static_cast<size_t>(p)];
+  }
+  PetscSection gs, gfs;
+  PetscCall(PetscSectionGetFieldComponents(s, 0, &Nc));
+  PetscCall(PetscSectionGetFieldName(s, 0, &name));
+  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)level), &gs));
+  PetscCall(PetscSectionSetNumFields(gs, 1));
+  PetscCall(PetscSectionSetFieldComponents(gs, 0, Nc));
+  if (name) PetscCall(PetscSectionSetFieldName(gs, 0, name));
+  PetscCall(PetscSectionSetChart(gs, 0, n));
+  PetscCall(PetscSectionGetField(gs, 0, &gfs));
+  PetscCall(PetscSectionSetIncludesConstraints(gs, PETSC_FALSE));
+  PetscCall(PetscSectionSetIncludesConstraints(gfs, PETSC_FALSE));
+  // The counts as the owner's first: PETSc checks constraint indices against them.
+  for (PetscInt p = 0; p < n; ++p) {
+    const PetscInt dof = a.dof(p), cdof = a.n_constrained(p);
+    if (dof != 0) {
+      PetscCall(PetscSectionSetDof(gs, p, dof));
+      PetscCall(PetscSectionSetFieldDof(gs, p, 0, dof));
+    }
+    if (cdof > 0) {
+      PetscCall(PetscSectionSetConstraintDof(gs, p, cdof));
+      PetscCall(PetscSectionSetFieldConstraintDof(gs, p, 0, cdof));
+    }
+    PetscCall(PetscSectionSetOffset(gs, p, offset[static_cast<size_t>(p)]));
+    PetscCall(PetscSectionSetFieldOffset(gs, p, 0, offset[static_cast<size_t>(p)]));
+  }
+  PetscCall(PetscSectionSetUpBC(gs));
+  PetscCall(PetscSectionSetUpBC(gfs));
+  for (PetscInt p = 0; p < n; ++p) {
+    if (a.n_constrained(p) == 0) continue;
+    const PetscInt *indices;
+    PetscCall(PetscSectionGetConstraintIndices(s, p, &indices));
+    PetscCall(PetscSectionSetConstraintIndices(gs, p, indices));
+    PetscCall(PetscSectionGetFieldConstraintIndices(s, p, 0, &indices));
+    PetscCall(PetscSectionSetFieldConstraintIndices(gs, p, 0, indices));
+  }
+  for (PetscInt p = 0; p < n; ++p) {  // then a ghost's -(dof+1), as PETSc marks it
+    if (!ghost[static_cast<size_t>(p)]) continue;
+    PetscCall(PetscSectionSetDof(gs, p, -(a.dof(p) + 1)));
+    PetscCall(PetscSectionSetFieldDof(gs, p, 0, -(a.dof(p) + 1)));
+  }
+  PetscCall(DMSetGlobalSection(level, gs));
+  PetscCall(PetscSectionDestroy(&gs));
+  *set = true;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 }  // namespace
 
 PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
@@ -194,6 +296,9 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   PetscCall(PetscObjectGetName(disc, &name));
   if (name) PetscCall(PetscSectionSetFieldName(s, 0, name));
   PetscCall(DMSetLocalSection(level, s));
+  bool global_set;
+  PetscCall(set_level_global_section(level, s, &global_set));
+  if (!global_set) PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's global section is built by PETSc (the chart does not start at 0, or the mesh is periodic)\n"));
   PetscCall(PetscSectionDestroy(&s));
   *derived = true;
   PetscFunctionReturn(PETSC_SUCCESS);
