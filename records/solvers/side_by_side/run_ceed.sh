@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libCEED's PETSc examples as the measured peer of run_ex13.sh: the same Gmsh file of a 13^3
 # Kuhn box refined by PETSc, 3D P2 (-dm_refine 2) and P4 (-dm_refine 1), 1,092,727 unknowns
-# each for the scalar problem, one process, CEED resource /gpu/cuda/gen (kernels JiT-compiled
+# each for the scalar problem (CASES may also name p1, -dm_refine 3, and p3, -dm_refine 2, as
+# run_ex13.sh), one process, CEED resource /gpu/cuda/gen (kernels JiT-compiled
 # by NVRTC), vectors on the GPU (the examples pick VECCUDA for a /gpu/cuda resource), CG
 # rtol 1e-10 (the examples' own setting, natural norm), -log_view -log_view_gpu_time.
 # The pack (libCEED at 64e0491 with ceed/libceed-femgpu.patch; how it was built: ceed/BUILD.txt) is at
@@ -47,7 +48,7 @@ run() {  # name program options...
     grep -E 'Total KSP Iterations|L2 Error|CG Solve Time' "$log"; } | tr -s ' ' | tr '\n' ';')"
 }
 
-declare -A degree_refine=([p2]="2 2" [p4]="4 1")
+declare -A degree_refine=([p1]="1 3" [p2]="2 2" [p3]="3 2" [p4]="4 1")
 for case in ${CASES:-p2 p4}; do
   read -r k r <<<"${degree_refine[$case]}"
   problem="-degree $k -dm_refine $r"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PETSc's snes/tutorials/ex13 (Poisson), built unchanged against the CUDA PETSc, on a
 # Gmsh file of a 13^3 Kuhn box refined by PETSc: 3D P2 (-dm_refine 2) and P4
-# (-dm_refine 1), 1,092,727 unknowns each; with DIM=2 a 125^2 Kuhn square, 2D P2
+# (-dm_refine 1), 1,092,727 unknowns each (CASES may also name p1, -dm_refine 3, 1,092,727
+# unknowns on 6.7M cells, and p3, -dm_refine 2, 3,723,875 unknowns); with DIM=2 a 125^2 Kuhn square, 2D P2
 # (-dm_refine 2) and P4 (-dm_refine 1), 1,002,001 unknowns each (logs ex13_2d_*); CG,
 # rtol 1e-10, vectors on the GPU. Every run
 # with -log_view -log_view_gpu_time (event times with GPU work are n/a without it).
@@ -54,7 +55,7 @@ run() {  # name options...
   echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E 'Linear solve converged|L2 error|^ *[0-9]+: +Main Stage' "$out/$name.log" | head -3 | tr -s ' ' | tr '\n' ';')"
 }
 
-declare -A degree_refine=([p2]="2 2" [p4]="4 1")
+declare -A degree_refine=([p1]="1 3" [p2]="2 2" [p3]="3 2" [p4]="4 1")
 for case in ${CASES:-p2 p4}; do
   read -r k r <<<"${degree_refine[$case]}"
   problem="-potential_petscspace_degree $k -dm_refine $r"
