@@ -4,7 +4,8 @@
 # each for the scalar problem (CASES may also name p1, -dm_refine 3, and p3, -dm_refine 2, as
 # run_ex13.sh), one process, CEED resource /gpu/cuda/gen (kernels JiT-compiled
 # by NVRTC), vectors on the GPU (the examples pick VECCUDA for a /gpu/cuda resource), CG
-# rtol 1e-10 (the examples' own setting, natural norm), -log_view -log_view_gpu_time.
+# rtol 1e-10 (the examples' own setting, natural norm), -log_view -log_view_gpu_time
+# (GPU_TIMER=0: -log_view alone, as run_ex13.sh).
 # The pack (libCEED at 64e0491 with ceed/libceed-femgpu.patch; how it was built: ceed/BUILD.txt) is at
 # .carry/ceed: bin/{bps,multigrid}, lib/libceed.so, include/ (JiT sources, found through
 # CEED_JIT_SOURCE_ROOT, which .carry/ceed/env.sh sets). Runs (RUNS):
@@ -34,7 +35,8 @@ ceed="$repo/.carry/ceed"
 # shellcheck source=/dev/null
 source "$ceed/env.sh"  # CEED_JIT_SOURCE_ROOT, LD_LIBRARY_PATH, PATH
 resource="${CEED_RESOURCE:-/gpu/cuda/gen}"
-common="-ceed $resource -mesh $out/box.msh -simplex -ksp_converged_reason -log_view -log_view_gpu_time ${EXTRA:-}"
+common="-ceed $resource -mesh $out/box.msh -simplex -ksp_converged_reason -log_view ${EXTRA:-}"
+[ "${GPU_TIMER:-1}" = 0 ] || common="$common -log_view_gpu_time"
 coarse=""
 [[ "$resource" == /gpu/* ]] && coarse="-dm_mat_type aijcusparse"
 
