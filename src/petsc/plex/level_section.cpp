@@ -183,7 +183,9 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
   if (n_face_sfs > 0) PetscFunctionReturn(PETSC_SUCCESS);
 #endif
   PetscCall(section_arrays(s, -1, &a));
-  if (a.pStart != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscMPIInt here = a.pStart == 0 ? 1 : 0, everywhere;  // decided alike on every rank: the numbering communicates
+  PetscCallMPI(MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)level)));
+  if (!everywhere) PetscFunctionReturn(PETSC_SUCCESS);
   const PetscInt n = a.pEnd;
   PetscCall(DMGetPointSF(level, &sf));
   PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
@@ -261,36 +263,39 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
 
 PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
 {
+  MPI_Comm comm = PetscObjectComm((PetscObject)level);
   PetscSection fine_section, s;
-  PetscObject disc;
+  PetscObject disc = nullptr;
   PetscInt Nc, pStart, pEnd;
   const char *name = nullptr;
   std::string why;
+  std::vector<LevelConstraint> constraints;
   PetscFunctionBegin;
   *derived = false;
   PetscCall(DMGetLocalSection(fine, &fine_section));
   PetscCall(why_not_derived(fine, level, fine_section, &why));
-  if (!why.empty()) {
+  if (why.empty()) {
+    bool ok;
+    PetscCall(DMGetField(level, 0, nullptr, &disc));
+    PetscCall(level_constraints(fine, fine_section, (PetscFE)disc, &constraints, &ok));
+    if (!ok) why = "the fine section has no DOFs on a point where the level has some, or constrains other components on different nodes of a point";
+  }
+  // Every rank derives, or none: PETSc's build and the global section below communicate,
+  // and a rank's reasons (its cells' types, its points' constraints) are its own.
+  PetscMPIInt here = why.empty() ? 1 : 0, everywhere;
+  PetscCallMPI(MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_LAND, comm));
+  if (!everywhere) {
+    if (why.empty()) why = "another rank's part cannot be derived";
     PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: %s\n", why.c_str()));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(DMGetField(level, 0, nullptr, &disc));
   PetscCall(PetscFEGetNumComponents((PetscFE)disc, &Nc));
-  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)level), &s));
+  PetscCall(PetscSectionCreate(comm, &s));
   PetscCall(PetscSectionSetNumFields(s, 1));
   PetscCall(PetscSectionSetFieldComponents(s, 0, Nc));
   PetscCall(PetscSectionGetChart(fine_section, &pStart, &pEnd));
   PetscCall(PetscSectionSetChart(s, pStart, pEnd));
   PetscCall(set_level_dofs(fine, (PetscFE)disc, s));
-  std::vector<LevelConstraint> constraints;
-  bool ok;
-  PetscCall(level_constraints(fine, fine_section, (PetscFE)disc, &constraints, &ok));
-  if (!ok) {
-    PetscCall(PetscSectionDestroy(&s));
-    PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: the fine section has no DOFs on a point where the level has some, "
-                               "or constrains other components on different nodes of a point\n"));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(PetscSectionSetFromOptions(s));  // as PETSc's build: -petscsection_point_major
   PetscCall(set_constraints(s, constraints));
   PetscCall(PetscObjectGetName(disc, &name));
@@ -298,7 +303,7 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   PetscCall(DMSetLocalSection(level, s));
   bool global_set;
   PetscCall(set_level_global_section(level, s, &global_set));
-  if (!global_set) PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's global section is built by PETSc (the chart does not start at 0, or the mesh is periodic)\n"));
+  if (!global_set) PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's global section is built by PETSc (a chart that does not start at 0, or a mesh periodic through face SFs)\n"));
   PetscCall(PetscSectionDestroy(&s));
   *derived = true;
   PetscFunctionReturn(PETSC_SUCCESS);
