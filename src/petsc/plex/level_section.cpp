@@ -192,7 +192,10 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
   std::vector<char> ghost(static_cast<size_t>(n), 0);
   if (nroots >= 0) {
     PetscCheck(nroots >= n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "fem_gpu_pmg: point SF roots %" PetscInt_FMT " < points %" PetscInt_FMT, nroots, n);
-    for (PetscInt i = 0; i < nleaves; ++i) ghost[static_cast<size_t>(ilocal ? ilocal[i] : i)] = 1;
+    for (PetscInt i = 0; i < nleaves; ++i) {
+      const PetscInt leaf = ilocal ? ilocal[i] : i;
+      if (leaf < n) ghost[static_cast<size_t>(leaf)] = 1;  // a leaf past the section's chart has no DOFs here
+    }
   }
   // Offsets: owned points in point order, then the ranks before added, then ghosts' from
   // their owners.
