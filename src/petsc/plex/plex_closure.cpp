@@ -291,11 +291,14 @@ std::uint64_t key_hash(const Cones &cones, PetscInt p, std::uint64_t h = 1469598
 constexpr PetscInt kThreadedCells = 1 << 16;
 
 // Each distinct key hash of cells [cStart, cEnd) with the first cell that has it; every
-// cell's hash into `codes`. Threads (OpenMP, where built with it) take contiguous blocks.
-void hash_cells(const Cones &cones, PetscInt cStart, PetscInt cEnd, std::vector<std::uint64_t> *codes, std::map<std::uint64_t, PetscInt> *first)
+// cell's hash into `codes`; then every cell's whole key compared with its hash's first
+// cell's (`collision`). Threads (OpenMP, where built with it) take contiguous blocks.
+void hash_cells(const Cones &cones, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashed)
 {
-  first->clear();
-  codes->resize(static_cast<size_t>(cEnd - cStart));
+  std::vector<std::uint64_t> &codes = hashed->codes;
+  std::map<std::uint64_t, PetscInt> &first = hashed->first;
+  first.clear();
+  codes.resize(static_cast<size_t>(cEnd - cStart));
 #pragma omp parallel if (cEnd - cStart > kThreadedCells)
   {
     std::unordered_map<std::uint64_t, PetscInt> mine;
@@ -304,36 +307,42 @@ void hash_cells(const Cones &cones, PetscInt cStart, PetscInt cEnd, std::vector<
 #pragma omp for schedule(static)
     for (PetscInt c = cStart; c < cEnd; ++c) {
       const std::uint64_t h = key_hash(cones, c);
-      (*codes)[static_cast<size_t>(c - cStart)] = h;
+      codes[static_cast<size_t>(c - cStart)] = h;
       if (any && h == last) continue;  // neighbouring cells often share a pattern
       mine.emplace(h, c);              // keeps the first cell of this thread's block
       last = h, any = true;
     }
 #pragma omp critical
     for (const auto &[h, c] : mine) {
-      auto it = first->find(h);
-      if (it == first->end() || c < it->second) (*first)[h] = c;
+      auto it = first.find(h);
+      if (it == first.end() || c < it->second) first[h] = c;
     }
   }
+  std::unordered_map<std::uint64_t, ClosureKey> keys;  // each hash's first cell's whole key
+  for (const auto &[h, c] : first) closure_key(cones, c, &keys[h]);
+  PetscInt collision = -1;
+#pragma omp parallel for schedule(static) reduction(max : collision) if (cEnd - cStart > kThreadedCells)
+  for (PetscInt c = cStart; c < cEnd; ++c) {
+    const ClosureKey &key = keys.at(codes[static_cast<size_t>(c - cStart)]);
+    size_t pos = 0;
+    if (!matches_key(cones, c, key, &pos) || pos != key.size()) collision = std::max(collision, c);
+  }
+  hashed->collision = collision;
 }
 
 // The fast path: every cell's key, its pattern (PETSc's closure of the first cell with the
 // key, read once), then its DOFs from the section's arrays. Cells are keyed by a hash of
-// their key; each cell's full key is compared with its pattern's before it is used, so
-// a hash collision is found (and the caller falls back to PETSc's closures) rather than
-// giving wrong maps.
+// their key; every cell's full key was compared with its pattern's when the hashes were
+// made (hash_cells), so a hash collision is found (and the caller falls back to PETSc's
+// closures) rather than giving wrong maps.
 PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt width, std::vector<int> *indices, bool *ok,
                                    CellKeyHashes *hashes)
 {
-  struct Entry {
-    ClosureKey key;
-    Pattern pattern;
-  };
   Cones cones;
   PetscInt fields;
   std::vector<FieldLayout> layouts;
   CellKeyHashes own;
-  std::unordered_map<std::uint64_t, Entry> entries;
+  std::unordered_map<std::uint64_t, Pattern> patterns;  // by key hash
   PetscFunctionBegin;
   PetscCall(get_cones(dm, &cones));
   PetscCall(PetscSectionGetNumFields(section, &fields));
@@ -343,24 +352,20 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
   }
   CellKeyHashes &hashed = hashes ? *hashes : own;
   if (hashed.cones != cones.points || hashed.cStart != cStart || hashed.cEnd != cEnd) {
-    hash_cells(cones, cStart, cEnd, &hashed.codes, &hashed.first);
+    hash_cells(cones, cStart, cEnd, &hashed);
     hashed.cones = cones.points, hashed.cStart = cStart, hashed.cEnd = cEnd;
   }
   const std::vector<std::uint64_t> &codes = hashed.codes;
   for (const auto &[h, c] : hashed.first) {  // PETSc's closure of one cell per pattern
-    Entry e;
-    closure_key(cones, c, &e.key);
-    PetscCall(calibrate(dm, section, layouts, cones, c, &e.pattern));
-    entries.emplace(h, std::move(e));
+    PetscCall(calibrate(dm, section, layouts, cones, c, &patterns[h]));
   }
   indices->resize(static_cast<size_t>(width) * static_cast<size_t>(cEnd - cStart));
-  PetscInt failed = -1;  // the first cell whose key or DOF count does not fit its pattern
+  PetscInt failed = hashed.collision;  // a cell whose key or DOF count does not fit its pattern
+  const PetscInt placed_end = failed < 0 ? cEnd : cStart;  // a collision: no cell is placed
 #pragma omp parallel for schedule(static) reduction(max : failed) if (cEnd - cStart > kThreadedCells)
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    const Entry &e = entries.at(codes[static_cast<size_t>(c - cStart)]);
-    size_t pos = 0;
-    if (!matches_key(cones, c, e.key, &pos) || pos != e.key.size() ||
-        !place_cell(cones, c, e.pattern, layouts, width, indices->data() + static_cast<size_t>(c - cStart) * static_cast<size_t>(width)))
+  for (PetscInt c = cStart; c < placed_end; ++c) {
+    const Pattern &pattern = patterns.at(codes[static_cast<size_t>(c - cStart)]);
+    if (!place_cell(cones, c, pattern, layouts, width, indices->data() + static_cast<size_t>(c - cStart) * static_cast<size_t>(width)))
       failed = std::max(failed, c);
   }
   *ok = failed < 0;

@@ -34,6 +34,10 @@ struct CellKeyHashes {
   PetscInt cStart = 0, cEnd = 0;
   std::vector<std::uint64_t> codes;  // per cell
   std::map<std::uint64_t, PetscInt> first;
+  // The first cell whose whole key differs from its hash's first cell's (a hash
+  // collision), -1 if none: checked once here, so each closure built from these hashes
+  // (the field's, the coordinates', a p-multigrid level's) does not walk the keys again.
+  PetscInt collision = -1;
 };
 
 // `from_patterns` (optional) says whether the fast path gave the indices (false: it fell
