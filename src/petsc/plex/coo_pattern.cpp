@@ -6,6 +6,7 @@
 #include "petsc/plex/coo_pattern.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #ifdef _OPENMP
@@ -24,12 +25,26 @@ std::vector<PetscCount> entry_offsets(const std::vector<CooBlock> &blocks)
   return o;
 }
 
-// A "slot", one row of one cell matrix: its cell's local indices, its first entry, and
-// how many of the cell's DOFs are kept (the row's kept entries).
+// A "slot", one row of one cell matrix: its block, cell and row within the cell (8 bytes:
+// a slot per kept cell-matrix row, 12M at a P1 level of 843k tetrahedra).
 struct Slot {
-  const int *cell;
-  PetscInt width, kept;
-  PetscCount entry;
+  std::int32_t cell;
+  std::uint16_t block, row;
+};
+
+// What a slot stands for: its cell's local indices, its first entry in the appended cell
+// matrices, and how many of the cell's DOFs are kept (the row's kept entries).
+struct Cells {
+  const std::vector<CooBlock> &blocks;
+  const std::vector<PetscCount> &offset;         // entry_offsets
+  std::vector<std::vector<std::uint16_t>> kept;  // per block, per cell
+  const int *cell(const Slot &s) const { return blocks[s.block].local + static_cast<size_t>(s.cell) * blocks[s.block].width; }
+  PetscInt width(const Slot &s) const { return blocks[s.block].width; }
+  PetscCount entry(const Slot &s) const
+  {
+    const PetscCount w = blocks[s.block].width;
+    return offset[s.block] + (static_cast<PetscCount>(s.cell) * w + s.row) * w;
+  }
 };
 
 // The slots of each local index (as a row), ascending: a counting sort. Entries with a
@@ -39,17 +54,30 @@ struct RowSlots {
   std::vector<Slot> slot;
 };
 
-PetscErrorCode row_slots(const std::vector<CooBlock> &blocks, const std::vector<PetscCount> &offset, PetscInt n_local, const PetscInt *g, RowSlots *rs)
+PetscErrorCode row_slots(Cells *cells, PetscInt n_local, const PetscInt *g, RowSlots *rs)
 {
+  const std::vector<CooBlock> &blocks = cells->blocks;
   PetscFunctionBegin;
+  PetscCheck(blocks.size() <= 0xffff, PETSC_COMM_SELF, PETSC_ERR_SUP, "COO pattern of the cell matrices: %zu blocks of cells (at most 65535)", blocks.size());
   rs->start.assign(static_cast<size_t>(n_local) + 1, 0);
-  for (const CooBlock &b : blocks)
-    for (PetscCount k = 0; k < static_cast<PetscCount>(b.n_cells) * b.width; ++k) {
-      const int r = b.local[k];
-      PetscCheck(r < n_local, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-                 "COO pattern of the cell matrices: closure map entry %d is past the local vector (%" PetscInt_FMT " entries)", r, n_local);
-      if (r >= 0 && g[r] >= 0) ++rs->start[static_cast<size_t>(r) + 1];
+  cells->kept.assign(blocks.size(), {});
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const CooBlock &blk = blocks[b];
+    PetscCheck(blk.width <= 0xffff && blk.n_cells <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "COO pattern of the cell matrices: %" PetscInt_FMT " cells of %" PetscInt_FMT " DOFs in one block (at most 2^31 cells of 65535)", blk.n_cells,
+               blk.width);
+    cells->kept[b].resize(static_cast<size_t>(blk.n_cells));
+    for (PetscInt c = 0; c < blk.n_cells; ++c) {
+      std::uint16_t kept = 0;
+      for (PetscInt j = 0; j < blk.width; ++j) {
+        const int r = blk.local[c * blk.width + j];
+        PetscCheck(r < n_local, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                   "COO pattern of the cell matrices: closure map entry %d is past the local vector (%" PetscInt_FMT " entries)", r, n_local);
+        if (r >= 0 && g[r] >= 0) ++rs->start[static_cast<size_t>(r) + 1], ++kept;
+      }
+      cells->kept[b][static_cast<size_t>(c)] = kept;
     }
+  }
   for (PetscInt r = 0; r < n_local; ++r) rs->start[r + 1] += rs->start[r];
   rs->slot.resize(static_cast<size_t>(rs->start[n_local]));
   std::vector<PetscCount> next(rs->start.begin(), rs->start.end() - 1);
@@ -57,10 +85,8 @@ PetscErrorCode row_slots(const std::vector<CooBlock> &blocks, const std::vector<
     const PetscInt w = blocks[b].width;
     for (PetscInt c = 0; c < blocks[b].n_cells; ++c) {
       const int *cell = blocks[b].local + c * w;
-      PetscInt kept = 0;
-      for (PetscInt j = 0; j < w; ++j) kept += cell[j] >= 0 && g[cell[j]] >= 0;
       for (PetscInt i = 0; i < w; ++i)
-        if (cell[i] >= 0 && g[cell[i]] >= 0) rs->slot[next[cell[i]]++] = {cell, w, kept, offset[b] + (static_cast<PetscCount>(c) * w + i) * w};
+        if (cell[i] >= 0 && g[cell[i]] >= 0) rs->slot[next[cell[i]]++] = {static_cast<std::int32_t>(c), static_cast<std::uint16_t>(b), static_cast<std::uint16_t>(i)};
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -90,16 +116,18 @@ struct Part {
 
 // Row r's unique entries appended to `part`, its cell entries written to perm from
 // `first` on (the kept entries of the rows before it).
-void add_row(const RowSlots &rs, const PetscInt *g, PetscInt r, PetscCount first, Scratch *s, Part *part, PetscCount *perm)
+void add_row(const Cells &cells, const RowSlots &rs, const PetscInt *g, PetscInt r, PetscCount first, Scratch *s, Part *part, PetscCount *perm)
 {
   s->columns.clear();
   s->kept.clear();
   for (PetscCount k = rs.start[r]; k < rs.start[r + 1]; ++k) {
     const Slot &sl = rs.slot[k];
-    for (PetscInt j = 0; j < sl.width; ++j) {
-      const PetscInt c = sl.cell[j];
+    const int *cell = cells.cell(sl);
+    const PetscCount entry = cells.entry(sl);
+    for (PetscInt j = 0; j < cells.width(sl); ++j) {
+      const PetscInt c = cell[j];
       if (c < 0 || g[c] < 0) continue;
-      s->kept.push_back({c, sl.entry + j});
+      s->kept.push_back({c, entry + j});
       if (s->mark[c] != r) s->mark[c] = r, s->columns.push_back({g[c], c});
     }
   }
@@ -147,7 +175,8 @@ PetscErrorCode coo_pattern_build(const std::vector<CooBlock> &blocks, PetscInt n
   RowSlots rs;
   PetscFunctionBegin;
   const std::vector<PetscCount> offset = entry_offsets(blocks);
-  PetscCall(row_slots(blocks, offset, n_local, global_of_local, &rs));
+  Cells cells{blocks, offset, {}};
+  PetscCall(row_slots(&cells, n_local, global_of_local, &rs));
   std::vector<PetscInt> order;  // the local indices that are rows, in global order
   for (PetscInt r = 0; r < n_local; ++r)
     if (rs.start[r + 1] > rs.start[r]) order.push_back(r);
@@ -155,7 +184,7 @@ PetscErrorCode coo_pattern_build(const std::vector<CooBlock> &blocks, PetscInt n
   std::vector<PetscCount> first(order.size() + 1, 0);  // each row's first place in perm
   for (size_t t = 0; t < order.size(); ++t) {
     first[t + 1] = first[t];
-    for (PetscCount k = rs.start[order[t]]; k < rs.start[order[t] + 1]; ++k) first[t + 1] += rs.slot[k].kept;
+    for (PetscCount k = rs.start[order[t]]; k < rs.start[order[t] + 1]; ++k) first[t + 1] += cells.kept[rs.slot[k].block][static_cast<size_t>(rs.slot[k].cell)];
   }
   *pattern = CooPattern();
   pattern->n_entries = offset.back();
@@ -168,7 +197,7 @@ PetscErrorCode coo_pattern_build(const std::vector<CooBlock> &blocks, PetscInt n
   auto run = [&](int t, int nt) {  // thread t of nt: its run of rows
     Scratch s(n_local);
     const size_t begin = order.size() * t / nt, end = order.size() * (t + 1) / nt;
-    for (size_t i = begin; i < end; ++i) add_row(rs, global_of_local, order[i], first[i], &s, &parts[t], pattern->perm.data());
+    for (size_t i = begin; i < end; ++i) add_row(cells, rs, global_of_local, order[i], first[i], &s, &parts[t], pattern->perm.data());
   };
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
