@@ -5,12 +5,16 @@
 // and free, with a Dirichlet condition on the "left" faces) and the coordinate map, for
 // every degree in -degrees, scalar and vector fields (-components 1 or the dimension),
 // P1 or P2 coordinates, on box meshes or a Gmsh file (-dm_plex_filename: other
-// orientations), on any number of ranks. Also that each cell's own DOFs (its interior
+// orientations), on any number of ranks. Also that the section SF femgpu sets from the
+// sections' arrays (section_sf.h) has PETSc's graph (PetscSFSetGraphSection): the same
+// roots, and the same leaves in the same order with the same remote (rank, index), ghosts
+// included. Also that each cell's own DOFs (its interior
 // nodes, the first lagrange_interior_dimension x C entries of its closure), which the
 // kernels add to without atomics, appear in no other cell's closure and once in its own.
 // Exit code 1 on the first difference.
 #include <petscdmplex.h>
 #include <petscfe.h>
+#include <petscsf.h>
 
 #include <map>
 #include <vector>
@@ -20,6 +24,7 @@
 #include "left_boundary.h"
 #include "petsc/plex/mesh_geometry.h"
 #include "petsc/plex/plex_maps.h"
+#include "petsc/plex/section_sf.h"
 
 static const char help[] = "Compares femgpu's closure maps with DMPlexVecGetClosure cell by cell.\n"
                            "  -degrees 1,2,3 -components C (0: the dimension) -coordinate_degree 1|2\n";
@@ -77,6 +82,38 @@ PetscInt shared_own_dofs(const std::vector<int> &map, PetscInt n_cells, PetscInt
   return shared;
 }
 
+// The entries where two SF graphs differ (sizes, each leaf's local index and its root).
+PetscErrorCode sf_differences(PetscSF a, PetscSF b, PetscInt *differences)
+{
+  PetscInt ra, rb, la, lb;
+  const PetscInt *ia, *ib;
+  const PetscSFNode *ma, *mb;
+  PetscFunctionBegin;
+  PetscCall(PetscSFGetGraph(a, &ra, &la, &ia, &ma));
+  PetscCall(PetscSFGetGraph(b, &rb, &lb, &ib, &mb));
+  *differences = (ra != rb) + (la != lb);
+  for (PetscInt l = 0; l < la && l < lb; ++l)
+    *differences += (ia ? ia[l] : l) != (ib ? ib[l] : l) || ma[l].rank != mb[l].rank || ma[l].index != mb[l].index;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// PETSc's section SF against the one femgpu sets on the DM (the DM has none before).
+PetscErrorCode section_sf_differences(DM dm, PetscInt *differences)
+{
+  PetscSection local, global;
+  PetscSF petsc, ours;
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalSection(dm, &local));
+  PetscCall(DMGetGlobalSection(dm, &global));
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)dm), &petsc));
+  PetscCall(PetscSFSetGraphSection(petsc, local, global));
+  PetscCall(femgpu::plex_set_section_sf(dm));
+  PetscCall(DMGetSectionSF(dm, &ours));
+  PetscCall(sf_differences(petsc, ours, differences));
+  PetscCall(PetscSFDestroy(&petsc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode count_differences(DM dm, PetscInt owned, PetscInt *differences, PetscInt *checked)
 {
   femgpu::PlexMaps maps;
@@ -102,6 +139,9 @@ PetscErrorCode count_differences(DM dm, PetscInt owned, PetscInt *differences, P
   *checked = static_cast<PetscInt>(maps.all.size() + maps.coordinates.size());
   if (maps.n_cells > 0 && !maps.from_patterns) ++*differences;
   *differences += shared_own_dofs(maps.all, maps.n_cells, owned);
+  PetscInt sf = 0;
+  PetscCall(section_sf_differences(dm, &sf));
+  *differences += sf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,12 +7,13 @@
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_PlexMaps, FEMGPU_BoundaryPlan, FEMGPU_BoundaryValues;
+PetscLogEvent FEMGPU_PlexMaps, FEMGPU_SectionSF, FEMGPU_BoundaryPlan, FEMGPU_BoundaryValues;
 
 PetscErrorCode PlexRegisterLogEvents()
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventRegister("FEMGPUPlexMaps", DM_CLASSID, &FEMGPU_PlexMaps));
+  PetscCall(PetscLogEventRegister("FEMGPUSectionSF", DM_CLASSID, &FEMGPU_SectionSF));
   PetscCall(PetscLogEventRegister("FEMGPUBdPlan", DM_CLASSID, &FEMGPU_BoundaryPlan));
   PetscCall(PetscLogEventRegister("FEMGPUBdValues", DM_CLASSID, &FEMGPU_BoundaryValues));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -12,6 +12,7 @@
 #include "petsc/plex/plex_coordinates.h"
 #include "petsc/plex/plex_events.h"
 #include "petsc/plex/section_arrays.h"
+#include "petsc/plex/section_sf.h"
 
 namespace femgpu {
 
@@ -317,6 +318,11 @@ PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
   PetscCall(PetscLogEventBegin(FEMGPU_PlexMaps, dm, 0, 0, 0));
   PetscCall(plex_build_maps(dm, built.get(), mesh ? mesh->get() : nullptr));
   PetscCall(PetscLogEventEnd(FEMGPU_PlexMaps, dm, 0, 0, 0));
+  // The section SF from the same arrays, before the first DMGlobalToLocal would build it
+  // (femgpu maps a DM at the first residual's boundary values, ahead of SNES's DMGlobalToLocal).
+  PetscCall(PetscLogEventBegin(FEMGPU_SectionSF, dm, 0, 0, 0));
+  PetscCall(plex_set_section_sf(dm));
+  PetscCall(PetscLogEventEnd(FEMGPU_SectionSF, dm, 0, 0, 0));
   if (mesh) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));  // used once: the other DM's maps are not kept alive
   now.maps = built;
   *maps = built;
