@@ -157,32 +157,32 @@ PetscErrorCode set_constraints(PetscSection s, const std::vector<LevelConstraint
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The array where PETSc 3.18 to 3.26 keep a section's offsets (allocated by
+// PetscSectionSetChart), to be written at once: PetscSectionSetOffset is a call per point,
+// and a P1 level of 843k tetrahedra has 3.7M points, most of them without DOFs (two calls
+// each with the field: 0.12 s of the level's setup). For a section that is never set up
+// (the global section: PetscSectionSetUp would compute offsets of its own), writing the
+// array is what the per-point calls do.
+PetscErrorCode offsets_array(PetscSection section, PetscInt n, PetscInt **offsets)
+{
+  PetscFunctionBegin;
+  PetscCheck(section->pStart == 0 && section->pEnd == n && (n == 0 || section->atlasOff), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "fem_gpu_pmg: the level's global section has no offsets array for its chart [%" PetscInt_FMT ", %" PetscInt_FMT ")", section->pStart,
+             section->pEnd);
+  *offsets = section->atlasOff;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The level's global section, as DMGetGlobalSection would build it from the level's local
 // section `s` and the point SF with PetscSectionCreateGlobalSection: a point this rank owns
 // keeps its DOF and constraint counts and is numbered in point order after the DOFs of
 // the ranks before it (constrained DOFs left out); a point another rank owns has -(dof+1)
 // DOFs and the offset -(offset+1) of its owner's numbering. PETSc's build makes about a
 // dozen section calls for every point of the mesh (3.7M at 843k tetrahedra), most of them
-// on points without DOFs; here a point without DOFs costs two. *set is false (PETSc then
-// builds it on first use) where the chart does not start at 0 or the mesh is periodic
-// through face SFs (PETSc numbers over another SF there).
-// PetscSectionSetOffset of every point of the chart at once, into the section's own array
-// (where PETSc 3.18 to 3.26 keep the offsets, allocated by PetscSectionSetChart): the
-// setter is a call per point, and a P1 level of 843k tetrahedra has 3.7M points, most of
-// them without DOFs (two calls each with the field: 0.12 s of the level's setup). For a
-// section that is never set up (the global section: PetscSectionSetUp would compute
-// offsets of its own), this is what the per-point calls leave.
-PetscErrorCode write_offsets(PetscSection section, const std::vector<PetscInt> &offset)
-{
-  PetscFunctionBegin;
-  const PetscInt n = section->pEnd - section->pStart;
-  PetscCheck(section->pStart == 0 && static_cast<PetscInt>(offset.size()) >= n && (n == 0 || section->atlasOff), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "fem_gpu_pmg: the level's global section has no offsets array for its chart [%" PetscInt_FMT ", %" PetscInt_FMT ")", section->pStart,
-             section->pEnd);
-  std::copy(offset.begin(), offset.begin() + n, section->atlasOff);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
+// on points without DOFs; here such a point costs no call (the offsets are written into the
+// section's array at once). *set is false (PETSc then builds it on first use) where the
+// chart does not start at 0 or the mesh is periodic through face SFs (PETSc numbers over
+// another SF there).
 PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
 {
   SectionArrays a;
@@ -201,8 +201,11 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
 #endif
   PetscCall(section_arrays(s, -1, &a));
   PetscMPIInt here = a.pStart == 0 ? 1 : 0, everywhere;  // decided alike on every rank: the numbering communicates
-  PetscCallMPI(MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)level)));
+  MPI_Comm comm = PetscObjectComm((PetscObject)level);
+  PetscMPIInt size;
+  PetscCallMPI(MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_LAND, comm));
   if (!everywhere) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
   const PetscInt n = a.pEnd;
   PetscCall(DMGetPointSF(level, &sf));
   PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
@@ -214,29 +217,10 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
       if (leaf < n) ghost[static_cast<size_t>(leaf)] = 1;  // a leaf past the section's chart has no DOFs here
     }
   }
-  // Offsets: owned points in point order, then the ranks before added, then ghosts' from
-  // their owners.
-  std::vector<PetscInt> offset(static_cast<size_t>(std::max(nroots, n)), 0);
-  PetscInt owned = 0, before = 0;
-  for (PetscInt p = 0; p < n; ++p) {
-    offset[static_cast<size_t>(p)] = owned;
-    if (!ghost[static_cast<size_t>(p)]) owned += a.dof(p) - a.n_constrained(p);
-  }
-  PetscCallMPI(MPI_Scan(&owned, &before, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)level)));
-  before -= owned;
-  for (PetscInt p = 0; p < n; ++p) offset[static_cast<size_t>(p)] += before;
-  if (nroots >= 0) {
-    std::vector<PetscInt> neg(offset.size(), 0), recv(offset.size(), 0);
-    for (PetscInt p = 0; p < n; ++p) neg[static_cast<size_t>(p)] = -(offset[static_cast<size_t>(p)] + 1);
-    PetscCall(PetscSFBcastBegin(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
-    for (PetscInt p = 0; p < n; ++p)
-      if (ghost[static_cast<size_t>(p)]) offset[static_cast<size_t>(p)] = recv[static_cast<size_t>(p)];
-  }
   PetscSection gs, gfs;
   PetscCall(PetscSectionGetFieldComponents(s, 0, &Nc));
   PetscCall(PetscSectionGetFieldName(s, 0, &name));
-  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)level), &gs));
+  PetscCall(PetscSectionCreate(comm, &gs));
   PetscCall(PetscSectionSetNumFields(gs, 1));
   PetscCall(PetscSectionSetFieldComponents(gs, 0, Nc));
   if (name) PetscCall(PetscSectionSetFieldName(gs, 0, name));
@@ -244,6 +228,27 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
   PetscCall(PetscSectionGetField(gs, 0, &gfs));
   PetscCall(PetscSectionSetIncludesConstraints(gs, PETSC_FALSE));
   PetscCall(PetscSectionSetIncludesConstraints(gfs, PETSC_FALSE));
+  // Offsets: owned points in point order, then the ranks before added, then ghosts' from
+  // their owners (none on one rank).
+  PetscInt *offset, *field_offset, owned = 0, before = 0;
+  PetscCall(offsets_array(gs, n, &offset));
+  PetscCall(offsets_array(gfs, n, &field_offset));
+  for (PetscInt p = 0; p < n; ++p) {
+    offset[p] = owned;
+    if (!ghost[static_cast<size_t>(p)]) owned += a.dof(p) - a.n_constrained(p);
+  }
+  PetscCallMPI(MPI_Scan(&owned, &before, 1, MPIU_INT, MPI_SUM, comm));
+  before -= owned;
+  for (PetscInt p = 0; p < n; ++p) offset[p] += before;
+  if (nroots >= 0 && size > 1) {
+    std::vector<PetscInt> neg(static_cast<size_t>(std::max(nroots, n)), 0), recv(neg.size(), 0);
+    for (PetscInt p = 0; p < n; ++p) neg[static_cast<size_t>(p)] = -(offset[p] + 1);
+    PetscCall(PetscSFBcastBegin(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
+    for (PetscInt p = 0; p < n; ++p)
+      if (ghost[static_cast<size_t>(p)]) offset[p] = recv[static_cast<size_t>(p)];
+  }
+  std::copy(offset, offset + n, field_offset);
   // The counts as the owner's first: PETSc checks constraint indices against them.
   for (PetscInt p = 0; p < n; ++p) {
     const PetscInt dof = a.dof(p), cdof = a.n_constrained(p);
@@ -256,8 +261,6 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
       PetscCall(PetscSectionSetFieldConstraintDof(gs, p, 0, cdof));
     }
   }
-  PetscCall(write_offsets(gs, offset));
-  PetscCall(write_offsets(gfs, offset));
   PetscCall(PetscSectionSetUpBC(gs));
   PetscCall(PetscSectionSetUpBC(gfs));
   for (PetscInt p = 0; p < n; ++p) {

@@ -11,8 +11,8 @@
 // the fine one has them). PETSc's own build walks every point of the mesh with several
 // calls each and completes the labels again: at 843k tetrahedra it was most of a level's
 // setup. With the local section it sets the global section PETSc would make from it and
-// the point SF (PetscSectionCreateGlobalSection's layout, ghosts included), with two
-// section calls for a point without DOFs where PETSc's build makes about a dozen.
+// the point SF (PetscSectionCreateGlobalSection's layout, ghosts included), with no
+// section call for a point without DOFs where PETSc's build makes about a dozen.
 // Does not: derive where the layout could differ from PETSc's: several fields, anchors,
 // a section permutation (-dm_reorder_section), a field label, tensor or ghost cells, an
 // uninterpolated mesh, a vector cell height, or a level element with more than one node on
