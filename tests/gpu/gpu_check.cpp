@@ -247,7 +247,7 @@ PetscErrorCode coefficient_values(const ActionIR &ir, const Mesh &m, std::mt1993
   PetscFunctionBeginUser;
   for (const CoefficientInfo &ci : ir.coefficients) {
     PetscInt size = m.maps.local_size, cells, width;
-    std::vector<int> map = m.maps.all;
+    std::vector<int> map(m.maps.all.begin(), m.maps.all.end());
     if (ci.element != ir.signature.element) {
       DM cdm;
       PetscFE fe;

@@ -70,7 +70,7 @@ PetscErrorCode slow_closures(DM dm, PetscSection section, bool mark, std::vector
 // rank with cells whose maps did not come from the fast path counts as one more (it fell
 // back to the slow path, so the comparison would not test the fast one).
 // Own DOFs (entries below `owned` of a cell) that appear more than once in the whole map.
-PetscInt shared_own_dofs(const std::vector<int> &map, PetscInt n_cells, PetscInt owned)
+PetscInt shared_own_dofs(const femgpu::IndexArray &map, PetscInt n_cells, PetscInt owned)
 {
   if (n_cells == 0 || owned == 0) return 0;
   const size_t width = map.size() / static_cast<size_t>(n_cells);

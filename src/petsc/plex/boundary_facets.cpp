@@ -147,7 +147,7 @@ PlexMaps subset_maps(const PlexMaps &all, const std::vector<PetscInt> &cells)
   s.local_size = all.local_size;
   s.global_size = all.global_size;
   s.from_patterns = all.from_patterns;
-  auto rows = [&](const std::vector<int> &from, PetscInt width, std::vector<int> *to) {
+  auto rows = [&](const IndexArray &from, PetscInt width, IndexArray *to) {
     if (from.empty()) return;
     for (PetscInt c : cells)
       to->insert(to->end(), from.begin() + c * width, from.begin() + (c + 1) * width);

@@ -116,7 +116,7 @@ PetscErrorCode plex_field_map(DM dm, PetscInt field, PetscInt *n_cells, PetscInt
 {
   PetscSection section;
   PetscInt cStart, cEnd, total, offset = 0;
-  std::vector<int> all;
+  IndexArray all;
   PetscFunctionBegin;
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   *n_cells = cEnd - cStart;

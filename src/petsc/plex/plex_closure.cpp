@@ -214,7 +214,7 @@ PetscErrorCode calibrate(DM dm, PetscSection section, const std::vector<FieldLay
 // Whether the fast closures agree with DMPlexVecGetClosure on up to 64 cells spread over
 // the range (the first and last included): a closure permutation or another layout would
 // differ on every cell, so a sample finds it.
-PetscErrorCode agrees_with_petsc(DM dm, PetscSection section, Vec idx, PetscInt cStart, PetscInt cEnd, PetscInt width, const std::vector<int> &indices,
+PetscErrorCode agrees_with_petsc(DM dm, PetscSection section, Vec idx, PetscInt cStart, PetscInt cEnd, PetscInt width, const IndexArray &indices,
                                  bool *agrees)
 {
   const PetscInt n = cEnd - cStart, samples = std::min<PetscInt>(n, 64);
@@ -231,7 +231,7 @@ PetscErrorCode agrees_with_petsc(DM dm, PetscSection section, Vec idx, PetscInt 
 
 }  // namespace
 
-PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices)
+PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices)
 {
   Vec idx;
   std::vector<int> cell;
@@ -335,7 +335,7 @@ void hash_cells(const Cones &cones, PetscInt cStart, PetscInt cEnd, CellKeyHashe
 // their key; every cell's full key was compared with its pattern's when the hashes were
 // made (hash_cells), so a hash collision is found (and the caller falls back to PETSc's
 // closures) rather than giving wrong maps.
-PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt width, std::vector<int> *indices, bool *ok,
+PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt width, IndexArray *indices, bool *ok,
                                    CellKeyHashes *hashes)
 {
   Cones cones;
@@ -375,7 +375,7 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
 
 }  // namespace
 
-PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices, bool *from_patterns,
+PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices, bool *from_patterns,
                                     CellKeyHashes *hashes)
 {
   PetscInt depth, dim;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "petsc/base/petsc_compat.h"
+#include "petsc/plex/index_array.h"
 
 namespace femgpu {
 
@@ -43,9 +44,9 @@ struct CellKeyHashes {
 // `from_patterns` (optional) says whether the fast path gave the indices (false: it fell
 // back to plex_closure_indices_by_vec). `hashes` (optional) keeps the cells' key hashes
 // for a later call on the same cones, or supplies them from an earlier one.
-PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices,
+PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices,
                                     bool *from_patterns = nullptr, CellKeyHashes *hashes = nullptr);
 
-PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, std::vector<int> *indices);
+PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices);
 
 }  // namespace femgpu

@@ -180,7 +180,8 @@ static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, Cell
 {
   DM cdm;
   PetscSection csection;
-  std::vector<int> per_component, order;
+  IndexArray per_component;
+  std::vector<int> order;
   PetscInt width = 0, dim;
   PetscFunctionBegin;
   PetscCall(DMGetCoordinateDM(dm, &cdm));

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "form/form.h"
+#include "petsc/plex/index_array.h"
 #include "petsc/plex/plex_closure.h"
 
 namespace femgpu {
@@ -29,14 +30,14 @@ namespace femgpu {
 struct PlexMaps {
   PetscInt n_cells = 0;
   PetscInt width = 0;              // closure DOFs of a cell: n_basis * C
-  std::vector<int> free;           // n_cells x width, constrained = -1
-  std::vector<int> all;            // n_cells x width
+  IndexArray free;                 // n_cells x width, constrained = -1
+  IndexArray all;                  // n_cells x width
   PetscInt coordinate_width = 0;   // coordinate nodes per cell
-  std::vector<int> coordinates;    // n_cells x coordinate_width: each node's first coordinate
+  IndexArray coordinates;          // n_cells x coordinate_width: each node's first coordinate
   PetscInt local_size = 0;         // storage of the local section
   // On one rank: `free` renumbered into the global Vec (constrained = -1), so a GPU
   // MatMult can read x and add into y without DMGlobalToLocal/DMLocalToGlobal.
-  std::vector<int> global_free;
+  IndexArray global_free;
   PetscInt global_size = 0;
   bool from_patterns = false;      // both closures came from the fast path (plex_closure.h)
   // What belongs to the mesh, not the field: the cells' closure keys and what the

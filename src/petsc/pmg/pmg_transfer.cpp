@@ -120,14 +120,17 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering num
   d.shape.components = r->op.signature.element.components;
   d.n_cells = static_cast<int>(r->op.mesh_maps().n_cells);
   if (numbering == Numbering::Global) {
-    d.row_map = r->op.mesh_maps().global_free;
-    d.col_map = c->op.mesh_maps().global_free;
+    const IndexArray &row = r->op.mesh_maps().global_free, &col = c->op.mesh_maps().global_free;
+    d.row_map.assign(row.begin(), row.end());
+    d.col_map.assign(col.begin(), col.end());
     d.n_rows = static_cast<size_t>(r->op.mesh_maps().global_size);
     d.n_cols = static_cast<size_t>(c->op.mesh_maps().global_size);
     d.row_weight = inverse_multiplicity_global(r->op.mesh_maps());
   } else {
-    d.row_map = constrained ? r->op.mesh_maps().free : r->op.mesh_maps().all;
-    d.col_map = constrained ? c->op.mesh_maps().free : c->op.mesh_maps().all;
+    const IndexArray &row = constrained ? r->op.mesh_maps().free : r->op.mesh_maps().all;
+    const IndexArray &col = constrained ? c->op.mesh_maps().free : c->op.mesh_maps().all;
+    d.row_map.assign(row.begin(), row.end());
+    d.col_map.assign(col.begin(), col.end());
     d.n_rows = static_cast<size_t>(r->op.mesh_maps().local_size);
     d.n_cols = static_cast<size_t>(c->op.mesh_maps().local_size);
     PetscCall(inverse_multiplicity(r->op.dm, r->op.mesh_maps(), constrained, &d.row_weight));
