@@ -3,10 +3,11 @@
 
 namespace femgpu::kernel {
 
-std::string entry_sum_cuda_source()
+std::string entry_sum_cuda_source(int perm_bytes)
 {
+  const std::string perm_type = perm_bytes == 4 ? "int" : "long long";
   return std::string("extern \"C\" __global__ void __launch_bounds__(") + std::to_string(kEntrySumBlock) + ") " + kEntrySumKernel +
-         "(long long n_unique, const long long *__restrict__ jmap, const long long *__restrict__ perm,\n"
+         "(long long n_unique, const long long *__restrict__ jmap, const " + perm_type + " *__restrict__ perm,\n"
          "    const double *__restrict__ in, double *__restrict__ out)\n"
          "{\n"
          "  const long long u = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"

@@ -13,17 +13,18 @@ namespace {
 
 class CudaEntrySum : public DeviceEntrySum {
  public:
-  CudaEntrySum(const std::int64_t *jmap, std::size_t n_unique, const std::int64_t *perm, int device)
+  // perm: jmap[n_unique] indices of perm_bytes (8 or 4) each.
+  CudaEntrySum(const std::int64_t *jmap, std::size_t n_unique, const void *perm, int perm_bytes, int device)
       : info_(cuda::open_device(device)),  // first: the buffers below need its context current
         n_unique_(static_cast<long long>(n_unique)),
         jmap_(sizeof(std::int64_t) * (n_unique + 1)),
-        perm_(sizeof(std::int64_t) * static_cast<std::size_t>(std::max<std::int64_t>(jmap[n_unique], 1))),
+        perm_(static_cast<std::size_t>(perm_bytes) * static_cast<std::size_t>(std::max<std::int64_t>(jmap[n_unique], 1))),
         out_(sizeof(double) * std::max<std::size_t>(n_unique, 1))
   {
-    module_ = std::make_unique<cuda::Module>(compile_cubin_kept(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel, info_.arch()),
-                                             kernel::kEntrySumKernel);
+    module_ = std::make_unique<cuda::Module>(
+        compile_cubin_kept(kernel::entry_sum_cuda_source(perm_bytes), kernel::kEntrySumKernel, info_.arch()), kernel::kEntrySumKernel);
     jmap_.upload(jmap, sizeof(std::int64_t) * (n_unique + 1));
-    if (jmap[n_unique] > 0) perm_.upload(perm, sizeof(std::int64_t) * static_cast<std::size_t>(jmap[n_unique]));
+    if (jmap[n_unique] > 0) perm_.upload(perm, static_cast<std::size_t>(perm_bytes) * static_cast<std::size_t>(jmap[n_unique]));
   }
 
   unsigned long long sum(unsigned long long cell_values) override
@@ -49,7 +50,12 @@ class CudaEntrySum : public DeviceEntrySum {
 
 std::unique_ptr<DeviceEntrySum> make_cuda_entry_sum(const std::int64_t *jmap, std::size_t n_unique, const std::int64_t *perm, int device)
 {
-  return std::make_unique<CudaEntrySum>(jmap, n_unique, perm, device);
+  return std::make_unique<CudaEntrySum>(jmap, n_unique, perm, 8, device);
+}
+
+std::unique_ptr<DeviceEntrySum> make_cuda_entry_sum(const std::int64_t *jmap, std::size_t n_unique, const std::int32_t *perm, int device)
+{
+  return std::make_unique<CudaEntrySum>(jmap, n_unique, perm, 4, device);
 }
 
 }  // namespace femgpu

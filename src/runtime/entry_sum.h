@@ -2,8 +2,8 @@
 // computed by the CUDA backend into device memory, summed into the unique COO entries
 // that an aijcusparse Mat's MatSetValuesCOO reads from the device.
 //
-// Takes (at construction): jmap (n_unique + 1) and perm (jmap[n_unique] entries), PETSc's
-// COO layout, which it uploads once; the CUDA device's ordinal.
+// Takes (at construction): jmap (n_unique + 1) and perm (jmap[n_unique] entries, 64-bit or
+// 32-bit), PETSc's COO layout, which it uploads once; the CUDA device's ordinal.
 // Returns: sum(), the device pointer of the n_unique sums (its own buffer, valid until the
 // next sum() or its destruction), complete when it returns (synchronized), so another
 // stream (PETSc's) may read it.
@@ -24,5 +24,6 @@ class DeviceEntrySum {
 
 // Defined where the CUDA backend is built (FEMGPU_HAVE_CUDA); throws on CUDA errors.
 std::unique_ptr<DeviceEntrySum> make_cuda_entry_sum(const std::int64_t *jmap, std::size_t n_unique, const std::int64_t *perm, int device);
+std::unique_ptr<DeviceEntrySum> make_cuda_entry_sum(const std::int64_t *jmap, std::size_t n_unique, const std::int32_t *perm, int device);
 
 }  // namespace femgpu

@@ -1,5 +1,6 @@
 // The CUDA source of MatConvert's COO entry sum (kernel/entry_sum.h) compiles with NVRTC
-// to sm_80 and sm_90 cubins and reads 64-bit jmap/perm (no GPU needed); with a GPU, the
+// to sm_80 and sm_90 cubins, with 64-bit or 32-bit perm (MatConvert's pattern), and reads
+// them as such (no GPU needed); with a GPU, the
 // device sums of random cell values equal, bit for bit, the host loop's in perm's order
 // (coo_pattern_sum's). End to end (aijcusparse, PETSc) the sums are checked on a GPU by
 // test_convert_vs_aij with -mat_fem_gpu_backend cuda -convert_type aijcusparse
@@ -19,15 +20,20 @@ using namespace femgpu;
 
 TEST_CASE("NVRTC compiles the COO entry sum", "[nvrtc][kernel][convert][entry_sum]")
 {
-  for (const char *arch : {"sm_80", "sm_90"}) {
-    INFO(arch);
-    CompiledCubin cubin;
-    REQUIRE_NOTHROW(cubin = nvrtc_compile(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel, arch));
-    CHECK(cubin.cubin.size() > 0);
-  }
-  const std::string ptx = nvrtc_ptx(kernel::entry_sum_cuda_source(), kernel::kEntrySumKernel);
+  for (int perm_bytes : {8, 4})
+    for (const char *arch : {"sm_80", "sm_90"}) {
+      INFO(arch << ", perm of " << perm_bytes << " bytes");
+      CompiledCubin cubin;
+      REQUIRE_NOTHROW(cubin = nvrtc_compile(kernel::entry_sum_cuda_source(perm_bytes), kernel::kEntrySumKernel, arch));
+      CHECK(cubin.cubin.size() > 0);
+    }
+  const std::string ptx = nvrtc_ptx(kernel::entry_sum_cuda_source(8), kernel::kEntrySumKernel);
   CHECK(ptx.find(kernel::kEntrySumKernel) != std::string::npos);
   CHECK(ptx.find("ld.global.nc.u64") != std::string::npos);  // perm (and jmap) as 64-bit, read-only
+  CHECK(ptx.find("ld.global.nc.u32") == std::string::npos);
+  const std::string ptx32 = nvrtc_ptx(kernel::entry_sum_cuda_source(4), kernel::kEntrySumKernel);
+  CHECK(ptx32.find("ld.global.nc.u64") != std::string::npos);  // jmap
+  CHECK(ptx32.find("ld.global.nc.u32") != std::string::npos);  // perm, 32-bit
 }
 
 TEST_CASE("The CUDA COO entry sum equals the host sum bit for bit (GPU only)", "[cuda][convert][entry_sum]")
@@ -55,19 +61,24 @@ TEST_CASE("The CUDA COO entry sum equals the host sum bit for bit (GPU only)", "
     expected[u] = s;
   }
   cuda::Buffer in(sizeof(double) * n_values), out(sizeof(double) * n_unique);
-  in.upload(values.data(), sizeof(double) * n_values);
-  const std::unique_ptr<DeviceEntrySum> sum = make_cuda_entry_sum(jmap.data(), n_unique, perm.data(), 0);
-  for (int round = 0; round < 2; ++round) {  // the second: the kept jmap/perm, new values
-    if (round == 1) {
-      for (double &v : values) v = -2 * v;
-      for (double &e : expected) e = -2 * e;  // exact: scaling by -2 commutes with rounding
-      in.upload(values.data(), sizeof(double) * n_values);
+  const std::vector<std::int32_t> perm32(perm.begin(), perm.end());
+  for (int perm_bytes : {8, 4}) {
+    in.upload(values.data(), sizeof(double) * n_values);
+    const std::unique_ptr<DeviceEntrySum> sum =
+        perm_bytes == 8 ? make_cuda_entry_sum(jmap.data(), n_unique, perm.data(), 0) : make_cuda_entry_sum(jmap.data(), n_unique, perm32.data(), 0);
+    std::vector<double> now = values, want = expected;
+    for (int round = 0; round < 2; ++round) {  // the second: the kept jmap/perm, new values
+      if (round == 1) {
+        for (double &v : now) v = -2 * v;
+        for (double &e : want) e = -2 * e;  // exact: scaling by -2 commutes with rounding
+        in.upload(now.data(), sizeof(double) * n_values);
+      }
+      cuda::copy_device(out.device_pointer(), sum->sum(in.device_pointer()), sizeof(double) * n_unique);
+      out.download(got.data(), sizeof(double) * n_unique);
+      std::size_t differ = 0;
+      for (std::size_t u = 0; u < n_unique; ++u) differ += got[u] != want[u];
+      INFO("perm of " << perm_bytes << " bytes, round " << round);
+      CHECK(differ == 0);
     }
-    cuda::copy_device(out.device_pointer(), sum->sum(in.device_pointer()), sizeof(double) * n_unique);
-    out.download(got.data(), sizeof(double) * n_unique);
-    std::size_t differ = 0;
-    for (std::size_t u = 0; u < n_unique; ++u) differ += got[u] != expected[u];
-    INFO("round " << round);
-    CHECK(differ == 0);
   }
 }

@@ -50,12 +50,13 @@ PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std
 PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique)
 {
   PetscFunctionBegin;
-  static_assert(sizeof(PetscCount) == sizeof(std::int64_t), "jmap and perm go to the device as 64-bit integers");
+  static_assert(sizeof(PetscCount) == sizeof(std::int64_t), "jmap goes to the device as 64-bit integers");
+  static_assert(sizeof(int) == sizeof(std::int32_t), "perm goes to the device as 32-bit integers");
 #ifdef FEMGPU_HAVE_CUDA
   const CooPattern &coo = pattern->coo;
   if (!pattern->device)
     FEMGPU_CXX(comm, pattern->device = make_cuda_entry_sum(reinterpret_cast<const std::int64_t *>(coo.jmap.data()), static_cast<size_t>(coo.n_unique()),
-                                                           reinterpret_cast<const std::int64_t *>(coo.perm.data()), ordinal));
+                                                           reinterpret_cast<const std::int32_t *>(coo.perm.data()), ordinal));
   FEMGPU_CXX(comm, *unique = pattern->device->sum(cells));
 #else
   (void)pattern, (void)ordinal, (void)cells, (void)unique;

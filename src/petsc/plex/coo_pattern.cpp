@@ -92,6 +92,9 @@ PetscErrorCode row_slots(Cells *cells, PetscInt n_local, const PetscInt *g, RowS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// How many slots ahead add_row asks for a cell's indices.
+constexpr PetscCount kPrefetchSlots = 8;
+
 // One thread's scratch, per local index: the row last seen as having it as a column, its
 // place among the row's unique columns, and the next free place of that entry in perm.
 struct Scratch {
@@ -116,12 +119,15 @@ struct Part {
 
 // Row r's unique entries appended to `part`, its cell entries written to perm from
 // `first` on (the kept entries of the rows before it).
-void add_row(const Cells &cells, const RowSlots &rs, const PetscInt *g, PetscInt r, PetscCount first, Scratch *s, Part *part, PetscCount *perm)
+void add_row(const Cells &cells, const RowSlots &rs, const PetscInt *g, PetscInt r, PetscCount first, Scratch *s, Part *part, int *perm)
 {
   s->columns.clear();
   s->kept.clear();
   for (PetscCount k = rs.start[r]; k < rs.start[r + 1]; ++k) {
     const Slot &sl = rs.slot[k];
+    // The row's cells lie anywhere in the maps (a refined mesh numbers a vertex's cells
+    // far apart): their indices are asked for a few slots ahead, so the misses overlap.
+    if (k + kPrefetchSlots < static_cast<PetscCount>(rs.slot.size())) __builtin_prefetch(cells.cell(rs.slot[k + kPrefetchSlots]));
     const int *cell = cells.cell(sl);
     const PetscCount entry = cells.entry(sl);
     for (PetscInt j = 0; j < cells.width(sl); ++j) {
@@ -142,7 +148,7 @@ void add_row(const Cells &cells, const RowSlots &rs, const PetscInt *g, PetscInt
     s->next[s->columns[k].second] = first;
     first += s->count[k];
   }
-  for (const Scratch::Kept &k : s->kept) perm[s->next[k.column]++] = k.entry;
+  for (const Scratch::Kept &k : s->kept) perm[s->next[k.column]++] = static_cast<int>(k.entry);
 }
 
 // The parts one after the other: the pattern's rows, cols and jmap (its last entry `kept`).
@@ -175,6 +181,8 @@ PetscErrorCode coo_pattern_build(const std::vector<CooBlock> &blocks, PetscInt n
   RowSlots rs;
   PetscFunctionBegin;
   const std::vector<PetscCount> offset = entry_offsets(blocks);
+  PetscCheck(offset.back() <= static_cast<PetscCount>(INT32_MAX), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "COO pattern of the cell matrices: %" PetscCount_FMT " cell-matrix entries on this process; at most 2^31 - 1 (use more processes)", offset.back());
   Cells cells{blocks, offset, {}};
   PetscCall(row_slots(&cells, n_local, global_of_local, &rs));
   std::vector<PetscInt> order;  // the local indices that are rows, in global order

@@ -15,7 +15,10 @@
 // then each facet part), and the global index of every local-vector index.
 // Returns: the unique entries (rows, cols), and jmap/perm in PETSc's own COO layout: the
 // entries of unique u are perm[jmap[u] .. jmap[u+1]), indices into the appended cell
-// matrices (row-major within a cell), ascending, so the sum's order is fixed.
+// matrices (row-major within a cell), ascending, so the sum's order is fixed; perm is 32-bit
+// (half the bytes to write and upload: 12M entries at a P1 level of 843k tetrahedra), so
+// the cell matrices may have at most 2^31 - 1 entries on a process (an error beyond; the
+// CUDA cell-matrix kernel has the same bound).
 // Cost: O(entries) plus a sort of each row's unique columns and of the rows; no sort of
 // all entries.
 // Does not: call PETSc's Mat functions (mat_femgpu_assembly.cpp does).
@@ -27,6 +30,8 @@
 
 #include <vector>
 
+#include "petsc/plex/index_array.h"
+
 namespace femgpu {
 
 struct CooBlock {
@@ -37,7 +42,7 @@ struct CooBlock {
 struct CooPattern {
   std::vector<PetscInt> rows, cols;  // unique (global row, global column), sorted
   std::vector<PetscCount> jmap;      // n_unique + 1
-  std::vector<PetscCount> perm;      // the kept cell-matrix entries, grouped by unique entry
+  IndexArray perm;                   // the kept cell-matrix entries, grouped by unique entry
   PetscCount n_entries = 0;          // all cell-matrix entries (the values' length)
 
   PetscCount n_unique() const { return static_cast<PetscCount>(jmap.size()) - 1; }
