@@ -12,7 +12,8 @@
 // three blocks (as the operator's cells and two facet parts are), so the block offsets
 // are exercised. Prints rank 0's seconds of coo_pattern_build and of the three
 // MatSetPreallocationCOO (on a large -dm_plex_box_faces: what PETSc does with each).
-// Any number of ranks; exit code 1 on a failure.
+// Also: cell matrices of more than 2^31 - 1 entries on a process (perm is 32-bit) are refused
+// with PETSC_ERR_SUP before any map is read. Any number of ranks; exit code 1 on a failure.
 #include <petscdmplex.h>
 #include <petscfe.h>
 #include <petsctime.h>
@@ -221,13 +222,26 @@ PetscErrorCode check_degree(MPI_Comm comm, PetscInt degree, PetscInt components,
 
 }  // namespace
 
+// 2^27 cells of 4 DOFs: 2^31 cell-matrix entries, one past perm's range; the map is never read.
+int too_many_entries()
+{
+  femgpu::CooPattern p;
+  const std::vector<femgpu::CooBlock> blocks{{nullptr, PetscInt(1) << 27, 4}};
+  const PetscInt global = 0;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+  const PetscErrorCode ierr = femgpu::coo_pattern_build(blocks, 1, &global, &p);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "2^31 cell-matrix entries: error %d (%s)\n", (int)ierr, ierr == PETSC_ERR_SUP ? "ok" : "FAIL"));
+  return ierr == PETSC_ERR_SUP ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
   PetscInt degrees[8] = {1, 2, 3}, n_degrees = 8, components = 1;
   PetscCall(PetscInitialize(&argc, &argv, nullptr, help));
   PetscCall(PetscOptionsGetIntArray(nullptr, nullptr, "-degrees", degrees, &n_degrees, nullptr));
   PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-components", &components, nullptr));
-  int failures = 0;
+  int failures = too_many_entries();
   for (PetscInt i = 0; i < n_degrees; ++i) {
     int here = 0;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "P%d, %d components (0: the dimension)\n", (int)degrees[i], (int)components));
