@@ -1,6 +1,7 @@
 // The unique, sorted COO pattern of the cell matrices (coo_pattern.h): the local indices
-// that occur as rows are grouped by a counting sort over the closure maps, taken in global
-// order, and each row's columns are made unique with a marker array (a sparse accumulator)
+// that occur as rows are grouped by a counting sort over the closure maps (runs of cells on
+// threads, each run's slots after the runs' before it: a row's slots in cell order), taken
+// in global order, and each row's columns are made unique with a marker array (a sparse accumulator)
 // before the few unique ones are sorted. jmap/perm are filled row by row; each row's place
 // in perm is known beforehand (its cells' kept entries), so runs of rows go to threads.
 #include "petsc/plex/coo_pattern.h"
@@ -51,15 +52,23 @@ struct Cells {
 // negative local or global index are left out, as MatSetPreallocationCOO leaves them out.
 struct RowSlots {
   std::vector<PetscCount> start;  // n_local + 1
-  std::vector<Slot> slot;
+  std::vector<Slot, DefaultInitAllocator<Slot>> slot;
 };
 
+// Above this many cell-matrix entries the counting sort runs on threads (OpenMP builds),
+// each with its own counts of every row, as long as those fit this many counts in all.
+constexpr PetscCount kThreadedEntries = PetscCount(1) << 18;
+constexpr PetscCount kThreadCounts = PetscCount(1) << 24;
+
+// The counting sort on `threads` runs of cells (the blocks' cells one after the other): each
+// run counts its rows, then scatters its slots after those of the runs before it in every
+// row, so a row's slots are in cell order whatever the number of threads.
 PetscErrorCode row_slots(Cells *cells, PetscInt n_local, const PetscInt *g, RowSlots *rs)
 {
   const std::vector<CooBlock> &blocks = cells->blocks;
   PetscFunctionBegin;
   PetscCheck(blocks.size() <= 0xffff, PETSC_COMM_SELF, PETSC_ERR_SUP, "COO pattern of the cell matrices: %zu blocks of cells (at most 65535)", blocks.size());
-  rs->start.assign(static_cast<size_t>(n_local) + 1, 0);
+  std::vector<PetscCount> first_cell(1, 0);  // each block's first cell in the runs' sequence
   cells->kept.assign(blocks.size(), {});
   for (size_t b = 0; b < blocks.size(); ++b) {
     const CooBlock &blk = blocks[b];
@@ -67,27 +76,64 @@ PetscErrorCode row_slots(Cells *cells, PetscInt n_local, const PetscInt *g, RowS
                "COO pattern of the cell matrices: %" PetscInt_FMT " cells of %" PetscInt_FMT " DOFs in one block (at most 2^31 cells of 65535)", blk.n_cells,
                blk.width);
     cells->kept[b].resize(static_cast<size_t>(blk.n_cells));
-    for (PetscInt c = 0; c < blk.n_cells; ++c) {
+    first_cell.push_back(first_cell.back() + blk.n_cells);
+  }
+  int threads = 1;
+#ifdef _OPENMP
+  const PetscCount per_thread = std::max<PetscCount>(kThreadCounts / (static_cast<PetscCount>(n_local) + 1), 1);
+  if (cells->offset.back() > kThreadedEntries) threads = static_cast<int>(std::min<PetscCount>(omp_get_max_threads(), per_thread));
+#endif
+  const size_t n = static_cast<size_t>(n_local);
+  // Run t's cells, in order: f(block, cell).
+  auto for_cells = [&](int t, auto &&f) {
+    const PetscCount q0 = first_cell.back() * t / threads, q1 = first_cell.back() * (t + 1) / threads;
+    for (size_t b = 0; b < blocks.size(); ++b)
+      for (PetscCount q = std::max(q0, first_cell[b]); q < std::min(q1, first_cell[b + 1]); ++q) f(b, static_cast<PetscInt>(q - first_cell[b]));
+  };
+  std::vector<std::int32_t, DefaultInitAllocator<std::int32_t>> count(static_cast<size_t>(threads) * n);  // [run][row]
+  std::vector<int> past(static_cast<size_t>(threads), -1);                                               // a map entry past the local vector
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int t = 0; t < threads; ++t) {
+    std::int32_t *mine = count.data() + static_cast<size_t>(t) * n;
+    std::fill(mine, mine + n, 0);
+    for_cells(t, [&](size_t b, PetscInt c) {
+      const CooBlock &blk = blocks[b];
       std::uint16_t kept = 0;
       for (PetscInt j = 0; j < blk.width; ++j) {
         const int r = blk.local[c * blk.width + j];
-        PetscCheck(r < n_local, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-                   "COO pattern of the cell matrices: closure map entry %d is past the local vector (%" PetscInt_FMT " entries)", r, n_local);
-        if (r >= 0 && g[r] >= 0) ++rs->start[static_cast<size_t>(r) + 1], ++kept;
+        if (r >= n_local) past[static_cast<size_t>(t)] = std::max(past[static_cast<size_t>(t)], r);
+        else if (r >= 0 && g[r] >= 0) ++mine[r], ++kept;
       }
       cells->kept[b][static_cast<size_t>(c)] = kept;
-    }
+    });
   }
-  for (PetscInt r = 0; r < n_local; ++r) rs->start[r + 1] += rs->start[r];
-  rs->slot.resize(static_cast<size_t>(rs->start[n_local]));
-  std::vector<PetscCount> next(rs->start.begin(), rs->start.end() - 1);
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    const PetscInt w = blocks[b].width;
-    for (PetscInt c = 0; c < blocks[b].n_cells; ++c) {
-      const int *cell = blocks[b].local + c * w;
-      for (PetscInt i = 0; i < w; ++i)
-        if (cell[i] >= 0 && g[cell[i]] >= 0) rs->slot[next[cell[i]]++] = {static_cast<std::int32_t>(c), static_cast<std::uint16_t>(b), static_cast<std::uint16_t>(i)};
+  const int bad = *std::max_element(past.begin(), past.end());
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "COO pattern of the cell matrices: closure map entry %d is past the local vector (%" PetscInt_FMT " entries)", bad, n_local);
+  rs->start.assign(n + 1, 0);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (PetscInt r = 0; r < n_local; ++r) {  // each run's first place in the row, the row's size
+    std::int32_t running = 0;
+    for (int t = 0; t < threads; ++t) {
+      std::int32_t &c = count[static_cast<size_t>(t) * n + static_cast<size_t>(r)];
+      const std::int32_t had = c;
+      c = running;
+      running += had;
     }
+    rs->start[static_cast<size_t>(r) + 1] = running;
+  }
+  for (size_t r = 0; r < n; ++r) rs->start[r + 1] += rs->start[r];
+  rs->slot.resize(static_cast<size_t>(rs->start[n]));
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int t = 0; t < threads; ++t) {
+    std::int32_t *next = count.data() + static_cast<size_t>(t) * n;
+    for_cells(t, [&](size_t b, PetscInt c) {
+      const int *cell = blocks[b].local + c * blocks[b].width;
+      for (PetscInt i = 0; i < blocks[b].width; ++i)
+        if (cell[i] >= 0 && g[cell[i]] >= 0)
+          rs->slot[static_cast<size_t>(rs->start[static_cast<size_t>(cell[i])] + next[cell[i]]++)] = {static_cast<std::int32_t>(c), static_cast<std::uint16_t>(b),
+                                                                                                     static_cast<std::uint16_t>(i)};
+    });
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
