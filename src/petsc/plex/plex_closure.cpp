@@ -1,7 +1,8 @@
-// Closure indices from section offsets and closure points (see plex_closure.h), and
-// PETSc's own per-cell DMPlexVecGetClosure on an index vector, which checks them.
+// Closure indices from section offsets and closure points (see plex_closure.h), checked
+// against PETSc's own closures of sampled cells (plex_closure_by_vec.h).
 #include "petsc/plex/plex_closure.h"
 
+#include "petsc/plex/plex_closure_by_vec.h"
 #include "petsc/plex/section_arrays.h"
 
 #include <algorithm>
@@ -12,33 +13,6 @@
 namespace femgpu {
 
 namespace {
-
-// A local vector of `section` holding each entry's own index.
-PetscErrorCode index_vector(PetscSection section, Vec *v)
-{
-  PetscInt n;
-  PetscScalar *a;
-  PetscFunctionBegin;
-  PetscCall(PetscSectionGetStorageSize(section, &n));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, v));
-  PetscCall(VecGetArray(*v, &a));
-  for (PetscInt i = 0; i < n; ++i) a[i] = static_cast<PetscScalar>(i);
-  PetscCall(VecRestoreArray(*v, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// The closure of `cell` read through DMPlexVecGetClosure from `indices` (index_vector).
-PetscErrorCode cell_closure_by_vec(DM dm, PetscSection section, Vec indices, PetscInt cell, std::vector<int> *out)
-{
-  PetscInt n = 0;
-  PetscScalar *idx = nullptr;
-  PetscFunctionBegin;
-  PetscCall(DMPlexVecGetClosure(dm, section, indices, cell, &n, &idx));
-  out->resize(static_cast<size_t>(n));
-  for (PetscInt i = 0; i < n; ++i) (*out)[static_cast<size_t>(i)] = static_cast<int>(PetscRealPart(idx[i]));
-  PetscCall(DMPlexVecRestoreClosure(dm, section, indices, cell, &n, &idx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 // The cone arrays of the DM (PETSc's own, read in place): the transitive closure walks
 // them without a call per point.
@@ -211,48 +185,6 @@ PetscErrorCode calibrate(DM dm, PetscSection section, const std::vector<FieldLay
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Whether the fast closures agree with DMPlexVecGetClosure on up to 64 cells spread over
-// the range (the first and last included): a closure permutation or another layout would
-// differ on every cell, so a sample finds it.
-PetscErrorCode agrees_with_petsc(DM dm, PetscSection section, Vec idx, PetscInt cStart, PetscInt cEnd, PetscInt width, const IndexArray &indices,
-                                 bool *agrees)
-{
-  const PetscInt n = cEnd - cStart, samples = std::min<PetscInt>(n, 64);
-  std::vector<int> want;
-  PetscFunctionBegin;
-  *agrees = true;
-  for (PetscInt s = 0; s < samples && *agrees; ++s) {
-    const PetscInt c = cStart + (samples > 1 ? s * (n - 1) / (samples - 1) : 0);
-    PetscCall(cell_closure_by_vec(dm, section, idx, c, &want));
-    *agrees = static_cast<PetscInt>(want.size()) == width && std::equal(want.begin(), want.end(), indices.begin() + (c - cStart) * width);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-}  // namespace
-
-PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices)
-{
-  Vec idx;
-  std::vector<int> cell;
-  PetscFunctionBegin;
-  *width = 0;
-  indices->clear();
-  PetscCall(index_vector(section, &idx));
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    PetscCall(cell_closure_by_vec(dm, section, idx, c, &cell));
-    if (c == cStart) *width = static_cast<PetscInt>(cell.size()), indices->reserve(cell.size() * static_cast<size_t>(cEnd - cStart));
-    PetscCheck(static_cast<PetscInt>(cell.size()) == *width, PETSC_COMM_SELF, PETSC_ERR_SUP,
-               "fem_gpu: cell %" PetscInt_FMT " has %zu closure DOFs, cell %" PetscInt_FMT " has %" PetscInt_FMT " (mixed meshes are not supported)", c,
-               cell.size(), cStart, *width);
-    indices->insert(indices->end(), cell.begin(), cell.end());
-  }
-  PetscCall(VecDestroy(&idx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-namespace {
-
 // One cell's closure DOFs into `out` (width entries), field by field as
 // DMPlexVecGetClosure_Static and _Fields_Static place values: each point's DOFs at the
 // section's offsets, permuted for the point's orientation. False when the cell's DOFs do
@@ -388,11 +320,11 @@ PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart
   if (depth == dim && dim <= 3 && cEnd > cStart) {  // interpolated: PETSc's general closure, which the patterns follow
     Vec idx;
     std::vector<int> first;
-    PetscCall(index_vector(section, &idx));
-    PetscCall(cell_closure_by_vec(dm, section, idx, cStart, &first));
+    PetscCall(plex_index_vector(section, &idx));
+    PetscCall(plex_cell_closure_by_vec(dm, section, idx, cStart, &first));
     *width = static_cast<PetscInt>(first.size());
     PetscCall(closure_by_patterns(dm, section, cStart, cEnd, *width, indices, &agrees, hashes));
-    if (agrees) PetscCall(agrees_with_petsc(dm, section, idx, cStart, cEnd, *width, *indices, &agrees));
+    if (agrees) PetscCall(plex_closure_agrees_with_petsc(dm, section, idx, cStart, cEnd, *width, *indices, &agrees));
     PetscCall(VecDestroy(&idx));
     if (!agrees) PetscCall(PetscInfo(dm, "fem_gpu: closure maps differ from DMPlexVecGetClosure on a sampled cell; reading them cell by cell\n"));
   }

@@ -8,11 +8,10 @@
 // whose cones' orientations agree share PETSc's closure pattern, read once), with the
 // section's symmetries (PetscSectionGetFieldPointSyms: the dual space's permutation of a
 // point's DOFs for its orientation), field by field as DMPlexVecGetClosure does, but
-// without a vector or a work array per cell; it checks itself against
-// plex_closure_indices_by_vec (DMPlexVecGetClosure on a vector holding its own indices,
-// one cell at a time: PETSc's own answer, and the slow one) on a sample of cells, and
-// falls back to it where PETSc would do something else (meshes that are not interpolated,
-// a closure permutation on the section).
+// without a vector or a work array per cell; it checks itself against PETSc's own
+// closures (plex_closure_by_vec.h: DMPlexVecGetClosure one cell at a time, the slow way)
+// on a sample of cells, and falls back to them where PETSc would do something else
+// (meshes that are not interpolated, a closure permutation on the section).
 // Does not: support sign flips of DOFs (Lagrange has none; refused with an error).
 #pragma once
 
@@ -46,7 +45,5 @@ struct CellKeyHashes {
 // for a later call on the same cones, or supplies them from an earlier one.
 PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices,
                                     bool *from_patterns = nullptr, CellKeyHashes *hashes = nullptr);
-
-PetscErrorCode plex_closure_indices_by_vec(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices);
 
 }  // namespace femgpu

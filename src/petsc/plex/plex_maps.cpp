@@ -3,6 +3,7 @@
 
 #include <petscdmplex.h>
 #include <petscfe.h>
+#include <petscsf.h>
 
 #include <algorithm>
 
@@ -148,29 +149,22 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Local index -> index in this rank's part of the global Vec; -1 for constrained DOFs.
-static PetscErrorCode local_to_global_offsets(DM dm, std::vector<int> *g)
+// Local index -> index in this rank's part of the global Vec, -1 for constrained DOFs, on
+// one rank: the section SF's leaves and roots (every unconstrained local DOF is a leaf,
+// its root the global index), so the sections are not walked a second time.
+static PetscErrorCode local_to_global_offsets(DM dm, PetscInt n_local, std::vector<int> *g)
 {
-  PetscSection ls, gs;
-  PetscInt n;
-  SectionArrays local, global;
+  PetscSF sf;
+  PetscInt nroots, nleaves;
+  const PetscInt *ilocal;
+  const PetscSFNode *iremote;
   PetscFunctionBegin;
-  PetscCall(DMGetLocalSection(dm, &ls));
-  PetscCall(DMGetGlobalSection(dm, &gs));
-  PetscCall(PetscSectionGetStorageSize(ls, &n));
-  PetscCall(section_arrays(ls, -1, &local));
-  PetscCall(section_arrays(gs, -1, &global));
-  g->assign(static_cast<size_t>(n), -1);
-#pragma omp parallel for schedule(static) if (local.pEnd - local.pStart > (1 << 20))
-  for (PetscInt p = local.pStart; p < local.pEnd; ++p) {
-    const PetscInt dof = local.dof(p), cdof = local.n_constrained(p), loff = local.offset(p), goff = global.contains(p) ? global.offset(p) : -1;
-    const PetscInt *cind = cdof ? local.constrained(p) : nullptr;
-    if (goff < 0) continue;  // owned by another rank
-    for (PetscInt k = 0, c = 0; k < dof; ++k) {
-      if (c < cdof && cind[c] == k) ++c;
-      else (*g)[static_cast<size_t>(loff + k)] = static_cast<int>(goff + k - c);
-    }
-  }
+  PetscCall(DMGetSectionSF(dm, &sf));
+  PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
+  PetscCheck(nleaves <= n_local, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fem_gpu: the section SF has %" PetscInt_FMT " leaves for %" PetscInt_FMT " local DOFs", nleaves, n_local);
+  g->assign(static_cast<size_t>(n_local), -1);
+#pragma omp parallel for schedule(static) if (nleaves > (1 << 20))
+  for (PetscInt l = 0; l < nleaves; ++l) (*g)[static_cast<size_t>(ilocal ? ilocal[l] : l)] = static_cast<int>(iremote[l].index);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -260,11 +254,16 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh)
   maps->free.resize(maps->all.size());
 #pragma omp parallel for schedule(static) if (maps->all.size() > (1u << 20))
   for (size_t k = 0; k < maps->all.size(); ++k) maps->free[k] = constrained[static_cast<size_t>(maps->all[k])] ? -1 : maps->all[k];
+  // The section SF from the same arrays, before the first DMGlobalToLocal would build it
+  // (femgpu maps a DM at the first residual's boundary values, ahead of SNES's DMGlobalToLocal).
+  PetscCall(PetscLogEventBegin(FEMGPU_SectionSF, dm, 0, 0, 0));
+  PetscCall(plex_set_section_sf(dm));
+  PetscCall(PetscLogEventEnd(FEMGPU_SectionSF, dm, 0, 0, 0));
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
   if (size == 1) {
     std::vector<int> g;
-    PetscCall(local_to_global_offsets(dm, &g));
+    PetscCall(local_to_global_offsets(dm, maps->local_size, &g));
     maps->global_free.resize(maps->free.size());
 #pragma omp parallel for schedule(static) if (maps->free.size() > (1u << 20))
     for (size_t k = 0; k < maps->free.size(); ++k) maps->global_free[k] = maps->free[k] < 0 ? -1 : g[static_cast<size_t>(maps->free[k])];
@@ -319,11 +318,6 @@ PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
   PetscCall(PetscLogEventBegin(FEMGPU_PlexMaps, dm, 0, 0, 0));
   PetscCall(plex_build_maps(dm, built.get(), mesh ? mesh->get() : nullptr));
   PetscCall(PetscLogEventEnd(FEMGPU_PlexMaps, dm, 0, 0, 0));
-  // The section SF from the same arrays, before the first DMGlobalToLocal would build it
-  // (femgpu maps a DM at the first residual's boundary values, ahead of SNES's DMGlobalToLocal).
-  PetscCall(PetscLogEventBegin(FEMGPU_SectionSF, dm, 0, 0, 0));
-  PetscCall(plex_set_section_sf(dm));
-  PetscCall(PetscLogEventEnd(FEMGPU_SectionSF, dm, 0, 0, 0));
   if (mesh) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));  // used once: the other DM's maps are not kept alive
   now.maps = built;
   *maps = built;

@@ -54,6 +54,8 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature);
 
 // `mesh` (optional): maps of another DM on the same mesh; its cell keys and coordinate map
 // are taken where the cones, the coordinate section and the coordinates are the same.
+// Also sets the DM's section SF where it has none (section_sf.h; on one rank the global
+// numbering is read from it). Collective.
 PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh = nullptr);
 
 // The DM's maps, built once and shared by every fem_gpu Mat on it (the whole-problem

@@ -17,11 +17,12 @@ namespace femgpu {
 struct SectionArrays {
   PetscInt pStart = 0, pEnd = 0;
   const PetscInt *dofs = nullptr, *offsets = nullptr;  // by point - pStart
-  // Constraints (Dirichlet): each point's count and offset into `constraint_indices`,
-  // which holds the constrained DOFs' indices within the point, ascending.
+  // Constraints (Dirichlet): each point's count, wherever the section has a constraint
+  // section, and, where it also has their indices (a local section), each point's offset
+  // into `constraint_indices`: the constrained DOFs' indices within the point, ascending.
   const PetscInt *constraint_dofs = nullptr, *constraint_offsets = nullptr, *constraint_indices = nullptr;
   PetscInt n_constrained(PetscInt p) const { return constraint_dofs ? constraint_dofs[p - pStart] : 0; }
-  const PetscInt *constrained(PetscInt p) const { return constraint_indices + constraint_offsets[p - pStart]; }
+  const PetscInt *constrained(PetscInt p) const { return constraint_indices + constraint_offsets[p - pStart]; }  // needs the indices
   bool contains(PetscInt p) const { return p >= pStart && p < pEnd; }
   PetscInt dof(PetscInt p) const { return contains(p) ? dofs[p - pStart] : 0; }
   PetscInt offset(PetscInt p) const { return offsets[p - pStart]; }
@@ -39,11 +40,10 @@ inline PetscErrorCode section_arrays(PetscSection section, PetscInt field, Secti
   out->pEnd = s->pEnd;
   out->dofs = s->atlasDof;
   out->offsets = s->atlasOff;
-  if (s->bc && s->bcIndices) {  // the constraint section shares the chart
+  if (s->bc && s->bc->pEnd > s->bc->pStart) {  // the constraint section shares the chart
     PetscCheck(s->bc->pStart == s->pStart && s->bc->pEnd == s->pEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fem_gpu: the constraint section has another chart");
     out->constraint_dofs = s->bc->atlasDof;
-    out->constraint_offsets = s->bc->atlasOff;
-    out->constraint_indices = s->bcIndices;
+    if (s->bcIndices) out->constraint_offsets = s->bc->atlasOff, out->constraint_indices = s->bcIndices;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

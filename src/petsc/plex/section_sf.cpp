@@ -9,13 +9,6 @@
 
 namespace femgpu {
 
-namespace {
-
-// Each point's constraint count in `s` (none: all 0): the constraint section's DOF counts.
-const PetscInt *constraint_counts(PetscSection s) { return s->bc && s->bc->pEnd > s->bc->pStart ? s->bc->atlasDof : nullptr; }
-
-}  // namespace
-
 PetscErrorCode plex_section_sf_graph(PetscSF sf, PetscSection local, PetscSection global)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)sf);
@@ -38,11 +31,8 @@ PetscErrorCode plex_section_sf_graph(PetscSF sf, PetscSection local, PetscSectio
   PetscCall(PetscLayoutGetRanges(layout, &ranges));
   PetscCall(section_arrays(local, -1, &ls));
   PetscCall(section_arrays(global, -1, &gs));
-  const PetscInt *gc = constraint_counts(global);
-  PetscCheck(!gc || (global->bc->pStart == pStart && global->bc->pEnd == pEnd), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "fem_gpu: the global section's constraints have another chart");
   auto gdof_of = [&](PetscInt p) { return gs.dofs[p - pStart]; };
-  auto gcdof_of = [&](PetscInt p) { return gc ? gc[p - pStart] : 0; };
+  auto gcdof_of = [&](PetscInt p) { return gs.n_constrained(p); };
   for (PetscInt p = pStart; p < pEnd; ++p) {
     const PetscInt gdof = gdof_of(p), gcdof = gcdof_of(p), n = gdof < 0 ? -(gdof + 1) : gdof;
     PetscCheck(gcdof <= n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Point %" PetscInt_FMT " has %" PetscInt_FMT " constraints > %" PetscInt_FMT " dof", p, gcdof, n);
