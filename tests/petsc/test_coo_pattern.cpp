@@ -186,7 +186,7 @@ PetscErrorCode compare_patterns(DM dm, int *failures)
   sorted_with_repeats(p, &srows, &scols);
   PetscCall(make_mat(dm, static_cast<PetscCount>(rows.size()), rows, cols, &m.P, &tp));
   PetscCall(make_mat(dm, static_cast<PetscCount>(srows.size()), srows, scols, &m.S, &ts));
-  PetscCall(make_mat(dm, p.n_unique(), p.rows, p.cols, &m.U, &tu));
+  PetscCall(make_mat(dm, p.n_unique(), {p.rows.begin(), p.rows.end()}, {p.cols.begin(), p.cols.end()}, &m.U, &tu));
   PetscCall(PetscPrintf(PetscObjectComm((PetscObject)dm), "  rank 0: coo_pattern_build %.4f s; MatSetPreallocationCOO plain %.4f s, sorted with repeats %.4f s, unique %.4f s\n",
                         t1 - t0, tp, ts, tu));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));

@@ -110,8 +110,8 @@ PetscErrorCode create_with_pattern(Mat A, MatFEMGPUContext *ctx, MatType type, M
   PetscCall(PetscTime(&t1));
   PetscCall(MatSetPreallocationCOO(*M, coo.n_unique(), coo.rows.data(), coo.cols.data()));
   PetscCall(PetscTime(&t2));
-  std::vector<PetscInt>().swap(coo.rows);  // PETSc keeps its own copy of the pattern
-  std::vector<PetscInt>().swap(coo.cols);
+  decltype(coo.rows)().swap(coo.rows);  // PETSc keeps its own copy of the pattern
+  decltype(coo.cols)().swap(coo.cols);
   record->kept = static_cast<PetscCount>(coo.perm.size());
   record->unique = coo.n_unique();
   record->pattern_s = t1 - t0;

@@ -40,8 +40,8 @@ struct CooBlock {
 };
 
 struct CooPattern {
-  std::vector<PetscInt> rows, cols;  // unique (global row, global column), sorted
-  std::vector<PetscCount> jmap;      // n_unique + 1
+  DefaultInitVector<PetscInt> rows, cols;  // unique (global row, global column), sorted
+  DefaultInitVector<PetscCount> jmap;      // n_unique + 1
   IndexArray perm;                   // the kept cell-matrix entries, grouped by unique entry
   PetscCount n_entries = 0;          // all cell-matrix entries (the values' length)
 

@@ -29,6 +29,9 @@ template <class T> struct DefaultInitAllocator : std::allocator<T> {
   template <class U, class... Args> void construct(U *p, Args &&...args) { ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...); }
 };
 
-using IndexArray = std::vector<int, DefaultInitAllocator<int>>;
+// A std::vector whose resize() leaves new entries uninitialized (for arrays that threads fill).
+template <class T> using DefaultInitVector = std::vector<T, DefaultInitAllocator<T>>;
+
+using IndexArray = DefaultInitVector<int>;
 
 }  // namespace femgpu
