@@ -13,10 +13,10 @@ namespace femgpu {
 
 namespace {
 
-template <class T> cuda::Buffer upload(const std::vector<T> &v)
+template <class T> cuda::Buffer upload(const T *v, std::size_t n)
 {
-  cuda::Buffer b(sizeof(T) * std::max<std::size_t>(v.size(), 1));
-  if (!v.empty()) b.upload(v.data(), sizeof(T) * v.size());
+  cuda::Buffer b(sizeof(T) * std::max<std::size_t>(n, 1));
+  if (n > 0) b.upload(v, sizeof(T) * n);
   return b;
 }
 
@@ -30,10 +30,10 @@ class CudaTransfer : public TransferBackend {
       const std::vector<char> cubin = compile_cubin_kept(kernel::emit_cuda(kernels_.back()), kernels_.back().name, info.arch());
       modules_.push_back(std::make_unique<cuda::Module>(cubin, kernels_.back().name));
     }
-    table_ = upload(data_.table);
-    row_map_ = upload(data_.row_map);
-    col_map_ = upload(data_.col_map);
-    row_weight_ = upload(data_.row_weight);
+    table_ = upload(data_.table.data(), data_.table.size());
+    row_map_ = upload(data_.row_map.data, data_.row_map.size);
+    col_map_ = upload(data_.col_map.data, data_.col_map.size);
+    row_weight_ = upload(data_.row_weight.data(), data_.row_weight.size());
   }
   std::string name() const override { return "cuda"; }
   bool on_device() const override { return true; }

@@ -21,8 +21,8 @@ TransferArrays TransferData::arrays() const
   a.shape = shape;
   a.table = table;
   a.n_cells = n_cells;
-  a.row_map = row_map.data();
-  a.col_map = col_map.data();
+  a.row_map = row_map.data;
+  a.col_map = col_map.data;
   a.row_weight = row_weight.data();
   return a;
 }
@@ -79,8 +79,8 @@ class OpenCLTransfer : public TransferBackend {
     cells.scalar = data_.n_cells;
     std::vector<HostArgument> host{cells,
                                    bytes_of(data_.table.data(), data_.table.size()),
-                                   bytes_of(data_.row_map.data(), data_.row_map.size()),
-                                   bytes_of(data_.col_map.data(), data_.col_map.size()),
+                                   bytes_of(data_.row_map.data, data_.row_map.size),
+                                   bytes_of(data_.col_map.data, data_.col_map.size),
                                    bytes_of(data_.row_weight.data(), data_.row_weight.size()),
                                    bytes_of(in, n_in),
                                    bytes_of(out, n_out, ArgKind::Out)};

@@ -27,8 +27,11 @@ TransferData random_transfer(int rows, int cols, int components, int cells, std:
   d.n_rows = static_cast<size_t>(cells * rows * components / 2 + 1);
   d.n_cols = static_cast<size_t>(cells * cols * components / 2 + 1);
   std::uniform_int_distribution<int> row(-1, static_cast<int>(d.n_rows) - 1), col(-1, static_cast<int>(d.n_cols) - 1);
-  for (int i = 0; i < cells * rows * components; ++i) d.row_map.push_back(row(rng));
-  for (int i = 0; i < cells * cols * components; ++i) d.col_map.push_back(col(rng));
+  std::vector<int> row_map, col_map;
+  for (int i = 0; i < cells * rows * components; ++i) row_map.push_back(row(rng));
+  for (int i = 0; i < cells * cols * components; ++i) col_map.push_back(col(rng));
+  d.row_map = SharedIndices::copy_of(std::move(row_map));
+  d.col_map = SharedIndices::copy_of(std::move(col_map));
   for (size_t i = 0; i < d.n_rows; ++i) d.row_weight.push_back(0.25 + 0.5 * (value(rng) + 1.0));
   return d;
 }

@@ -154,6 +154,7 @@ struct OperatorDescription {
   // values) reads these.
   std::shared_ptr<const PlexMaps> dm_maps;
   const PlexMaps &mesh_maps() const { return dm_maps ? *dm_maps : maps(); }
+  std::shared_ptr<const PlexMaps> mesh_maps_shared() const { return dm_maps ? dm_maps : shared_maps; }
   // A form without dx integrals: `ir` is its first ds domain on facet 0, run on these
   // cells (maps() holds their rows: cut from the DM's shared maps, this Mat's own);
   // empty for the dx operator on every cell.

@@ -119,18 +119,19 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering num
   PetscCall(transfer_table(r->op.ir->dim, r->op.signature.element.degree, c->op.signature.element.degree, &d));
   d.shape.components = r->op.signature.element.components;
   d.n_cells = static_cast<int>(r->op.mesh_maps().n_cells);
+  // The maps are read where they are (shared with the Mats' maps), not copied.
+  const std::shared_ptr<const PlexMaps> row_maps = r->op.mesh_maps_shared(), col_maps = c->op.mesh_maps_shared();
+  PetscCheck(row_maps && col_maps, PetscObjectComm((PetscObject)rows), PETSC_ERR_ARG_WRONGSTATE, "fem_gpu_pmg: a transfer between fem_gpu Mats that are not set up");
+  auto shared = [](const std::shared_ptr<const PlexMaps> &owner, const IndexArray &map) { return SharedIndices{owner, map.data(), map.size()}; };
   if (numbering == Numbering::Global) {
-    const IndexArray &row = r->op.mesh_maps().global_free, &col = c->op.mesh_maps().global_free;
-    d.row_map.assign(row.begin(), row.end());
-    d.col_map.assign(col.begin(), col.end());
+    d.row_map = shared(row_maps, row_maps->global_free);
+    d.col_map = shared(col_maps, col_maps->global_free);
     d.n_rows = static_cast<size_t>(r->op.mesh_maps().global_size);
     d.n_cols = static_cast<size_t>(c->op.mesh_maps().global_size);
     d.row_weight = inverse_multiplicity_global(r->op.mesh_maps());
   } else {
-    const IndexArray &row = constrained ? r->op.mesh_maps().free : r->op.mesh_maps().all;
-    const IndexArray &col = constrained ? c->op.mesh_maps().free : c->op.mesh_maps().all;
-    d.row_map.assign(row.begin(), row.end());
-    d.col_map.assign(col.begin(), col.end());
+    d.row_map = shared(row_maps, constrained ? row_maps->free : row_maps->all);
+    d.col_map = shared(col_maps, constrained ? col_maps->free : col_maps->all);
     d.n_rows = static_cast<size_t>(r->op.mesh_maps().local_size);
     d.n_cols = static_cast<size_t>(c->op.mesh_maps().local_size);
     PetscCall(inverse_multiplicity(r->op.dm, r->op.mesh_maps(), constrained, &d.row_weight));
