@@ -16,7 +16,10 @@
 #   jacobi        fem_gpu Jacobian + Jacobi, PetscDS residual (CPU)
 #   gamg          aijcusparse (DMPlex assembly) + GAMG, PetscDS residual
 # A configuration's first run on a fresh tuning cache is named *_cold (tuning included).
-# After `source .carry/env.sh` on the GPU machine; ex13 is .carry/bin/ex13.
+# PROGRAM=ex17 runs PETSc's ex17 instead (elasticity, -sol_type elas_quad, unchanged; the
+# same meshes and refinements, so 3x the unknowns: 3.3M at 3D P2 and P4; residual from
+# ex17_elasticity_<dim>d.ufl; logs ex17_*; ex17 prints no L2 error).
+# After `source .carry/env.sh` on the GPU machine; the program is .carry/bin/ex13 (ex17).
 # Environment: DIM (3 or 2, default 3), CASES (default "p2 p4"), CONFIGS (default "pmg_whole jacobi_whole"),
 #   EXTRA (more options for every fem_gpu run, e.g. for an A/B of one option) and TAG
 #   (appended to the runs' names), RUN_LIMIT (seconds a run may take, default 240), LIB
@@ -37,9 +40,16 @@ fi
 common="-dll_append $lib -dm_plex_filename $mesh -dm_plex_boundary_label marker -dm_vec_type cuda
  -ksp_type cg -ksp_rtol 1e-10 -snes_converged_reason -ksp_converged_reason -error_view -log_view -snes_view"
 [ "${GPU_TIMER:-1}" = 0 ] || common="$common -log_view_gpu_time"
+program=${PROGRAM:-ex13}
+case "$program" in  # the program's field option, form file and own options
+  ex13) field=potential form="$here/ex13_poisson_${dim}d.ufl" own="" ;;
+  ex17) field=displacement form="$here/ex17_elasticity_${dim}d.ufl" own="-sol_type elas_quad" ;;
+  *) echo "PROGRAM is ex13 or ex17, not $program" >&2; exit 2 ;;
+esac
+common="$common $own"
 femgpu="-dm_mat_type fem_gpu -mat_fem_gpu_backend cuda ${EXTRA:-}"
-whole="-dm_fem_gpu_form_file $here/ex13_poisson_${dim}d.ufl"
-jac="-mat_fem_gpu_form_file $here/ex13_poisson_${dim}d.ufl"
+whole="-dm_fem_gpu_form_file $form"
+jac="-mat_fem_gpu_form_file $form"
 
 config_options() {  # config -> options
   case "$1" in
@@ -55,17 +65,17 @@ run() {  # name options...
   local name="$1${TAG:-}" t0=$SECONDS
   shift
   # shellcheck disable=SC2086,SC2068
-  timeout "${RUN_LIMIT:-240}" "$repo/.carry/bin/ex13" $common $@ >"$out/$name.log" 2>&1
+  timeout "${RUN_LIMIT:-240}" "$repo/.carry/bin/$program" $common $@ >"$out/$name.log" 2>&1
   echo "$name: rc=$? $((SECONDS - t0)) s: $(grep -E 'Linear solve converged|L2 error|^ *[0-9]+: +Main Stage' "$out/$name.log" | head -3 | tr -s ' ' | tr '\n' ';')"
 }
 
 declare -A degree_refine=([p1]="1 3" [p2]="2 2" [p3]="3 2" [p4]="4 1")
 for case in ${CASES:-p2 p4}; do
   read -r k r <<<"${degree_refine[$case]}"
-  problem="-potential_petscspace_degree $k -dm_refine $r"
+  problem="-${field}_petscspace_degree $k -dm_refine $r"
   for config in ${CONFIGS:-pmg_whole jacobi_whole}; do
     opts="$problem $(config_options "$config")"
-    [ "$config" != gamg ] && [ ! -e "$out/.warm_${dim}d_$case" ] && run "ex13_${dim}d_${case}_${config}_cold" $opts && touch "$out/.warm_${dim}d_$case"
-    run "ex13_${dim}d_${case}_${config}" $opts
+    [ "$config" != gamg ] && [ ! -e "$out/.warm_${program}_${dim}d_$case" ] && run "${program}_${dim}d_${case}_${config}_cold" $opts && touch "$out/.warm_${program}_${dim}d_$case"
+    run "${program}_${dim}d_${case}_${config}" $opts
   done
 done

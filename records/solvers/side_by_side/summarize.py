@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reads the logs of run_ex13.sh (PETSc's -log_view with -log_view_gpu_time) and writes
+"""Reads the logs of run_ex13.sh (ex13 and, with PROGRAM=ex17, ex17: PETSc's -log_view with
+-log_view_gpu_time) and writes
 summary.csv with one row per run:
 
   program,dim,degree,unknowns,config,snes_s,pcsetup_s,ksp_s,its,l2_error,matmult_ms,
@@ -10,8 +11,9 @@ blank without -log_view_gpu_time) and count of the events that say
 where the solve goes (SNESSolve, SNESFunctionEval, SNESJacobianEval, PCSetUp, KSPSolve,
 MatMult, PCApply, the FEMGPU* events). matmult_ms is FEMGPUApply's time per call (one fem_gpu
 apply on the device; with fem_gpu_pmg the levels' applies are counted too; PETSc's MatMult
-event also counts thousands of small DMPlex products of the error computation); bench_gdofs is femgpu-bench's GDoF/s for Laplace at that dimension and
-degree, read from bench_*.csv beside the logs when present.
+event also counts thousands of small DMPlex products of the error computation); bench_gdofs is femgpu-bench's GDoF/s for the program's operator (ex13: Laplace,
+ex17: elasticity) at that dimension and degree, read from bench_*.csv beside the logs when present.
+ex17 prints no L2 error (l2_error empty); its unknowns are the outer operator's rows in -snes_view.
 
 libCEED's PETSc examples (run_ceed.sh: ceed_bp3_p2.log, ceed_bp4_p2.log, ceed_mg_p2.log, ...)
 give rows too, after ex13's: program ceed-bps (config ceed_bps for BP3, ceed_bps_bp4 for
@@ -41,7 +43,7 @@ from log_view import events as log_events, read  # noqa: E402
 EVENTS = ["SNESSolve", "SNESFunctionEval", "SNESJacobianEval", "PCSetUp", "KSPSolve", "MatMult", "PCApply", "MatGetDiagonal",
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUSymmetry", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp",
           "FEMGPUPMGLevels", "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
-NAME = re.compile(r"ex13_([23])d_(p\d)_(.+)\.log(\.gz)?$")
+NAME = re.compile(r"(ex1[37])_([23])d_(p\d)_(.+)\.log(\.gz)?$")
 CEED_NAME = re.compile(r"ceed_(bp\d+|mg)_(p\d+)(.*?)\.log(\.gz)?$")
 CEED_EVENTS = EVENTS + ["KSPSetUp", "MatMultAdd", "MatMultTranspose", "AssembleMatrix"]
 
@@ -90,22 +92,35 @@ def ceed_row(path, text, table, device):
         "bench_gdofs": "", "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device}
 
 
+# Each program's operator in femgpu-bench's rows.
+BENCH_OPERATOR = {"ex13": "laplace", "ex17": "elasticity"}
+
+
 def bench_rates(files):
-    """{(dim, degree): GDoF/s} of femgpu-bench's Laplace rows."""
+    """{(operator, dim, degree): GDoF/s} of femgpu-bench's rows."""
     rates = {}
     for path in files:
         with open(path) as f:
             for row in csv.DictReader(f):
-                if row.get("operator") == "laplace" and row.get("gdofs"):
-                    rates[(int(row["dim"]), int(row["degree"]))] = float(row["gdofs"])
+                if row.get("gdofs"):
+                    rates[(row.get("operator"), int(row["dim"]), int(row["degree"]))] = float(row["gdofs"])
     return rates
+
+
+def unknowns(program, text):
+    """ex13 prints them with its L2 error; otherwise the last matrix of -snes_view (the
+    outer solve's operator, printed after the preconditioner's levels)."""
+    if program == "ex13":
+        return one(r"N: (\d+) L2 error", text)
+    sizes = re.findall(r"rows=(\d+), cols=\1\b", text)
+    return sizes[-1] if sizes else ""
 
 
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
-    logs = sorted(glob.glob(os.path.join(argv[1], "ex13_[23]d_*.log")) + glob.glob(os.path.join(argv[1], "ex13_[23]d_*.log.gz")))
+    logs = sorted(glob.glob(os.path.join(argv[1], "ex1[37]_[23]d_*.log")) + glob.glob(os.path.join(argv[1], "ex1[37]_[23]d_*.log.gz")))
     rates = bench_rates(argv[2:])
     device = ""
     dev_file = next((f for f in (os.path.join(argv[1], "device.txt"), os.path.join(argv[1], "..", "device.txt")) if os.path.exists(f)), "")
@@ -118,14 +133,14 @@ def main(argv):
             continue
         text = read(path)
         ev = log_events(text, EVENTS)
-        dim, degree = int(m.group(1)), int(m.group(2)[1:])
+        program, dim, degree = m.group(1), int(m.group(2)), int(m.group(3)[1:])
         mm = ev.get("FEMGPUApply", (0, 0.0))
         rows.append({
-            "program": "ex13", "dim": dim, "degree": degree, "unknowns": one(r"N: (\d+) L2 error", text),
-            "config": m.group(3), "snes_s": ev.get("SNESSolve", ("", ""))[1], "pcsetup_s": ev.get("PCSetUp", ("", ""))[1],
+            "program": program, "dim": dim, "degree": degree, "unknowns": unknowns(program, text),
+            "config": m.group(4), "snes_s": ev.get("SNESSolve", ("", ""))[1], "pcsetup_s": ev.get("PCSetUp", ("", ""))[1],
             "ksp_s": ev.get("KSPSolve", ("", ""))[1], "its": one(r"Linear solve converged due to \S+ iterations (\d+)", text),
             "l2_error": one(r"L2 error: ([0-9.eE+-]+)", text), "matmult_ms": f"{1e3 * mm[1] / mm[0]:.4f}" if mm[0] else "",
-            "bench_gdofs": rates.get((dim, degree), ""), "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device})
+            "bench_gdofs": rates.get((BENCH_OPERATOR[program], dim, degree), ""), "commit": os.environ.get("FEMGPU_COMMIT", ""), "device": device})
         for name in EVENTS:
             if name in ev:
                 table.append({"run": os.path.basename(path).split(".log")[0], "event": name, "count": ev[name][0], "time_s": ev[name][1],
