@@ -21,25 +21,19 @@ PetscErrorCode convert_pattern_source(MatFEMGPUContext *ctx, ConvertPattern *pat
 
 namespace {
 
-// The global index of each local-vector index that a cell's closure holds unconstrained
-// (the only ones the pattern reads; -1 elsewhere). On one rank the DM's maps already hold
-// them (PlexMaps::global_free, beside `free`), so the DM's ISLocalToGlobalMapping is not
-// built: PETSc builds it with calls per point of the mesh (0.076 s on one core for the P1
-// level of 843k tetrahedra, most of the coarse pattern's time outside the sort). On
-// several ranks, that map.
+// The global index of each local-vector index (negative for constrained ones, which the
+// pattern leaves out). On one rank the DM's maps hold it (PlexMaps::global_of_local), so the
+// DM's ISLocalToGlobalMapping is not built: PETSc builds it with calls per point of the
+// mesh (0.076 s on one core for the P1 level of 843k tetrahedra). On several ranks, that map.
 PetscErrorCode global_of_local(MatFEMGPUContext *ctx, std::vector<PetscInt> *global)
 {
-  const PlexMaps &mesh = ctx->op.mesh_maps();  // every cell: the operator's and its facet parts' cells are among them
+  const IndexArray &held = ctx->op.mesh_maps().global_of_local;
   const PetscInt n = ctx->op.maps().local_size;
   PetscFunctionBegin;
-  if (!mesh.global_free.empty()) {
-    PetscCheck(mesh.local_size == n && mesh.free.size() == mesh.global_free.size(), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+  if (!held.empty()) {
+    PetscCheck(static_cast<PetscInt>(held.size()) == n, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "MatConvert of a fem_gpu Mat: the DM's maps do not match the operator's local vector");
-    global->assign(static_cast<size_t>(n), -1);
-    const size_t entries = mesh.free.size();
-#pragma omp parallel for schedule(static) if (entries > (1u << 20))
-    for (size_t k = 0; k < entries; ++k)  // a DOF in several cells gets the same index from each
-      if (mesh.free[k] >= 0) (*global)[static_cast<size_t>(mesh.free[k])] = mesh.global_free[k];
+    global->assign(held.begin(), held.end());
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ISLocalToGlobalMapping ltog;

@@ -152,7 +152,7 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
 // Local index -> index in this rank's part of the global Vec, -1 for constrained DOFs, on
 // one rank: the section SF's leaves and roots (every unconstrained local DOF is a leaf,
 // its root the global index), so the sections are not walked a second time.
-static PetscErrorCode local_to_global_offsets(DM dm, PetscInt n_local, std::vector<int> *g)
+static PetscErrorCode local_to_global_offsets(DM dm, PetscInt n_local, IndexArray *g)
 {
   PetscSF sf;
   PetscInt nroots, nleaves;
@@ -262,8 +262,8 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh)
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
   if (size == 1) {
-    std::vector<int> g;
-    PetscCall(local_to_global_offsets(dm, maps->local_size, &g));
+    const IndexArray &g = maps->global_of_local;
+    PetscCall(local_to_global_offsets(dm, maps->local_size, &maps->global_of_local));
     maps->global_free.resize(maps->free.size());
 #pragma omp parallel for schedule(static) if (maps->free.size() > (1u << 20))
     for (size_t k = 0; k < maps->free.size(); ++k) maps->global_free[k] = maps->free[k] < 0 ? -1 : g[static_cast<size_t>(maps->free[k])];

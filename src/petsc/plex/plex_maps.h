@@ -35,8 +35,10 @@ struct PlexMaps {
   PetscInt coordinate_width = 0;   // coordinate nodes per cell
   IndexArray coordinates;          // n_cells x coordinate_width: each node's first coordinate
   PetscInt local_size = 0;         // storage of the local section
-  // On one rank: `free` renumbered into the global Vec (constrained = -1), so a GPU
-  // MatMult can read x and add into y without DMGlobalToLocal/DMLocalToGlobal.
+  // On one rank: each local-vector index's index in the global Vec (constrained = -1),
+  // and `free` renumbered by it, so a GPU MatMult can read x and add into y without
+  // DMGlobalToLocal/DMLocalToGlobal (and MatConvert needs no ISLocalToGlobalMapping).
+  IndexArray global_of_local;  // local_size entries
   IndexArray global_free;
   PetscInt global_size = 0;
   bool from_patterns = false;      // both closures came from the fast path (plex_closure.h)

@@ -181,16 +181,10 @@ PetscErrorCode build_mg(PC pc, PMG *p)
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPGetPC(ksp, &sub));
   PetscCall(PCSetType(sub, PCGAMG));
-  // Aggressive coarsening on the P1 level only for a vector field. A scalar one does
-  // without: GAMG's setup there (its squared graph and MIS on the host) took 0.45 s of a
-  // 1.7 s PCSetUp at 3D P2 with 843k cells, and without it ex13 needed one CG iteration
-  // fewer (13 -> 12; an H200, 2026-12-06). A vector field's rigid-body modes (six per
-  // aggregate in 3D) make small aggregates' coarse operators dense: ex17 (elasticity) at
-  // 3D P2 with 3.3M unknowns had 371 entries a row on GAMG's second level, its products
-  // took 27 s on the host and exhausted cuSPARSE's SpGEMM on an H100; with aggressive
-  // coarsening, at 450k unknowns on the host, GAMG's setup took 0.68 s instead of 1.86 s
-  // for 16 CG iterations instead of 15. PETSc 3.18's GAMG reads its own default over
-  // this one (-mg_coarse_pc_gamg_aggressive_coarsening there).
+  // Aggressive coarsening on the P1 level for a vector field only: a scalar one sets up
+  // faster and converges in fewer iterations without; a vector field's rigid-body modes
+  // make small aggregates' coarse operators dense (ex17 3D P2 exhausted cuSPARSE's
+  // SpGEMM; docs/pmg.md has the numbers). PETSc 3.18's GAMG reads its own default over it.
   MatFEMGPUContext *ctx;
   PetscCall(MatFEMGPUGetContext(p->op, &ctx));
   PetscCall(PCGAMGSetAggressiveLevels(sub, ctx->op.signature.element.components > 1 ? 1 : 0));
