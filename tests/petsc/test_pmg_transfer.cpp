@@ -6,7 +6,9 @@
 //                  level (it lies in both spaces), at every free DOF;
 //   transpose:     <P x, y> = <x, P^T y> for random x, y (restriction is exactly P^T);
 //   injection:     the coarse local Vec of an injected fine coefficient (boundary values
-//                  included) equals the polynomial's coarse projection.
+//                  included) equals the polynomial's coarse projection;
+//   rigid body:    on a P1 level of a vector field with the mesh's dimension, the span of
+//                  the coarse near-null space (pmg_rigid_body.h) is DMPlexCreateRigidBody's.
 // Exit code 1 when a relative difference exceeds -tolerance.
 #include <petscdmplex.h>
 #include <petscfe.h>
@@ -18,7 +20,9 @@
 
 #include "femgpu.h"
 #include "left_constrained_field.h"
+#include "petsc/mat/mat_femgpu.h"
 #include "petsc/pmg/pmg_levels.h"
+#include "petsc/pmg/pmg_rigid_body.h"
 #include "petsc/pmg/pmg_transfer.h"
 
 static const char help[] = "Checks the p-multigrid prolongation, restriction and coefficient injection.\n"
@@ -43,6 +47,39 @@ PetscErrorCode polynomial(PetscInt dim, PetscReal, const PetscReal x[], PetscInt
 }
 
 PetscReal relative(PetscReal difference, PetscReal scale) { return difference / PetscMax(scale, PETSC_SMALL); }
+
+// The largest distance of a vector of PETSc's rigid-body modes (orthonormal) from the span
+// of femgpu's (orthonormal): 0 where the spans are equal.
+PetscErrorCode rigid_body_distance(DM level_dm, Mat level, PetscReal *distance)
+{
+  MatNullSpace ours, petsc;
+  const Vec *q, *v;
+  PetscInt nq, nv;
+  femgpu::MatFEMGPUContext *ctx;
+  PetscFunctionBegin;
+  PetscCall(femgpu::MatFEMGPUGetContext(level, &ctx));
+  PetscCall(femgpu::PMGRigidBodyModes(level_dm, ctx, &ours));
+  PetscCall(DMPlexCreateRigidBody(level_dm, 0, &petsc));
+  PetscCall(MatNullSpaceGetVecs(ours, nullptr, &nq, &q));
+  PetscCall(MatNullSpaceGetVecs(petsc, nullptr, &nv, &v));
+  *distance = nq == nv ? 0.0 : PETSC_MAX_REAL;
+  Vec r;
+  PetscCall(VecDuplicate(v[0], &r));
+  for (PetscInt i = 0; i < nv; ++i) {
+    PetscScalar dots[6];
+    PetscReal norm;
+    PetscCall(VecCopy(v[i], r));
+    PetscCall(VecMDot(r, nq, const_cast<Vec *>(q), dots));  // PETSc 3.18's VecMDot takes Vec[]
+    for (PetscInt j = 0; j < nq; ++j) dots[j] = -dots[j];
+    PetscCall(VecMAXPY(r, nq, dots, const_cast<Vec *>(q)));
+    PetscCall(VecNorm(r, NORM_2, &norm));
+    *distance = PetscMax(*distance, norm);
+  }
+  PetscCall(VecDestroy(&r));
+  PetscCall(MatNullSpaceDestroy(&ours));
+  PetscCall(MatNullSpaceDestroy(&petsc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 }  // namespace
 
@@ -121,10 +158,20 @@ int main(int argc, char **argv)
   PetscReal injected = relative(diff, norm);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &injected, 1, MPIU_REAL, MPI_MAX, comm));
 
+  // The coarse level's rigid-body modes, where the p-multigrid gives them to GAMG.
+  PetscInt dim;
+  PetscReal rigid = 0.0;
+  PetscCall(DMGetDimension(coarse_dm, &dim));
+  const bool rigid_checked = coarse_degree == 1 && components == dim && dim > 1;
+  char rigid_text[64] = "";
+  if (rigid_checked) PetscCall(rigid_body_distance(coarse_dm, coarse, &rigid));
+  if (rigid_checked) PetscCall(PetscSNPrintf(rigid_text, sizeof(rigid_text), ", rigid-body span %.3g", (double)rigid));
+
   PetscCall(MatFEMGPUGetBackend(fine, &backend));
-  PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT " -> P%" PetscInt_FMT ", %" PetscInt_FMT " components, %s: interpolation %.3g, transpose %.3g, injection %.3g\n",
-                        coarse_degree, fine_degree, components, backend, (double)interpolation, (double)transpose, (double)injected));
-  const bool ok = interpolation <= tolerance && transpose <= tolerance && injected <= tolerance;
+  PetscCall(PetscPrintf(comm, "P%" PetscInt_FMT " -> P%" PetscInt_FMT ", %" PetscInt_FMT " components, %s: interpolation %.3g, transpose %.3g, injection %.3g%s\n",
+                        coarse_degree, fine_degree, components, backend, (double)interpolation, (double)transpose, (double)injected,
+                        rigid_text));
+  const bool ok = interpolation <= tolerance && transpose <= tolerance && injected <= tolerance && rigid <= tolerance;
   for (auto &kv : level_coefficients) PetscCall(VecDestroy(&kv.second));
   PetscCall(VecDestroy(&xc));
   PetscCall(VecDestroy(&yf));

@@ -1,13 +1,13 @@
 // -pc_type fem_gpu_pmg: p-multigrid for a fem_gpu operator, built on PETSc's PCMG.
 //
-// Levels: the operator's form at degrees k > ... > 1 on the same mesh (halving rounded
-// up by default: 4 -> 2 -> 1, 3 -> 2 -> 1, 6 -> 3 -> 2 -> 1; -pc_fem_gpu_pmg_degrees replaces the
-// ladder), each a fem_gpu Mat with its own kernels (pmg_levels.h), FP32 between the
-// operator and P1 with -pc_fem_gpu_pmg_level_precision fp32. Transfers are
-// generated kernels (pmg_transfer.h). Smoothers default to Chebyshev with Jacobi (the
-// operators' diagonals, computed on their backends); the P1 coarse level is assembled
-// by MatConvert (on the device where the Vecs live there) and solved by two GAMG cycles, with the
-// rigid-body near-null space when the field is a vector of the mesh's dimension.
+// Levels: the operator's form at degrees k > ... > 1 on the same mesh (halving rounded up
+// by default: 4 -> 2 -> 1, 3 -> 2 -> 1; -pc_fem_gpu_pmg_degrees replaces it), each a
+// fem_gpu Mat with its own kernels (pmg_levels.h), FP32 between the operator and P1 with
+// -pc_fem_gpu_pmg_level_precision fp32. Transfers are generated kernels (pmg_transfer.h).
+// Smoothers default to Chebyshev with Jacobi (the operators' diagonals, computed on their
+// backends); the P1 coarse level is assembled by MatConvert (on the device where the Vecs
+// live there) and solved by two GAMG cycles, with the rigid-body near-null space
+// (pmg_rigid_body.h) when the field is a vector of the mesh's dimension.
 // The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
 // under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
@@ -38,7 +38,7 @@
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse, FEMGPU_PMGLevels, FEMGPU_PMGLevelDM, FEMGPU_PMGLevelMat, FEMGPU_PMGTransfers;
+PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse, FEMGPU_PMGLevels, FEMGPU_PMGLevelDM, FEMGPU_PMGLevelMat, FEMGPU_PMGTransfers, FEMGPU_PMGRigidBody;
 
 namespace {
 
@@ -95,9 +95,8 @@ PetscErrorCode ladder(PC pc, const PMG *p, PetscInt degree, std::vector<PetscInt
   PetscFunctionBegin;
   out->assign(1, degree);
   if (p->degrees.empty()) {
-    // Halving rounded up: an odd degree keeps an intermediate level (3 -> 2 -> 1). With
-    // 3 -> 1, 3D P3 elasticity took 28 CG iterations on an H100 and 2D 24, against 16
-    // and 18 with 3 -> 2 -> 1 (and 18 and 19 at P2).
+    // Halving rounded up: an odd degree keeps an intermediate level (3 -> 2 -> 1; 3 -> 1
+    // took more CG iterations, docs/pmg.md).
     for (PetscInt d = degree; d > 1;) out->push_back(d = (d + 1) / 2);
   } else {
     for (PetscInt d : p->degrees) {
@@ -153,7 +152,6 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-
 // PCMG's levels, interpolations, and the smoother and coarse-solver defaults; PCMG's
 // setup then reads each level's options (KSPSetFromOptions), which override them.
 PetscErrorCode build_mg(PC pc, PMG *p)
@@ -173,21 +171,21 @@ PetscErrorCode build_mg(PC pc, PMG *p)
     if (l < n - 1) PetscCall(KSPSetOperators(ksp, p->levels[static_cast<size_t>(l)].A, p->levels[static_cast<size_t>(l)].A));
     else PetscCall(KSPSetOperators(ksp, p->fine_view, p->fine_view));  // not the PC's operator: PCMG keeps it
   }
-  // Two GAMG cycles on the P1 level: with one, ex13's CG counts grew from 12 to 18 over
-  // 8x8 to 32x32 squares (P2 and P4); with two, 12 to 13 (an LU coarse solve: 11-12).
+  // Two GAMG cycles on the P1 level (with one, CG counts grew with the mesh: docs/pmg.md).
   PetscCall(PCMGGetCoarseSolve(pc, &ksp));
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
   PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPGetPC(ksp, &sub));
   PetscCall(PCSetType(sub, PCGAMG));
-  // Aggressive coarsening on the P1 level for a vector field only: a scalar one sets up
-  // faster and converges in fewer iterations without; a vector field's rigid-body modes
-  // make small aggregates' coarse operators dense (ex17 3D P2 exhausted cuSPARSE's
-  // SpGEMM; docs/pmg.md has the numbers). PETSc 3.18's GAMG reads its own default over it.
+  // Aggressive coarsening (MIS-2, not the squared graph) for a vector field only (the
+  // reasons and numbers in docs/pmg.md); PETSc 3.18's GAMG reads its own default.
   MatFEMGPUContext *ctx;
   PetscCall(MatFEMGPUGetContext(p->op, &ctx));
   PetscCall(PCGAMGSetAggressiveLevels(sub, ctx->op.signature.element.components > 1 ? 1 : 0));
+#if !PETSC_VERSION_LT(3, 20, 0)
+  PetscCall(PCGAMGSetAggressiveSquareGraph(sub, PETSC_FALSE));
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,9 +215,8 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The coarsest operator assembled (in place after the first time), with the rigid-body
-// modes as GAMG's near-null space for a vector field of the mesh's dimension (set once:
-// the mesh does not move, and MAT_REUSE_MATRIX keeps it).
+// The coarsest operator assembled (in place after the first time), with the rigid-body modes
+// as GAMG's near-null space (set once: the mesh does not move, MAT_REUSE_MATRIX keeps it).
 PetscErrorCode assemble_coarse(PC pc, PMG *p)
 {
   Level &coarsest = p->levels.front();
@@ -234,8 +231,10 @@ PetscErrorCode assemble_coarse(PC pc, PMG *p)
   PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &p->coarse));
   if (first && ctx->op.signature.element.components > 1 && ctx->op.signature.element.components == ctx->op.ir->dim) {
     MatNullSpace rigid;
+    PetscCall(PetscLogEventBegin(FEMGPU_PMGRigidBody, coarsest.A, 0, 0, 0));
     if (ctx->op.signature.element.degree == 1 && ctx->op.signature.coordinate_degree == 1) PetscCall(PMGRigidBodyModes(coarsest.dm, ctx, &rigid));
     else PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));  // a ladder ending above P1, or curved cells
+    PetscCall(PetscLogEventEnd(FEMGPU_PMGRigidBody, coarsest.A, 0, 0, 0));
     PetscCall(MatSetNearNullSpace(p->coarse, rigid));
     PetscCall(MatNullSpaceDestroy(&rigid));
   }
@@ -394,6 +393,7 @@ PetscErrorCode PCFEMGPUPMGRegister()
   PetscCall(PetscLogEventRegister("FEMGPUPMGLevelDM", PC_CLASSID, &FEMGPU_PMGLevelDM));
   PetscCall(PetscLogEventRegister("FEMGPUPMGLevelMat", PC_CLASSID, &FEMGPU_PMGLevelMat));
   PetscCall(PetscLogEventRegister("FEMGPUPMGTransfers", PC_CLASSID, &FEMGPU_PMGTransfers));
+  PetscCall(PetscLogEventRegister("FEMGPUPMGRigidBody", PC_CLASSID, &FEMGPU_PMGRigidBody));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

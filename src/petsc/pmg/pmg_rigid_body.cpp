@@ -1,10 +1,28 @@
 // Rigid-body modes from the closure maps (pmg_rigid_body.h).
 #include "petsc/pmg/pmg_rigid_body.h"
 
+#include <vector>
+
 #include "petsc/base/petsc_compat.h"
 #include "petsc/mat/mat_context.h"
 
 namespace femgpu {
+
+namespace {
+
+// Mode k at a DOF of component c on a vertex at p: the translations e_k, then the
+// rotations: (-y, x) in 2D; e_r x p for r = 0, 1, 2 in 3D.
+PetscScalar mode_value(PetscInt dim, PetscInt k, PetscInt c, const PetscScalar *p)
+{
+  if (k < dim) return k == c ? 1.0 : 0.0;
+  if (dim == 2) return c == 0 ? -p[1] : p[0];
+  const PetscInt r = k - 3;  // e_r x p has p[r+2] at r+1 and -p[r+1] at r+2 (indices mod 3)
+  if (c == (r + 1) % 3) return -p[(r + 2) % 3];
+  if (c == (r + 2) % 3) return p[(r + 1) % 3];
+  return 0.0;
+}
+
+}  // namespace
 
 PetscErrorCode PMGRigidBodyModes(DM dm, const MatFEMGPUContext *ctx, MatNullSpace *modes)
 {
@@ -12,33 +30,39 @@ PetscErrorCode PMGRigidBodyModes(DM dm, const MatFEMGPUContext *ctx, MatNullSpac
   const PlexMaps &m = ctx->op.mesh_maps();
   Vec coords, local, vecs[6];
   const PetscScalar *x;
+  PetscInt n_local;
   PetscFunctionBegin;
+  // Each local DOF's vertex (its first coordinate) and component, from one pass over the
+  // cells; -1 where no cell has the DOF (its modes are 0). Six passes over the cells,
+  // one per mode, and a global Vec made from the DM's section each, took most of the
+  // coarse level's setup for elasticity.
+  PetscCall(DMGetLocalVector(dm, &local));
+  PetscCall(VecGetLocalSize(local, &n_local));
+  std::vector<PetscInt> vertex(static_cast<size_t>(n_local), -1), component(static_cast<size_t>(n_local), 0);
+  for (PetscInt cell = 0; cell < m.n_cells; ++cell)
+    for (PetscInt j = 0; j <= dim; ++j) {
+      const int *dofs = m.all.data() + cell * m.width + j * C;  // node j of a P1 cell is its vertex j
+      for (PetscInt c = 0; c < C; ++c) {
+        vertex[static_cast<size_t>(dofs[c])] = m.coordinates[static_cast<size_t>(cell * m.coordinate_width + j)];
+        component[static_cast<size_t>(dofs[c])] = c;
+      }
+    }
   PetscCall(DMGetCoordinatesLocal(dm, &coords));
   PetscCall(VecGetArrayRead(coords, &x));
-  PetscCall(DMGetLocalVector(dm, &local));
+  PetscCall(DMCreateGlobalVector(dm, &vecs[0]));
   for (PetscInt k = 0; k < n_modes; ++k) {
     PetscScalar *v;
-    PetscCall(VecSet(local, 0.0));
-    PetscCall(VecGetArray(local, &v));
-    for (PetscInt cell = 0; cell < m.n_cells; ++cell)
-      for (PetscInt j = 0; j <= dim; ++j) {
-        const PetscScalar *p = x + m.coordinates[static_cast<size_t>(cell * m.coordinate_width + j)];
-        const int *dofs = m.all.data() + cell * m.width + j * C;
-        // translations e_k, then rotations: (-y, x) in 2D; e_r x p for r = 0, 1, 2 in 3D
-        PetscScalar mode[3] = {0, 0, 0};
-        if (k < dim) mode[k] = 1;
-        else if (dim == 2) mode[0] = -p[1], mode[1] = p[0];
-        else if (k == 3) mode[1] = -p[2], mode[2] = p[1];
-        else if (k == 4) mode[0] = p[2], mode[2] = -p[0];
-        else mode[0] = -p[1], mode[1] = p[0];
-        for (PetscInt c = 0; c < C; ++c) v[dofs[c]] = mode[c];
-      }
-    PetscCall(VecRestoreArray(local, &v));
-    PetscCall(DMCreateGlobalVector(dm, &vecs[k]));
+    if (k > 0) PetscCall(VecDuplicate(vecs[0], &vecs[k]));
+    PetscCall(VecGetArrayWrite(local, &v));  // every entry written: nothing read from the device
+    for (PetscInt i = 0; i < n_local; ++i) {
+      const PetscInt at = vertex[static_cast<size_t>(i)];
+      v[i] = at < 0 ? 0.0 : mode_value(dim, k, component[static_cast<size_t>(i)], x + at);
+    }
+    PetscCall(VecRestoreArrayWrite(local, &v));
     PetscCall(DMLocalToGlobal(dm, local, INSERT_VALUES, vecs[k]));
   }
-  PetscCall(DMRestoreLocalVector(dm, &local));
   PetscCall(VecRestoreArrayRead(coords, &x));
+  PetscCall(DMRestoreLocalVector(dm, &local));
   for (PetscInt k = 0; k < n_modes; ++k) {  // Gram-Schmidt, twice for stability
     PetscScalar dots[6];
     for (int pass = 0; pass < 2 && k > 0; ++pass) {
