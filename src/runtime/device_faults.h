@@ -24,6 +24,8 @@ struct InjectedFaults {
   bool compile = false;                  // every kernel compile gets an option the compiler refuses
   bool launch = false;                   // every launch asks for a work-group the device cannot have
   std::size_t device_memory_bytes = 0;   // allocations past this many live device bytes fail; 0: no cap
+  std::size_t largest_buffer_bytes = 0;  // one allocation larger than this fails (a mesh's cell matrices
+                                         // are the largest: they run out first); 0: no cap
 };
 
 InjectedFaults &injected_faults();

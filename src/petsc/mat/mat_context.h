@@ -209,6 +209,9 @@ struct MatFEMGPUContext {
   // MatZeroEntries made it the zero matrix until a linearization point binds its operator
   // again (mat_femgpu.cpp; TS zeroes the Jacobian before each IJacobian: ts_ijacobian.cpp).
   bool zeroed = false;
+  // MatConvert's cell matrices come from the CPU reference, not the backend's kernel: the
+  // p-multigrid's coarse level after a device failure (pmg_coarse.h).
+  bool host_assembly = false;
   bool time_shift_noted = false;  // the PetscInfo line of a form without TS's shift was printed
   bool apply_finite_checked = false, diagonal_finite_checked = false;  // -mat_fem_gpu_check_finite ran
   // MatScale, MatShift ... since the last final assembly, for assembled copies (mat_femgpu_shell_edits.h).

@@ -12,7 +12,8 @@
 // values again (a new linearization point, each Newton step: the p-multigrid coarse
 // level). Either way the cell values are summed into the unique entries (the pattern,
 // composed on the output Mat, knows which), then MatSetValuesCOO inserts them.
-// The values come from the backend's cell_matrices() (the CPU reference by default). With
+// The values come from the backend's cell_matrices() (the CPU reference by default, and
+// always where the context says host_assembly: after a device failure). With
 // the CUDA backend and an aijcusparse target they never leave the device: the kernel
 // writes them into device memory, a device kernel sums them (runtime/entry_sum.h), and
 // MatSetValuesCOO reads the sums there (PETSC_MEMTYPE_CUDA).
@@ -127,7 +128,7 @@ PetscErrorCode values_on_device(MatFEMGPUContext *ctx, Mat M, bool *yes)
   *yes = false;
 #ifdef FEMGPU_HAVE_CUDA
   PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &cusparse, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-  *yes = cusparse && ctx->device.backend->on_device() && ctx->op.facets.empty();  // facet parts: host values
+  *yes = cusparse && ctx->device.backend->on_device() && ctx->op.facets.empty() && !ctx->host_assembly;  // facet parts: host values
 #else
   (void)ctx, (void)M, (void)cusparse;
 #endif
@@ -187,7 +188,7 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
   PetscFunctionBegin;
   PetscCall(MatGetType(M, &type));
   const size_t w = static_cast<size_t>(ctx->op.maps().width), entries = static_cast<size_t>(ctx->op.maps().n_cells) * w * w;
-  const std::string backend = ctx->device.backend->name();
+  const std::string backend = ctx->host_assembly ? "the CPU reference for the values, not the " + ctx->device.backend->name() : ctx->device.backend->name();
   const char *where = r.device ? "device" : "host";
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(PetscInfo(A, "fem_gpu: MatConvert to %s (reuse): values of %zu COO entries on this rank, %g s (%s backend, values on the %s)\n",

@@ -117,13 +117,16 @@ PetscErrorCode MatFEMGPUCellMatrices(Mat A, MatFEMGPUContext *ctx, const PetscSc
   const size_t w = static_cast<size_t>(ctx->op.maps().width);
   values->assign(static_cast<size_t>(ctx->op.maps().n_cells) * w * w, 0.0);
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, coords, true, &arrays));
-  if (!values->empty()) FEMGPU_CXX(comm, ctx->device.backend->cell_matrices(arrays, values->data()));
+  ActionBackend &cells = *ctx->device.backend;
+  if (!values->empty() && ctx->host_assembly) FEMGPU_CXX(comm, cells.ActionBackend::cell_matrices(arrays, values->data()));  // the CPU reference
+  else if (!values->empty()) FEMGPU_CXX(comm, cells.cell_matrices(arrays, values->data()));
   for (FacetPart &p : ctx->op.facets) {
     if (!p.backend) continue;
     const size_t start = values->size();
     values->resize(start + static_cast<size_t>(p.maps.n_cells) * w * w);
     PetscCall(MatFEMGPUFillOperatorArrays(ctx, *p.ir, p.maps, p.cells, &p.coefficient_maps, nullptr, coords, true, &arrays));
-    FEMGPU_CXX(comm, p.backend->cell_matrices(arrays, values->data() + start));
+    if (ctx->host_assembly) FEMGPU_CXX(comm, p.backend->ActionBackend::cell_matrices(arrays, values->data() + start));
+    else FEMGPU_CXX(comm, p.backend->cell_matrices(arrays, values->data() + start));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

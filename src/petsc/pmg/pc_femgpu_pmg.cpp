@@ -31,14 +31,14 @@
 #include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/mat/operator_values_key.h"
 #include "petsc/pmg/pc_femgpu_pmg.h"
+#include "petsc/pmg/pmg_coarse.h"
 #include "petsc/pmg/pmg_fine_view.h"
 #include "petsc/pmg/pmg_levels.h"
-#include "petsc/pmg/pmg_rigid_body.h"
 #include "petsc/pmg/pmg_transfer.h"
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGCoarse, FEMGPU_PMGLevels, FEMGPU_PMGLevelDM, FEMGPU_PMGLevelMat, FEMGPU_PMGTransfers, FEMGPU_PMGRigidBody;
+PetscLogEvent FEMGPU_PMGSetUp, FEMGPU_PMGLevels, FEMGPU_PMGLevelDM, FEMGPU_PMGLevelMat, FEMGPU_PMGTransfers;
 
 namespace {
 
@@ -56,7 +56,7 @@ struct PMG {
   std::string level_precision = "fp64";  // -pc_fem_gpu_pmg_level_precision: levels between the operator and P1
   std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
-  Mat coarse = nullptr;           // the assembled coarsest operator
+  PMGCoarse coarse;               // the assembled coarsest operator (pmg_coarse.h)
   Mat fine_view = nullptr;        // the finest smoother's operator: `op` with a state of its own (pmg_fine_view.h)
   std::vector<double> values;     // the operator's values key at the last refresh (operator_values_key.h)
 };
@@ -82,7 +82,8 @@ PetscErrorCode reset(PMG *p)
     PetscCall(DMDestroy(&l.dm));
   }
   p->levels.clear();
-  PetscCall(MatDestroy(&p->coarse));
+  PetscCall(MatDestroy(&p->coarse.A));
+  p->coarse.on_host = false;
   PetscCall(MatDestroy(&p->fine_view));
   p->op = nullptr;
   p->values.clear();
@@ -215,35 +216,6 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The coarsest operator assembled (in place after the first time), with the rigid-body modes
-// as GAMG's near-null space (set once: the mesh does not move, MAT_REUSE_MATRIX keeps it).
-PetscErrorCode assemble_coarse(PC pc, PMG *p)
-{
-  Level &coarsest = p->levels.front();
-  MatFEMGPUContext *ctx;
-  VecType vtype;
-  KSP ksp;
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(FEMGPU_PMGCoarse, coarsest.A, 0, 0, 0));
-  PetscCall(MatFEMGPUGetContext(coarsest.A, &ctx));
-  PetscCall(DMGetVecType(coarsest.dm, &vtype));
-  const bool device = std::string(vtype).find("cuda") != std::string::npos, first = !p->coarse;
-  PetscCall(MatConvert(coarsest.A, device ? MATAIJCUSPARSE : MATAIJ, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, &p->coarse));
-  if (first && ctx->op.signature.element.components > 1 && ctx->op.signature.element.components == ctx->op.ir->dim) {
-    MatNullSpace rigid;
-    PetscCall(PetscLogEventBegin(FEMGPU_PMGRigidBody, coarsest.A, 0, 0, 0));
-    if (ctx->op.signature.element.degree == 1 && ctx->op.signature.coordinate_degree == 1) PetscCall(PMGRigidBodyModes(coarsest.dm, ctx, &rigid));
-    else PetscCall(DMPlexCreateRigidBody(coarsest.dm, 0, &rigid));  // a ladder ending above P1, or curved cells
-    PetscCall(PetscLogEventEnd(FEMGPU_PMGRigidBody, coarsest.A, 0, 0, 0));
-    PetscCall(MatSetNearNullSpace(p->coarse, rigid));
-    PetscCall(MatNullSpaceDestroy(&rigid));
-  }
-  PetscCall(PCMGGetCoarseSolve(pc, &ksp));
-  PetscCall(KSPSetOperators(ksp, p->levels.size() == 1 ? coarsest.A : p->coarse, p->coarse));
-  PetscCall(PetscLogEventEnd(FEMGPU_PMGCoarse, coarsest.A, 0, 0, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // The operator's coefficients (e.g. SNES's linearization point) and constants down the ladder.
 PetscErrorCode inject_coefficients(PC pc, PMG *p)
 {
@@ -291,11 +263,13 @@ PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
   // a state the operator does not read) all three are kept.
   std::vector<double> values;
   PetscCall(MatFEMGPUOperatorValuesKey(op, &values));
-  if (p->coarse && values == p->values) {
+  if (p->coarse.A && values == p->values) {
     PetscCall(PetscInfo(pc, "fem_gpu_pmg: the operator's values are those of the last setup: the levels, coarse matrix and coarse solver are kept\n"));
   } else {
     PetscCall(inject_coefficients(pc, p));
-    PetscCall(assemble_coarse(pc, p));
+    KSP coarse;
+    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+    PetscCall(PMGSetUpCoarse(pc, coarse, p->levels.front().A, p->levels.front().dm, p->levels.size() == 1, &p->coarse));
     PetscCall(PetscObjectStateIncrease((PetscObject)p->fine_view));  // the finest smoother sets up again
     p->values = values;
   }
@@ -317,8 +291,9 @@ PetscErrorCode PCView_FEMGPUPMG(PC pc, PetscViewer viewer)
   }
   std::string degrees;
   for (size_t l = p->levels.size(); l-- > 0;) degrees += "P" + std::to_string(p->levels[l].degree) + (l ? " -> " : "");
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (coarse level assembled as %s)\n", degrees.c_str(),
-                                   p->coarse ? ((PetscObject)p->coarse)->type_name : "-"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (coarse level assembled as %s%s)\n", degrees.c_str(),
+                                   p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-",
+                                   p->coarse.on_host ? ", on the host after a device failure" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
