@@ -50,13 +50,24 @@ PetscErrorCode PMGRigidBodyModes(DM dm, const MatFEMGPUContext *ctx, MatNullSpac
     }
   PetscCall(DMGetCoordinatesLocal(dm, &coords));
   PetscCall(VecGetArrayRead(coords, &x));
-  PetscCall(DMCreateGlobalVector(dm, &vecs[0]));
+  // Host Vecs of the DM's global layout whatever its Vec type: GAMG reads the modes on the
+  // host, and a CUDA Vec's host array is pinned memory (PETSc's default), six allocations
+  // of the whole level's size.
+  PetscInt n_owned, N;
+  Vec layout;
+  PetscCall(DMGetGlobalVector(dm, &layout));
+  PetscCall(VecGetLocalSize(layout, &n_owned));
+  PetscCall(VecGetSize(layout, &N));
+  PetscCall(DMRestoreGlobalVector(dm, &layout));
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)dm), &vecs[0]));
+  PetscCall(VecSetSizes(vecs[0], n_owned, N));
+  PetscCall(VecSetType(vecs[0], VECSTANDARD));
   for (PetscInt k = 1; k < n_modes; ++k) PetscCall(VecDuplicate(vecs[0], &vecs[k]));
   PetscCall(PetscTime(&t1));
   // On one rank the maps give each local DOF's global index: the modes go straight into
   // the global Vecs' host arrays. Else through a local Vec and DMLocalToGlobal.
   const bool direct = !m.global_of_local.empty();
-  if (!direct) PetscCall(DMGetLocalVector(dm, &local));
+  if (!direct) PetscCall(VecCreateSeq(PETSC_COMM_SELF, n_local, &local));
   for (PetscInt k = 0; k < n_modes; ++k) {
     PetscScalar *v;
     PetscCall(VecGetArrayWrite(direct ? vecs[k] : local, &v));  // every entry written: nothing read from the device
@@ -76,7 +87,7 @@ PetscErrorCode PMGRigidBodyModes(DM dm, const MatFEMGPUContext *ctx, MatNullSpac
     PetscCall(VecRestoreArrayWrite(direct ? vecs[k] : local, &v));
     if (!direct) PetscCall(DMLocalToGlobal(dm, local, INSERT_VALUES, vecs[k]));
   }
-  if (!direct) PetscCall(DMRestoreLocalVector(dm, &local));
+  if (!direct) PetscCall(VecDestroy(&local));
   PetscCall(VecRestoreArrayRead(coords, &x));
   PetscCall(PetscTime(&t2));
   for (PetscInt k = 0; k < n_modes; ++k) {  // Gram-Schmidt, twice for stability
