@@ -3,7 +3,7 @@
 // The rigid-body modes of a P1 vector field on affine cells, from the closure maps: node
 // j of a cell is its vertex j in both the field's and the coordinates' maps, so each
 // mode's value at a DOF is a polynomial of that vertex's coordinates. Orthonormalised,
-// as GAMG wants them. (DMPlexCreateRigidBody projects the modes cell by cell on the
+// as GAMG wants them, in host Vecs of the DM's global layout (GAMG reads them on the host). (DMPlexCreateRigidBody projects the modes cell by cell on the
 // host: 14 s for 384k tetrahedra on the GPU machine.)
 #pragma once
 
