@@ -117,16 +117,18 @@ PetscErrorCode MatFEMGPUCellMatrices(Mat A, MatFEMGPUContext *ctx, const PetscSc
   const size_t w = static_cast<size_t>(ctx->op.maps().width);
   values->assign(static_cast<size_t>(ctx->op.maps().n_cells) * w * w, 0.0);
   PetscCall(MatFEMGPUFillArrays(ctx, nullptr, coords, true, &arrays));
-  ActionBackend &cells = *ctx->device.backend;
-  if (!values->empty() && ctx->host_assembly) FEMGPU_CXX(comm, cells.ActionBackend::cell_matrices(arrays, values->data()));  // the CPU reference
-  else if (!values->empty()) FEMGPU_CXX(comm, cells.cell_matrices(arrays, values->data()));
+  // host_assembly (after a device failure): the base class's, the CPU reference.
+  auto cell_matrices = [&](ActionBackend &b, double *out) {
+    if (ctx->host_assembly) b.ActionBackend::cell_matrices(arrays, out);
+    else b.cell_matrices(arrays, out);
+  };
+  if (!values->empty()) FEMGPU_CXX(comm, cell_matrices(*ctx->device.backend, values->data()));
   for (FacetPart &p : ctx->op.facets) {
     if (!p.backend) continue;
     const size_t start = values->size();
     values->resize(start + static_cast<size_t>(p.maps.n_cells) * w * w);
     PetscCall(MatFEMGPUFillOperatorArrays(ctx, *p.ir, p.maps, p.cells, &p.coefficient_maps, nullptr, coords, true, &arrays));
-    if (ctx->host_assembly) FEMGPU_CXX(comm, p.backend->ActionBackend::cell_matrices(arrays, values->data() + start));
-    else FEMGPU_CXX(comm, p.backend->cell_matrices(arrays, values->data() + start));
+    FEMGPU_CXX(comm, cell_matrices(*p.backend, values->data() + start));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -72,9 +72,7 @@ PetscErrorCode PMGRigidBodyModes(DM dm, const MatFEMGPUContext *ctx, MatNullSpac
     PetscScalar *v;
     PetscCall(VecGetArrayWrite(direct ? vecs[k] : local, &v));  // every entry written: nothing read from the device
     if (direct) {
-      PetscInt n_global;
-      PetscCall(VecGetLocalSize(vecs[k], &n_global));
-      std::fill(v, v + n_global, 0.0);
+      std::fill(v, v + n_owned, 0.0);
       for (PetscInt i = 0; i < n_local; ++i) {
         const PetscInt at = vertex[static_cast<size_t>(i)], g = m.global_of_local[static_cast<size_t>(i)];
         if (at >= 0 && g >= 0) v[g] = mode_value(dim, k, component[static_cast<size_t>(i)], x + at);
