@@ -88,6 +88,33 @@ PetscErrorCode set_level_dofs(DM fine, PetscFE fe, PetscSection s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// The level's chart: the points of the depths where the level element has DOFs (a P1
+// level's: the vertices). PETSc's own build takes the mesh's whole chart, 3.7M points at
+// 843k tetrahedra for a P1 level's 150k vertices, and every pass over the section (its
+// setup, the global section, the section SF) walks all of them. A section on part of the
+// chart is PETSc's too: closures, SFs and global sections skip the points outside it, and
+// the local and global numberings are the same (a point outside holds no DOFs).
+PetscErrorCode level_chart(DM fine, PetscFE fe, PetscInt *pStart, PetscInt *pEnd)
+{
+  const PetscInt *n_dof;
+  PetscInt dim;
+  PetscFunctionBegin;
+  PetscCall(PetscFEGetNumDof(fe, &n_dof));
+  PetscCall(DMGetDimension(fine, &dim));
+  *pStart = PETSC_MAX_INT;
+  *pEnd = PETSC_MIN_INT;
+  for (PetscInt d = 0; d <= dim; ++d) {
+    PetscInt s, e;
+    if (n_dof[d] == 0) continue;
+    PetscCall(DMPlexGetDepthStratum(fine, d, &s, &e));
+    if (e <= s) continue;
+    *pStart = std::min(*pStart, s);
+    *pEnd = std::max(*pEnd, e);
+  }
+  if (*pEnd < *pStart) *pStart = *pEnd = 0;  // a rank without points
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // The level's constrained points and, for each, its constrained indices (node-major,
 // component-minor, as the fine's): the components the fine section constrains at that
 // point, on every level node. Only the depths where the level has DOFs are walked. *ok is
@@ -141,6 +168,24 @@ PetscErrorCode level_constraints(DM fine, PetscSection fine_section, PetscFE fe,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// A point's constrained indices, and its field's (the section is set up, its constraint
+// counts set). PETSc 3.18 to 3.26's PetscSectionSetConstraintIndices checks the indices
+// against atlasDof[point], without the chart's start: on a chart that does not start at 0
+// it reads another point's count (or past the array). The indices go where it would write them.
+PetscErrorCode set_constraint_indices(PetscSection section, PetscInt point, const PetscInt *indices)
+{
+  PetscSection field;
+  PetscFunctionBegin;
+  PetscCall(PetscSectionGetField(section, 0, &field));
+  for (PetscSection s : {section, field}) {
+    PetscCheck(s->bc && s->bcIndices && point >= s->bc->pStart && point < s->bc->pEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "fem_gpu_pmg: the level's section has no constraint indices for point %" PetscInt_FMT, point);
+    const PetscInt p = point - s->bc->pStart;
+    std::copy(indices, indices + s->bc->atlasDof[p], s->bcIndices + s->bc->atlasOff[p]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode set_constraints(PetscSection s, const std::vector<LevelConstraint> &constraints)
 {
   PetscFunctionBegin;
@@ -150,23 +195,19 @@ PetscErrorCode set_constraints(PetscSection s, const std::vector<LevelConstraint
     PetscCall(PetscSectionSetFieldConstraintDof(s, c.point, 0, n));
   }
   PetscCall(PetscSectionSetUp(s));
-  for (const LevelConstraint &c : constraints) {
-    PetscCall(PetscSectionSetConstraintIndices(s, c.point, c.indices.data()));
-    PetscCall(PetscSectionSetFieldConstraintIndices(s, c.point, 0, c.indices.data()));
-  }
+  for (const LevelConstraint &c : constraints) PetscCall(set_constraint_indices(s, c.point, c.indices.data()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 // The array where PETSc 3.18 to 3.26 keep a section's offsets (allocated by
-// PetscSectionSetChart), to be written at once: PetscSectionSetOffset is a call per point,
-// and a P1 level of 843k tetrahedra has 3.7M points, most of them without DOFs (two calls
-// each with the field: 0.12 s of the level's setup). For a section that is never set up
-// (the global section: PetscSectionSetUp would compute offsets of its own), writing the
-// array is what the per-point calls do.
-PetscErrorCode offsets_array(PetscSection section, PetscInt n, PetscInt **offsets)
+// PetscSectionSetChart), to be written at once: PetscSectionSetOffset is a call per point
+// (two with the field). For a section that is never set up (the global section:
+// PetscSectionSetUp would compute offsets of its own), writing the array is what the
+// per-point calls do.
+PetscErrorCode offsets_array(PetscSection section, PetscInt pStart, PetscInt pEnd, PetscInt **offsets)
 {
   PetscFunctionBegin;
-  PetscCheck(section->pStart == 0 && section->pEnd == n && (n == 0 || section->atlasOff), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+  PetscCheck(section->pStart == pStart && section->pEnd == pEnd && (pEnd == pStart || section->atlasOff), PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "fem_gpu_pmg: the level's global section has no offsets array for its chart [%" PetscInt_FMT ", %" PetscInt_FMT ")", section->pStart,
              section->pEnd);
   *offsets = section->atlasOff;
@@ -180,9 +221,9 @@ PetscErrorCode offsets_array(PetscSection section, PetscInt n, PetscInt **offset
 // DOFs and the offset -(offset+1) of its owner's numbering. PETSc's build makes about a
 // dozen section calls for every point of the mesh (3.7M at 843k tetrahedra), most of them
 // on points without DOFs; here such a point costs no call (the offsets are written into the
-// section's array at once). *set is false (PETSc then builds it on first use) where the
-// chart does not start at 0 or the mesh is periodic through face SFs (PETSc numbers over
-// another SF there).
+// section's array at once). The global section has the local one's chart. *set is false
+// (PETSc then builds it on first use) where the mesh is periodic through face SFs (PETSc
+// numbers over another SF there).
 PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
 {
   SectionArrays a;
@@ -200,21 +241,18 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
   if (n_face_sfs > 0) PetscFunctionReturn(PETSC_SUCCESS);
 #endif
   PetscCall(section_arrays(s, -1, &a));
-  PetscMPIInt here = a.pStart == 0 ? 1 : 0, everywhere;  // decided alike on every rank: the numbering communicates
   MPI_Comm comm = PetscObjectComm((PetscObject)level);
   PetscMPIInt size;
-  PetscCallMPI(MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_LAND, comm));
-  if (!everywhere) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  const PetscInt n = a.pEnd;
+  const PetscInt pStart = a.pStart, pEnd = a.pEnd, n = pEnd - pStart;
   PetscCall(DMGetPointSF(level, &sf));
   PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
-  std::vector<char> ghost(static_cast<size_t>(n), 0);
+  std::vector<char> ghost(static_cast<size_t>(n), 0);  // by point - pStart
   if (nroots >= 0) {
-    PetscCheck(nroots >= n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "fem_gpu_pmg: point SF roots %" PetscInt_FMT " < points %" PetscInt_FMT, nroots, n);
+    PetscCheck(nroots >= pEnd, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "fem_gpu_pmg: point SF roots %" PetscInt_FMT " < chart end %" PetscInt_FMT, nroots, pEnd);
     for (PetscInt i = 0; i < nleaves; ++i) {
       const PetscInt leaf = ilocal ? ilocal[i] : i;
-      if (leaf < n) ghost[static_cast<size_t>(leaf)] = 1;  // a leaf past the section's chart has no DOFs here
+      if (a.contains(leaf)) ghost[static_cast<size_t>(leaf - pStart)] = 1;  // a leaf outside the section's chart has no DOFs here
     }
   }
   PetscSection gs, gfs;
@@ -224,33 +262,34 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
   PetscCall(PetscSectionSetNumFields(gs, 1));
   PetscCall(PetscSectionSetFieldComponents(gs, 0, Nc));
   if (name) PetscCall(PetscSectionSetFieldName(gs, 0, name));
-  PetscCall(PetscSectionSetChart(gs, 0, n));
+  PetscCall(PetscSectionSetChart(gs, pStart, pEnd));
   PetscCall(PetscSectionGetField(gs, 0, &gfs));
   PetscCall(PetscSectionSetIncludesConstraints(gs, PETSC_FALSE));
   PetscCall(PetscSectionSetIncludesConstraints(gfs, PETSC_FALSE));
   // Offsets: owned points in point order, then the ranks before added, then ghosts' from
   // their owners (none on one rank).
   PetscInt *offset, *field_offset, owned = 0, before = 0;
-  PetscCall(offsets_array(gs, n, &offset));
-  PetscCall(offsets_array(gfs, n, &field_offset));
-  for (PetscInt p = 0; p < n; ++p) {
-    offset[p] = owned;
-    if (!ghost[static_cast<size_t>(p)]) owned += a.dof(p) - a.n_constrained(p);
+  // (offset and field_offset are by point - pStart; the SF's arrays by point)
+  PetscCall(offsets_array(gs, pStart, pEnd, &offset));
+  PetscCall(offsets_array(gfs, pStart, pEnd, &field_offset));
+  for (PetscInt i = 0; i < n; ++i) {
+    offset[i] = owned;
+    if (!ghost[static_cast<size_t>(i)]) owned += a.dof(pStart + i) - a.n_constrained(pStart + i);
   }
   PetscCallMPI(MPI_Scan(&owned, &before, 1, MPIU_INT, MPI_SUM, comm));
   before -= owned;
-  for (PetscInt p = 0; p < n; ++p) offset[p] += before;
+  for (PetscInt i = 0; i < n; ++i) offset[i] += before;
   if (nroots >= 0 && size > 1) {
-    std::vector<PetscInt> neg(static_cast<size_t>(std::max(nroots, n)), 0), recv(neg.size(), 0);
-    for (PetscInt p = 0; p < n; ++p) neg[static_cast<size_t>(p)] = -(offset[p] + 1);
+    std::vector<PetscInt> neg(static_cast<size_t>(nroots), 0), recv(neg.size(), 0);
+    for (PetscInt i = 0; i < n; ++i) neg[static_cast<size_t>(pStart + i)] = -(offset[i] + 1);
     PetscCall(PetscSFBcastBegin(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
     PetscCall(PetscSFBcastEnd(sf, MPIU_INT, neg.data(), recv.data(), MPI_REPLACE));
-    for (PetscInt p = 0; p < n; ++p)
-      if (ghost[static_cast<size_t>(p)]) offset[p] = recv[static_cast<size_t>(p)];
+    for (PetscInt i = 0; i < n; ++i)
+      if (ghost[static_cast<size_t>(i)]) offset[i] = recv[static_cast<size_t>(pStart + i)];
   }
   std::copy(offset, offset + n, field_offset);
   // The counts as the owner's first: PETSc checks constraint indices against them.
-  for (PetscInt p = 0; p < n; ++p) {
+  for (PetscInt p = pStart; p < pEnd; ++p) {
     const PetscInt dof = a.dof(p), cdof = a.n_constrained(p);
     if (dof != 0) {
       PetscCall(PetscSectionSetDof(gs, p, dof));
@@ -263,16 +302,12 @@ PetscErrorCode set_level_global_section(DM level, PetscSection s, bool *set)
   }
   PetscCall(PetscSectionSetUpBC(gs));
   PetscCall(PetscSectionSetUpBC(gfs));
-  for (PetscInt p = 0; p < n; ++p) {
+  for (PetscInt p = pStart; p < pEnd; ++p) {
     if (a.n_constrained(p) == 0) continue;
-    const PetscInt *indices;
-    PetscCall(PetscSectionGetConstraintIndices(s, p, &indices));
-    PetscCall(PetscSectionSetConstraintIndices(gs, p, indices));
-    PetscCall(PetscSectionGetFieldConstraintIndices(s, p, 0, &indices));
-    PetscCall(PetscSectionSetFieldConstraintIndices(gs, p, 0, indices));
+    PetscCall(set_constraint_indices(gs, p, a.constrained(p)));  // the field's are the section's (one field)
   }
-  for (PetscInt p = 0; p < n; ++p) {  // then a ghost's -(dof+1), as PETSc marks it
-    if (!ghost[static_cast<size_t>(p)]) continue;
+  for (PetscInt p = pStart; p < pEnd; ++p) {  // then a ghost's -(dof+1), as PETSc marks it
+    if (!ghost[static_cast<size_t>(p - pStart)]) continue;
     PetscCall(PetscSectionSetDof(gs, p, -(a.dof(p) + 1)));
     PetscCall(PetscSectionSetFieldDof(gs, p, 0, -(a.dof(p) + 1)));
   }
@@ -289,7 +324,7 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   MPI_Comm comm = PetscObjectComm((PetscObject)level);
   PetscSection fine_section, s;
   PetscObject disc = nullptr;
-  PetscInt Nc, pStart, pEnd;
+  PetscInt Nc, pStart = 0, pEnd = 0;
   const char *name = nullptr;
   std::string why;
   std::vector<LevelConstraint> constraints;
@@ -316,7 +351,7 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   PetscCall(PetscSectionCreate(comm, &s));
   PetscCall(PetscSectionSetNumFields(s, 1));
   PetscCall(PetscSectionSetFieldComponents(s, 0, Nc));
-  PetscCall(PetscSectionGetChart(fine_section, &pStart, &pEnd));
+  PetscCall(level_chart(fine, (PetscFE)disc, &pStart, &pEnd));
   PetscCall(PetscSectionSetChart(s, pStart, pEnd));
   PetscCall(set_level_dofs(fine, (PetscFE)disc, s));
   PetscCall(PetscSectionSetFromOptions(s));  // as PETSc's build: -petscsection_point_major
@@ -326,7 +361,7 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   PetscCall(DMSetLocalSection(level, s));
   bool global_set;
   PetscCall(set_level_global_section(level, s, &global_set));
-  if (!global_set) PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's global section is built by PETSc (a chart that does not start at 0, or a mesh periodic through face SFs)\n"));
+  if (!global_set) PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's global section is built by PETSc (a mesh periodic through face SFs)\n"));
   PetscCall(PetscSectionDestroy(&s));
   *derived = true;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -3,8 +3,9 @@
 // Takes: the fine DM (one Lagrange field, its local section set up) and a level DM made by
 // DMClone of it whose single field is a Lagrange PetscFE of a lower degree, with the fine
 // DS's essential boundaries (pmg_levels.cpp).
-// Does: sets on the level DM the section DMPlexCreateSection would build (same chart, DOF
-// counts per point, constrained DOFs, field name), read from the fine section's arrays:
+// Does: sets on the level DM the section DMPlexCreateSection would build (DOF counts and
+// offsets per point, constrained DOFs, field name; its chart only the points of the depths
+// where the level has DOFs, PETSc's the whole mesh), read from the fine section's arrays:
 // each point's DOF count is the level element's for the point's depth, and a point
 // constrains the components the fine section constrains there (the same DS boundaries on
 // the same label points; a Lagrange element of lower degree has DOFs only on points where
