@@ -29,6 +29,11 @@ void ActionBackend::apply_device(const ActionArrays &, std::size_t, unsigned lon
   throw std::logic_error("the " + name() + " backend has no device-resident apply (on_device() is false)");
 }
 
+void ActionBackend::diagonal_device(const ActionArrays &, std::size_t, const std::vector<unsigned long long> &, unsigned long long)
+{
+  throw std::logic_error("the " + name() + " backend has no device-resident diagonal (on_device() is false)");
+}
+
 unsigned long long ActionBackend::cell_matrices_device(const ActionArrays &)
 {
   throw std::logic_error("the " + name() + " backend has no device-resident cell matrices (on_device() is false)");

@@ -47,6 +47,9 @@ class ActionBackend {
   // ActionIR coefficient) on the device; maps, coordinates and constants from arrays.
   virtual void apply_device(const ActionArrays &arrays, std::size_t n_out, unsigned long long trial,
                             const std::vector<unsigned long long> &coefficients, unsigned long long out);
+  // out (device) += the diagonal, likewise (the coefficient values on the device).
+  virtual void diagonal_device(const ActionArrays &arrays, std::size_t n_out, const std::vector<unsigned long long> &coefficients,
+                               unsigned long long out);
   // cell_matrices() left on the device: the returned pointer holds n_cells * w^2 FP64
   // entries in cell_matrices()'s order, owned by the backend and valid until its next
   // cell-matrix call or its end; 0 when arrays has no cells.

@@ -40,7 +40,7 @@ class CudaBackend : public ActionBackend {
   // out (device, FP64, n_out entries) += the diagonal, with every coefficient's FP64
   // values on the device (one pointer per ActionIR coefficient); constants from arrays.
   void diagonal_device(const ActionArrays &arrays, std::size_t n_out, const std::vector<unsigned long long> &coefficients,
-                       unsigned long long out);
+                       unsigned long long out) override;
 
   // Every cell's matrix (action_backend.h's contract) by the cell-matrix kernel, FP64,
   // copied to the host.

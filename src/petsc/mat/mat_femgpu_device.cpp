@@ -199,6 +199,47 @@ PetscErrorCode MatFEMGPUApplyLocalDevice(Mat A, MatFEMGPUContext *ctx, Vec x_loc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MatFEMGPUDiagonalDevice(Mat A, MatFEMGPUContext *ctx, Vec d, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+#if FEMGPU_DEVICE_VECS
+  PetscBool eligible;
+  PetscCall(device_eligible(ctx, d, d, &eligible));
+  const ActionIR &ir = *ctx->op.ir;
+  bool bound = true;
+  for (const auto &c : ir.coefficients) bound = bound && ctx->op.coefficients.count(c.name);
+  if (!eligible || !bound || ctx->op.maps().global_free.empty() || !ctx->op.facets.empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  Vec coords;
+  const PetscScalar *ca;
+  PetscScalar *dd;
+  ActionArrays arrays;
+  HeldCoefficients coefficients;
+  PetscCall(VecSet(d, 0.0));
+  PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
+  PetscCall(VecGetArrayRead(coords, &ca));  // host copy: uploaded with the device data, once
+  PetscCall(MatFEMGPUFillOperatorArrays(ctx, ir, ctx->op.maps(), ctx->op.cells, &ctx->op.coefficient_maps, nullptr, ca, false, &arrays));
+  arrays.trial.map = ctx->op.maps().global_free.data();
+  arrays.test_map = arrays.trial.map;
+  PetscCall(get_coefficients(ctx, ir, &coefficients));
+  PetscCall(VecCUDAGetArray(d, &dd));
+  PetscCall(PetscLogEventBegin(FEMGPU_Diagonal, A, d, 0, 0));
+  PetscCall(PetscLogGpuTimeBegin());
+  FEMGPU_CXX(comm, ctx->device.backend->diagonal_device(arrays, static_cast<size_t>(ctx->op.maps().global_size), coefficients.ptrs,
+                                                        reinterpret_cast<unsigned long long>(dd)));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogEventEnd(FEMGPU_Diagonal, A, d, 0, 0));
+  PetscCall(VecCUDARestoreArray(d, &dd));
+  PetscCall(restore_coefficients(&coefficients));
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  *done = PETSC_TRUE;
+#else
+  (void)A, (void)ctx, (void)d;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add, PetscBool *done)
 {
   PetscFunctionBegin;

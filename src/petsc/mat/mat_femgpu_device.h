@@ -13,6 +13,11 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
 // The same on local (ghosted) Vecs, y_local += A x_local, as the residual of a form file
 // runs it (no communication); *done is false where the host path must run instead.
 PetscErrorCode MatFEMGPUApplyLocalDevice(Mat A, MatFEMGPUContext *ctx, Vec x_local, Vec y_local, PetscBool *done);
+// d = the diagonal, on one rank, written by the kernel into d's device array through the
+// maps in the global numbering (as the one-rank MatMult: the same device data, no local
+// Vec, no host copy, no DMLocalToGlobal); *done is false where the host path must run (not
+// one rank, host Vecs, a coefficient not bound, facet parts, an FP32 schedule).
+PetscErrorCode MatFEMGPUDiagonalDevice(Mat A, MatFEMGPUContext *ctx, Vec d, PetscBool *done);
 // The CUDA device PETSc's own vectors use (its default context), so the kernel runs
 // where VECCUDA arrays live; -1 when this PETSc has no CUDA device.
 PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal);

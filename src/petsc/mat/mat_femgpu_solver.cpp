@@ -23,6 +23,7 @@
 #include "petsc/base/vec_checks.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
+#include "petsc/mat/mat_femgpu_device.h"
 #include "petsc/mat/mat_femgpu_facets.h"
 #include "petsc/mat/mat_femgpu_fields.h"
 #include "petsc/mat/mat_femgpu_fields_ops.h"
@@ -70,6 +71,16 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatFEMGPURefreshCoefficients(ctx));
+  PetscBool on_device;
+  PetscCall(MatFEMGPUDiagonalDevice(A, ctx, d, &on_device));
+  if (on_device) {
+    PetscCall(MatFEMGPUCheckFinite(A, ctx, "MatGetDiagonal()", {}, d, &ctx->diagonal_finite_checked));
+    if (!ctx->diagonal) PetscCall(PetscInfo(A, "fem_gpu: MatGetDiagonal on the device, into the Vec's device array through the maps in the global numbering\n"));
+    if (!ctx->diagonal) PetscCall(VecDuplicate(d, &ctx->diagonal));
+    PetscCall(VecCopy(d, ctx->diagonal));
+    ctx->diagonal_key = key;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DMGetLocalVector(ctx->op.dm, &dl));
   PetscCall(VecSet(dl, 0.0));
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
