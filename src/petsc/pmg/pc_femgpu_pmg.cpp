@@ -20,7 +20,6 @@
 #include <petscdmplex.h>
 #include <petscksp.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -32,6 +31,7 @@
 #include "petsc/mat/operator_values_key.h"
 #include "petsc/pmg/pc_femgpu_pmg.h"
 #include "petsc/pmg/pmg_coarse.h"
+#include "petsc/pmg/pmg_device_failure.h"
 #include "petsc/pmg/pmg_fine_view.h"
 #include "petsc/pmg/pmg_levels.h"
 #include "petsc/pmg/pmg_transfer.h"
@@ -58,6 +58,7 @@ struct PMG {
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
   PMGCoarse coarse;               // the assembled coarsest operator (pmg_coarse.h)
   Mat fine_view = nullptr;        // the finest smoother's operator: `op` with a state of its own (pmg_fine_view.h)
+  bool levels_on_host = false;    // after a device failure in the levels: all below the operator on the cpu backend, until PCReset
   std::vector<double> values;     // the operator's values key at the last refresh (operator_values_key.h)
 };
 
@@ -90,29 +91,6 @@ PetscErrorCode reset(PMG *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The degrees from the operator's down to 1.
-PetscErrorCode ladder(PC pc, const PMG *p, PetscInt degree, std::vector<PetscInt> *out)
-{
-  PetscFunctionBegin;
-  out->assign(1, degree);
-  if (p->degrees.empty()) {
-    // Halving rounded up: an odd degree keeps an intermediate level (3 -> 2 -> 1; 3 -> 1
-    // took more CG iterations, docs/pmg.md).
-    for (PetscInt d = degree; d > 1;) out->push_back(d = (d + 1) / 2);
-  } else {
-    for (PetscInt d : p->degrees) {
-      PetscCheck(d < out->back(), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-                 "-pc_fem_gpu_pmg_degrees: level degree %" PetscInt_FMT " must be below the one above it (%" PetscInt_FMT
-                 "; the operator's element has degree %" PetscInt_FMT ")", d, out->back(), degree);
-      out->push_back(d);
-    }
-    PetscCheck(out->back() == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_fem_gpu_pmg_degrees: the last level must have degree 1 (the assembled coarse level), not %" PetscInt_FMT, out->back());
-  }
-  std::reverse(out->begin(), out->end());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode fem_gpu_operator(PC pc, Mat *op)
 {
   Mat A, P;
@@ -141,8 +119,10 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
   PetscCall(PMGCreateLevelDM(p->levels.back().dm, level.degree, &level.dm));
   PetscCall(PetscLogEventEnd(FEMGPU_PMGLevelDM, pc, 0, 0, 0));
   PetscCall(PetscLogEventBegin(FEMGPU_PMGLevelMat, pc, 0, 0, 0));
-  // The coarsest level is only assembled (in FP64 whatever its kernel): it keeps FP64.
-  PetscCall(PMGCreateLevelMat(p->op, level.dm, l == 0 ? "fp64" : p->level_precision, &level.A, &level.coefficients));
+  // The coarsest level is only assembled (in FP64 whatever its kernel): it keeps FP64, as
+  // do levels on the host (the cpu backend is the FP64 reference).
+  const bool fp64 = l == 0 || p->levels_on_host;
+  PetscCall(PMGCreateLevelMat(p->op, level.dm, fp64 ? "fp64" : p->level_precision, &level.A, &level.coefficients, p->levels_on_host ? "cpu" : ""));
   PetscCall(MatFEMGPUSetUp(level.A));
   PetscCall(PetscLogEventEnd(FEMGPU_PMGLevelMat, pc, 0, 0, 0));
   PetscCall(PetscLogEventBegin(FEMGPU_PMGTransfers, pc, 0, 0, 0));
@@ -198,7 +178,7 @@ PetscErrorCode build(PC pc, PMG *p, Mat op)
   PetscCall(reset(p));
   PetscCall(MatFEMGPUGetContext(op, &ctx));
   PetscCheck(!ctx->op.residual, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_type fem_gpu_pmg: the operator is a residual (rank-1 form), not a matrix");
-  PetscCall(ladder(pc, p, ctx->op.signature.element.degree, &degrees));
+  PetscCall(PMGLadder(pc, p->degrees, ctx->op.signature.element.degree, &degrees));
   PetscCheck(p->level_precision == "fp64" || ctx->device.backend->name() != "cpu", PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
              "-pc_fem_gpu_pmg_level_precision fp32: the operator runs on the cpu backend, the FP64 reference; FP32 levels need "
              "-mat_fem_gpu_backend opencl or cuda");
@@ -245,14 +225,10 @@ PetscErrorCode inject_coefficients(PC pc, PMG *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
+// The levels (built for a new operator), their values, the coarse level and PCMG's setup.
+PetscErrorCode set_up_levels(PC pc, PMG *p, Mat op)
 {
-  PMG *p = pmg_of(pc);
-  Mat op;
   PetscFunctionBegin;
-  PetscCall(fem_gpu_operator(pc, &op));
-  PetscCall(PetscLogEventBegin(FEMGPU_PMGSetUp, pc, op, 0, 0));
-  PetscCall(MatFEMGPUSetUp(op));
   if (p->op != op) {  // the levels' DMs, Mats (their setup is also in FEMGPUSetUp) and transfers
     PetscCall(PetscLogEventBegin(FEMGPU_PMGLevels, pc, op, 0, 0));
     PetscCall(build(pc, p, op));
@@ -274,6 +250,36 @@ PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
     p->values = values;
   }
   PetscCall(mg_operations.setup(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSetUp_FEMGPUPMG(PC pc)
+{
+  PMG *p = pmg_of(pc);
+  Mat op;
+  MatFEMGPUContext *ctx;
+  VecType vtype;
+  PetscFunctionBegin;
+  PetscCall(fem_gpu_operator(pc, &op));
+  PetscCall(PetscLogEventBegin(FEMGPU_PMGSetUp, pc, op, 0, 0));
+  PetscCall(MatFEMGPUSetUp(op));
+  PetscCall(MatFEMGPUGetContext(op, &ctx));
+  PetscCall(MatGetVecType(op, &vtype));
+  // Levels whose kernels, transfers or smoothers run on a device fall back to the host
+  // after a device failure there (the coarse level has its own: pmg_coarse.h), all of them:
+  // the same forms on the cpu backend, the same iterations.
+  const bool on_device = ctx->device.backend->name() != "cpu" || std::string(vtype).find("cuda") != std::string::npos;
+  bool failed = false;
+  if (on_device && !p->levels_on_host)
+    PetscCall(PMGTryOnDevice(pc, "the levels below the operator (their kernels, transfers or smoothers)", [&]() { return set_up_levels(pc, p, op); }, &failed));
+  else PetscCall(set_up_levels(pc, p, op));
+  if (failed) {
+    PetscCall(reset(p));
+    PetscCall(mg_operations.reset(pc));  // PCMG's half-built levels; their types and options stay
+    p->levels_on_host = true;
+    PetscCall(PetscInfo(pc, "fem_gpu_pmg: the levels below the operator on the host: the same forms on the cpu backend (FP64), their transfers there\n"));
+    PetscCall(set_up_levels(pc, p, op));
+  }
   PetscCall(PetscLogEventEnd(FEMGPU_PMGSetUp, pc, op, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -291,9 +297,9 @@ PetscErrorCode PCView_FEMGPUPMG(PC pc, PetscViewer viewer)
   }
   std::string degrees;
   for (size_t l = p->levels.size(); l-- > 0;) degrees += "P" + std::to_string(p->levels[l].degree) + (l ? " -> " : "");
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (coarse level assembled as %s%s)\n", degrees.c_str(),
-                                   p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-",
-                                   p->coarse.on_host ? ", on the host after a device failure" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (coarse level assembled as %s%s)%s\n", degrees.c_str(),
+                                   p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-", p->coarse.on_host ? ", on the host after a device failure" : "",
+                                   p->levels_on_host ? "; the levels below the operator on the host after a device failure" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -325,6 +331,7 @@ PetscErrorCode PCReset_FEMGPUPMG(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(reset(pmg_of(pc)));
+  pmg_of(pc)->levels_on_host = false;
   PetscCall(mg_operations.reset(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

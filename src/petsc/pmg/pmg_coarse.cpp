@@ -8,6 +8,7 @@
 
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
+#include "petsc/pmg/pmg_device_failure.h"
 #include "petsc/pmg/pmg_rigid_body.h"
 
 namespace femgpu {
@@ -15,24 +16,6 @@ namespace femgpu {
 PetscLogEvent FEMGPU_PMGCoarse, FEMGPU_PMGRigidBody;
 
 namespace {
-
-// The first error raised while the handler is pushed: its code and message.
-struct Caught {
-  PetscErrorCode code = PETSC_SUCCESS;
-  std::string message;
-};
-
-PetscErrorCode catch_first(MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
-{
-  auto *caught = static_cast<Caught *>(ctx);
-  if (p == PETSC_ERROR_INITIAL && caught->code == PETSC_SUCCESS) {
-    caught->code = n;
-    caught->message = mess ? mess : "";
-  }
-  return n;
-}
-
-bool device_failure(PetscErrorCode e) { return e == PETSC_ERR_GPU || e == PETSC_ERR_GPU_RESOURCE || e == PETSC_ERR_MEM || e == PETSC_ERR_LIB; }
 
 // The assembled matrix, its near-null space (the first time) and the KSP's operators.
 PetscErrorCode assemble(KSP ksp, Mat level, DM dm, bool level_is_operator, MatType type, PMGCoarse *coarse)
@@ -64,7 +47,6 @@ PetscErrorCode PMGSetUpCoarse(PC pc, KSP ksp, Mat level, DM level_dm, bool level
 {
   MatFEMGPUContext *ctx;
   VecType vtype;
-  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(level, &ctx));
   PetscCall(DMGetVecType(level_dm, &vtype));
@@ -75,22 +57,17 @@ PetscErrorCode PMGSetUpCoarse(PC pc, KSP ksp, Mat level, DM level_dm, bool level
     PetscCall(assemble(ksp, level, level_dm, level_is_operator, type, coarse));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  Caught caught;
-  PetscCall(PetscPushErrorHandler(catch_first, &caught));
-  PetscErrorCode e = assemble(ksp, level, level_dm, level_is_operator, type, coarse);
-  if (!e && !pc->setupcalled) e = KSPSetFromOptions(ksp);  // as PCMG's first setup would, after this
-  if (!e) e = KSPSetUp(ksp);
-  PetscCall(PetscPopErrorHandler());
-  if (e && !caught.code) caught.code = e;
-  // 0: set up; 1: a device failure; 2: another error. Every rank takes the worst.
-  int local = !e ? 0 : device_failure(caught.code) ? 1 : 2, worst = 0;
-  PetscCallMPI(MPI_Allreduce(&local, &worst, 1, MPI_INT, MPI_MAX, comm));
-  if (local == 2) SETERRQ(PETSC_COMM_SELF, caught.code, "%s", caught.message.c_str());
-  PetscCheck(worst < 2, comm, PETSC_ERR_LIB, "fem_gpu_pmg: the coarse level's setup failed on another rank");
-  if (worst == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  if (local == 1)
-    PetscCall(PetscInfo(pc, "fem_gpu_pmg: the coarse level failed on the device (PETSc error %d: %s); it is built again on the host\n",
-                        static_cast<int>(caught.code), caught.message.c_str()));
+  bool failed;
+  PetscCall(PMGTryOnDevice(
+    pc, "the coarse level",
+    [&]() -> PetscErrorCode {
+      PetscCall(assemble(ksp, level, level_dm, level_is_operator, type, coarse));
+      if (!pc->setupcalled) PetscCall(KSPSetFromOptions(ksp));  // as PCMG's first setup would, after this
+      PetscCall(KSPSetUp(ksp));
+      return PETSC_SUCCESS;
+    },
+    &failed));
+  if (!failed) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscInfo(pc, "fem_gpu_pmg: the coarse level on the host: an aij matrix of the same operator (cell matrices from the CPU reference), its solver set up there\n"));
   PetscCall(KSPReset(ksp));  // the solver's half-built state; its type and options stay
   PetscCall(MatDestroy(&coarse->A));

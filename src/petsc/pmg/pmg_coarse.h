@@ -7,17 +7,11 @@
 // rigid-body modes as GAMG's near-null space for a vector field of the mesh's dimension
 // (pmg_rigid_body.h; set once: the mesh does not move and MAT_REUSE_MATRIX keeps it); the
 // KSP's operators; and, where the matrix is on the device or its values come from a
-// device kernel, the KSP's setup (its options read first, as PCMG would) under an error
-// handler that catches what fails there.
-// A device failure (PETSc's CUDA or cuSPARSE errors, device memory, femgpu's kernels:
-// PETSC_ERR_GPU, PETSC_ERR_GPU_RESOURCE, PETSC_ERR_MEM, PETSC_ERR_LIB) on any rank makes
-// every rank build the level again on the host: the cell matrices from the CPU reference,
-// an aij matrix, the solver reset and set up there, with a PetscInfo line naming the
-// error. The operator is the same, so the iterations are too; later setups stay on the
-// host. Any other error is raised again with its message. -log_view's counts of the
-// events the failure interrupted are not balanced.
-// Does not: catch a failure on one rank inside a collective call the others wait in (a
-// hang PETSc's own error handling has too), or fall back for the levels above P1.
+// device kernel, the KSP's setup (its options read first, as PCMG would) as a step that
+// falls back to the host (pmg_device_failure.h): after a device failure on any rank, every
+// rank builds the level again on the host: the cell matrices from the CPU reference, an aij
+// matrix, the solver reset and set up there, with a PetscInfo line. The operator is the
+// same, so the iterations are too; later setups stay on the host.
 #pragma once
 
 #include <petscksp.h>

@@ -4,6 +4,8 @@
 #include <petscds.h>
 #include <petscfe.h>
 
+#include <algorithm>
+
 #include "femgpu.h"
 #include "petsc/base/petsc_errors.h"
 #include "petsc/mat/mat_context.h"
@@ -44,6 +46,28 @@ PetscErrorCode PMGCloneLevelDM(DM fine, PetscInt degree, DM *level)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PMGLadder(PC pc, const std::vector<PetscInt> &requested, PetscInt degree, std::vector<PetscInt> *out)
+{
+  PetscFunctionBegin;
+  out->assign(1, degree);
+  if (requested.empty()) {
+    // Halving rounded up: an odd degree keeps an intermediate level (3 -> 2 -> 1; 3 -> 1
+    // took more CG iterations, docs/pmg.md).
+    for (PetscInt d = degree; d > 1;) out->push_back(d = (d + 1) / 2);
+  } else {
+    for (PetscInt d : requested) {
+      PetscCheck(d < out->back(), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+                 "-pc_fem_gpu_pmg_degrees: level degree %" PetscInt_FMT " must be below the one above it (%" PetscInt_FMT
+                 "; the operator's element has degree %" PetscInt_FMT ")", d, out->back(), degree);
+      out->push_back(d);
+    }
+    PetscCheck(out->back() == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_fem_gpu_pmg_degrees: the last level must have degree 1 (the assembled coarse level), not %" PetscInt_FMT, out->back());
+  }
+  std::reverse(out->begin(), out->end());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level)
 {
   bool derived;
@@ -73,7 +97,7 @@ ScheduleRequest level_schedule(const ScheduleRequest &fine)
 }  // namespace
 
 PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &precision, Mat *level,
-                                 std::vector<std::pair<std::string, Vec>> *coefficients)
+                                 std::vector<std::pair<std::string, Vec>> *coefficients, const std::string &backend)
 {
   MatFEMGPUContext *f, *l;
   const char *prefix;
@@ -106,8 +130,9 @@ PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &preci
     FEMGPU_CXX(PetscObjectComm((PetscObject)fine), l->op.given_form = std::make_shared<const Form>(on_element(*f->op.form, level_signature)));
   }
   OptionsCopyChanges changes;  // a duplicate's copy of the fine Mat's options, but:
-  changes.backend_name = f->device.backend->name();  // the backend `auto` chose for the fine Mat
+  changes.backend_name = backend.empty() ? f->device.backend->name() : backend;  // by default the one `auto` chose for the fine Mat
   changes.schedule = level_schedule(f->options.schedule);
+  if (*changes.backend_name == "cpu") changes.schedule = ScheduleRequest();  // the FP64 reference runs no schedule
   changes.schedule->precision = precision;
   changes.own_views_and_checks = true;  // as its MatSetFromOptions above read them
   l->options = MatFEMGPUCopiedOptions(f->options, l->options, changes);

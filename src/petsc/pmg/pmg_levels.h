@@ -13,12 +13,18 @@
 
 #include <petscdm.h>
 #include <petscmat.h>
+#include <petscpc.h>
 
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace femgpu {
+
+// The levels' degrees, coarsest first, from 1 up to the operator's `degree`: halving
+// rounded up, or `requested` (-pc_fem_gpu_pmg_degrees, below the operator's, descending,
+// ending at 1; errors name the option).
+PetscErrorCode PMGLadder(PC pc, const std::vector<PetscInt> &requested, PetscInt degree, std::vector<PetscInt> *out);
 
 PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level);
 
@@ -29,8 +35,9 @@ PetscErrorCode PMGCloneLevelDM(DM fine, PetscInt degree, DM *level);
 
 // precision: "fp64" or "fp32", the level's kernel (its diagonal stays FP64).
 // coefficients: the level's Vecs, by coefficient name (owned by the caller).
+// backend: "" for the fine Mat's, or another ("cpu": the level on the host).
 PetscErrorCode PMGCreateLevelMat(Mat fine, DM level_dm, const std::string &precision, Mat *level,
-                                 std::vector<std::pair<std::string, Vec>> *coefficients);
+                                 std::vector<std::pair<std::string, Vec>> *coefficients, const std::string &backend = "");
 
 // Gives `level` the constants set on `fine` (MatFEMGPUSetConstant, as TS binds its shift
 // and time): at a level's creation and at every setup of the p-multigrid.

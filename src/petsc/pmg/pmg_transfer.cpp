@@ -106,7 +106,9 @@ std::vector<double> inverse_multiplicity_global(const PlexMaps &maps)
 // so that no scatter runs and the levels' section star forests are never built.
 enum class Numbering { Local, Global };
 
-// The transfer from `cols` (a set-up fem_gpu Mat) to `rows`, on the row Mat's backend.
+// The transfer from `cols` (a set-up fem_gpu Mat) to `rows`, on the row Mat's backend, or on
+// the host where either Mat runs on the cpu backend (levels built on the host after a
+// device failure, pc_femgpu_pmg.cpp).
 // constrained: the maps of free DOFs (prolongation) or of all (coefficients); Global
 // numbering takes the free DOFs.
 PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering numbering, std::unique_ptr<TransferBackend> *t)
@@ -136,7 +138,8 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering num
     d.n_cols = static_cast<size_t>(c->op.mesh_maps().local_size);
     PetscCall(inverse_multiplicity(r->op.dm, r->op.mesh_maps(), constrained, &d.row_weight));
   }
-  FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(r->device.backend->name(), std::move(d), r->device.cuda_ordinal));
+  const std::string backend = c->device.backend->name() == "cpu" ? "cpu" : r->device.backend->name();
+  FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(backend, std::move(d), r->device.cuda_ordinal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
