@@ -225,32 +225,6 @@ PetscErrorCode inject_coefficients(PC pc, PMG *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// An FP32 level whose operator lost definiteness in FP32 (its smoother's eigenvalue
-// estimate, CG by default, broke down on it): Chebyshev would take the estimates anyway
-// and the smoother would be wrong without a word, so the setup stops naming the level.
-PetscErrorCode check_fp32_levels(PC pc, const PMG *p)
-{
-  PetscFunctionBegin;
-  if (p->level_precision != "fp32" || p->levels_on_host) PetscFunctionReturn(PETSC_SUCCESS);
-  for (size_t l = 1; l + 1 < p->levels.size(); ++l) {
-    KSP smoother, estimator = nullptr;
-    PetscBool cheby;
-    KSPConvergedReason reason;
-    PetscCall(PCMGGetSmoother(pc, static_cast<PetscInt>(l), &smoother));
-    PetscCall(PetscObjectTypeCompare((PetscObject)smoother, KSPCHEBYSHEV, &cheby));
-    if (cheby) PetscCall(KSPChebyshevEstEigGetKSP(smoother, &estimator));
-    if (!estimator) continue;  // eigenvalues given by option, or another smoother
-    PetscCall(KSPGetConvergedReason(estimator, &reason));
-    PetscCheck(reason != KSP_DIVERGED_INDEFINITE_MAT && reason != KSP_DIVERGED_INDEFINITE_PC && reason != KSP_DIVERGED_NANORINF && reason != KSP_DIVERGED_BREAKDOWN,
-               PetscObjectComm((PetscObject)pc), PETSC_ERR_NOT_CONVERGED,
-               "fem_gpu_pmg: level %zu (P%" PetscInt_FMT ", FP32 by -pc_fem_gpu_pmg_level_precision fp32) is not positive definite in FP32: its Chebyshev "
-               "smoother's eigenvalue estimate stopped with %s; the form loses definiteness in single precision here (the operator and the coarse level are "
-               "FP64). Use -pc_fem_gpu_pmg_level_precision fp64",
-               l, p->levels[l].degree, KSPConvergedReasons[reason]);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // The levels (built for a new operator), their values, the coarse level and PCMG's setup.
 PetscErrorCode set_up_levels(PC pc, PMG *p, Mat op)
 {
@@ -276,7 +250,11 @@ PetscErrorCode set_up_levels(PC pc, PMG *p, Mat op)
     p->values = values;
   }
   PetscCall(mg_operations.setup(pc));
-  PetscCall(check_fp32_levels(pc, p));
+  if (p->level_precision == "fp32" && !p->levels_on_host) {
+    std::vector<PetscInt> degrees;
+    for (const Level &l : p->levels) degrees.push_back(l.degree);
+    PetscCall(PMGCheckFP32Levels(pc, degrees));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -3,6 +3,7 @@
 #include <petscdmplex.h>
 #include <petscds.h>
 #include <petscfe.h>
+#include <petscksp.h>
 
 #include <algorithm>
 
@@ -194,6 +195,28 @@ PetscErrorCode PMGCopyEdits(Mat fine, Mat level, std::string *dropped)
     }
     if (edit.scale != (PetscScalar)1) PetscCall(MatScale(level, edit.scale));
     if (edit.shift != (PetscScalar)0) PetscCall(MatShift(level, edit.shift));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PMGCheckFP32Levels(PC pc, const std::vector<PetscInt> &degrees)
+{
+  PetscFunctionBegin;
+  for (size_t l = 1; l + 1 < degrees.size(); ++l) {
+    KSP smoother, estimator = nullptr;
+    PetscBool cheby;
+    KSPConvergedReason reason;
+    PetscCall(PCMGGetSmoother(pc, static_cast<PetscInt>(l), &smoother));
+    PetscCall(PetscObjectTypeCompare((PetscObject)smoother, KSPCHEBYSHEV, &cheby));
+    if (cheby) PetscCall(KSPChebyshevEstEigGetKSP(smoother, &estimator));
+    if (!estimator) continue;  // eigenvalues given by option, or another smoother
+    PetscCall(KSPGetConvergedReason(estimator, &reason));
+    PetscCheck(reason != KSP_DIVERGED_INDEFINITE_MAT && reason != KSP_DIVERGED_INDEFINITE_PC && reason != KSP_DIVERGED_NANORINF && reason != KSP_DIVERGED_BREAKDOWN,
+               PetscObjectComm((PetscObject)pc), PETSC_ERR_NOT_CONVERGED,
+               "fem_gpu_pmg: level %zu (P%" PetscInt_FMT ", FP32 by -pc_fem_gpu_pmg_level_precision fp32) is not positive definite in FP32: its Chebyshev "
+               "smoother's eigenvalue estimate stopped with %s; the form loses definiteness in single precision here (the operator and the coarse level are "
+               "FP64). Use -pc_fem_gpu_pmg_level_precision fp64",
+               l, degrees[l], KSPConvergedReasons[reason]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

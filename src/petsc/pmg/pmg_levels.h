@@ -28,6 +28,13 @@ PetscErrorCode PMGLadder(PC pc, const std::vector<PetscInt> &requested, PetscInt
 
 PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level);
 
+// After PCMG's setup with FP32 levels (degrees: the levels', coarsest first; those between
+// the coarsest and the operator's are FP32): an error naming the first whose operator lost
+// definiteness in FP32, as its Chebyshev smoother's eigenvalue estimate (CG by default)
+// breaking down shows it. Chebyshev would take the estimates anyway and the smoother would
+// be wrong without a word.
+PetscErrorCode PMGCheckFP32Levels(PC pc, const std::vector<PetscInt> &degrees);
+
 // PMGCreateLevelDM's DM before its section: the clone with the level's field, the fine
 // DS's boundaries and the fine DM's Vec type; PETSc builds its section when asked
 // (test_level_section compares that build with the derived one).
