@@ -68,50 +68,56 @@ PetscErrorCode why_not_derived(DM fine, DM level, PetscSection fine_section, std
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The level's DOF counts: the level element's for each point's depth, on the fine chart.
-PetscErrorCode set_level_dofs(DM fine, PetscFE fe, PetscSection s)
+// The depths where the level element has DOFs: each one's points (the fine DM's depth
+// stratum; the level is a clone on the same mesh) and the element's DOFs on each point.
+struct Stratum {
+  PetscInt start, end, dof;
+};
+
+PetscErrorCode level_strata(DM fine, PetscFE fe, std::vector<Stratum> *out)
 {
   const PetscInt *n_dof;
   PetscInt dim;
   PetscFunctionBegin;
+  out->clear();
   PetscCall(PetscFEGetNumDof(fe, &n_dof));
   PetscCall(DMGetDimension(fine, &dim));
   for (PetscInt d = 0; d <= dim; ++d) {
-    PetscInt pStart, pEnd;
-    if (n_dof[d] == 0) continue;
-    PetscCall(DMPlexGetDepthStratum(fine, d, &pStart, &pEnd));
-    for (PetscInt p = pStart; p < pEnd; ++p) {
-      PetscCall(PetscSectionSetDof(s, p, n_dof[d]));
-      PetscCall(PetscSectionSetFieldDof(s, p, 0, n_dof[d]));
-    }
+    Stratum st{0, 0, n_dof[d]};
+    if (st.dof == 0) continue;
+    PetscCall(DMPlexGetDepthStratum(fine, d, &st.start, &st.end));
+    out->push_back(st);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The level's chart: the points of the depths where the level element has DOFs (a P1
-// level's: the vertices). PETSc's own build takes the mesh's whole chart, 3.7M points at
-// 843k tetrahedra for a P1 level's 150k vertices, and every pass over the section (its
-// setup, the global section, the section SF) walks all of them. A section on part of the
-// chart is PETSc's too: closures, SFs and global sections skip the points outside it, and
-// the local and global numberings are the same (a point outside holds no DOFs).
-PetscErrorCode level_chart(DM fine, PetscFE fe, PetscInt *pStart, PetscInt *pEnd)
+// The level's chart: the points of the strata with DOFs (a P1 level's: the vertices).
+// PETSc's own build takes the mesh's whole chart, 3.7M points at 843k tetrahedra for a P1
+// level's 150k vertices, and every pass over the section (its setup, the global section,
+// the section SF) walks all of them. A section on part of the chart is PETSc's too:
+// closures, SFs and global sections skip the points outside it, and the local and global
+// numberings are the same (a point outside holds no DOFs).
+void level_chart(const std::vector<Stratum> &strata, PetscInt *pStart, PetscInt *pEnd)
 {
-  const PetscInt *n_dof;
-  PetscInt dim;
-  PetscFunctionBegin;
-  PetscCall(PetscFEGetNumDof(fe, &n_dof));
-  PetscCall(DMGetDimension(fine, &dim));
   *pStart = PETSC_MAX_INT;
   *pEnd = PETSC_MIN_INT;
-  for (PetscInt d = 0; d <= dim; ++d) {
-    PetscInt s, e;
-    if (n_dof[d] == 0) continue;
-    PetscCall(DMPlexGetDepthStratum(fine, d, &s, &e));
-    if (e <= s) continue;
-    *pStart = std::min(*pStart, s);
-    *pEnd = std::max(*pEnd, e);
+  for (const Stratum &st : strata) {
+    if (st.end <= st.start) continue;
+    *pStart = std::min(*pStart, st.start);
+    *pEnd = std::max(*pEnd, st.end);
   }
   if (*pEnd < *pStart) *pStart = *pEnd = 0;  // a rank without points
+}
+
+// The level's DOF counts: the level element's for each point's depth.
+PetscErrorCode set_level_dofs(const std::vector<Stratum> &strata, PetscSection s)
+{
+  PetscFunctionBegin;
+  for (const Stratum &st : strata)
+    for (PetscInt p = st.start; p < st.end; ++p) {
+      PetscCall(PetscSectionSetDof(s, p, st.dof));
+      PetscCall(PetscSectionSetFieldDof(s, p, 0, st.dof));
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -125,25 +131,17 @@ struct LevelConstraint {
   std::vector<PetscInt> indices;
 };
 
-PetscErrorCode level_constraints(DM fine, PetscSection fine_section, PetscFE fe, std::vector<LevelConstraint> *out, bool *ok)
+PetscErrorCode level_constraints(const std::vector<Stratum> &strata, PetscSection fine_section, PetscInt Nc, std::vector<LevelConstraint> *out, bool *ok)
 {
   SectionArrays f;
-  const PetscInt *n_dof;
-  PetscInt dim, Nc;
   PetscFunctionBegin;
   *ok = true;
   out->clear();
   PetscCall(section_arrays(fine_section, -1, &f));
-  PetscCall(PetscFEGetNumDof(fe, &n_dof));
-  PetscCall(PetscFEGetNumComponents(fe, &Nc));
-  PetscCall(DMGetDimension(fine, &dim));
   std::vector<char> constrained(static_cast<size_t>(Nc));
-  for (PetscInt d = 0; d <= dim && *ok; ++d) {
-    PetscInt pStart, pEnd;
-    const PetscInt dof = n_dof[d];
-    if (dof == 0) continue;
-    PetscCall(DMPlexGetDepthStratum(fine, d, &pStart, &pEnd));
-    for (PetscInt p = pStart; p < pEnd; ++p) {
+  for (size_t i = 0; i < strata.size() && *ok; ++i) {
+    const PetscInt dof = strata[i].dof;
+    for (PetscInt p = strata[i].start; p < strata[i].end; ++p) {
       const PetscInt fine_dof = f.dof(p), fine_cdof = f.n_constrained(p);
       if (fine_dof == 0 || fine_dof % Nc) {
         *ok = false;
@@ -324,10 +322,11 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   MPI_Comm comm = PetscObjectComm((PetscObject)level);
   PetscSection fine_section, s;
   PetscObject disc = nullptr;
-  PetscInt Nc, pStart = 0, pEnd = 0;
+  PetscInt Nc = 0, pStart = 0, pEnd = 0;
   const char *name = nullptr;
   std::string why;
   std::vector<LevelConstraint> constraints;
+  std::vector<Stratum> strata;
   PetscFunctionBegin;
   *derived = false;
   PetscCall(DMGetLocalSection(fine, &fine_section));
@@ -335,7 +334,9 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
   if (why.empty()) {
     bool ok;
     PetscCall(DMGetField(level, 0, nullptr, &disc));
-    PetscCall(level_constraints(fine, fine_section, (PetscFE)disc, &constraints, &ok));
+    PetscCall(PetscFEGetNumComponents((PetscFE)disc, &Nc));
+    PetscCall(level_strata(fine, (PetscFE)disc, &strata));
+    PetscCall(level_constraints(strata, fine_section, Nc, &constraints, &ok));
     if (!ok) why = "the fine section has no DOFs on a point where the level has some, or constrains other components on different nodes of a point";
   }
   // Every rank derives, or none: PETSc's build and the global section below communicate,
@@ -347,13 +348,12 @@ PetscErrorCode plex_set_level_section(DM fine, DM level, bool *derived)
     PetscCall(PetscInfo(level, "fem_gpu_pmg: the level's section is built by PETSc: %s\n", why.c_str()));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscFEGetNumComponents((PetscFE)disc, &Nc));
   PetscCall(PetscSectionCreate(comm, &s));
   PetscCall(PetscSectionSetNumFields(s, 1));
   PetscCall(PetscSectionSetFieldComponents(s, 0, Nc));
-  PetscCall(level_chart(fine, (PetscFE)disc, &pStart, &pEnd));
+  level_chart(strata, &pStart, &pEnd);
   PetscCall(PetscSectionSetChart(s, pStart, pEnd));
-  PetscCall(set_level_dofs(fine, (PetscFE)disc, s));
+  PetscCall(set_level_dofs(strata, s));
   PetscCall(PetscSectionSetFromOptions(s));  // as PETSc's build: -petscsection_point_major
   PetscCall(set_constraints(s, constraints));
   PetscCall(PetscObjectGetName(disc, &name));
