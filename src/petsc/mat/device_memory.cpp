@@ -3,7 +3,7 @@
 #include "femgpu.h"
 #include "petsc/base/petsc_compat.h"
 #include "petsc/base/petsc_errors.h"
-#include "petsc/mat/mat_femgpu_device.h"
+#include "petsc/base/petsc_device.h"
 #ifdef FEMGPU_HAVE_CUDA
   #include "runtime/cuda_driver.h"
 #endif
@@ -16,7 +16,7 @@ PetscErrorCode FEMGPUDeviceMemoryInUse(MPI_Comm comm, PetscReal *mib)
 #ifdef FEMGPU_HAVE_CUDA
   if (femgpu::cuda::device_available()) {
     PetscInt ordinal;
-    PetscCall(femgpu::MatFEMGPUPetscDeviceOrdinal(&ordinal));
+    PetscCall(femgpu::petsc_cuda_ordinal(&ordinal));
     if (ordinal < 0) {
       PetscMPIInt rank;
       PetscCallMPI(MPI_Comm_rank(comm, &rank));

@@ -26,6 +26,7 @@
 #include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/mat/mat_femgpu_shell_edits.h"
 #include "petsc/mat/mat_femgpu_solver.h"
+#include "petsc/plex/dm_scatter.h"
 
 PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not declared in its headers
 
@@ -127,7 +128,8 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
       else PetscCall(DMGlobalToLocal(dm, b.vec, INSERT_VALUES, b.local));
     } else {
       PetscCall(VecSet(b.local, 0.0));
-      PetscCall(DMGlobalToLocal(dm, b.vec, INSERT_VALUES, b.local));
+      if (b.dm) PetscCall(DMGlobalToLocal(dm, b.vec, INSERT_VALUES, b.local));
+      else PetscCall(plex_global_to_local(dm, ctx->op.mesh_maps_shared(), b.vec, b.local));
     }
     b.state = state;
   }
@@ -206,13 +208,13 @@ static PetscErrorCode apply(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, bool add
   // 1. global-to-local
   PetscCall(DMGetLocalVector(ctx->op.dm, &xl));
   PetscCall(DMGetLocalVector(ctx->op.dm, &yl));
-  PetscCall(DMGlobalToLocal(ctx->op.dm, x, INSERT_VALUES, xl));
+  PetscCall(plex_global_to_local(ctx->op.dm, ctx->op.mesh_maps_shared(), x, xl));
   PetscCall(VecSet(yl, 0.0));
   // 2-4. the action on host arrays: get, apply, restore.
   PetscCall(apply_on_local(A, ctx, xl, yl));
   // 5. local-to-global, summing shared DOFs
   if (!add) PetscCall(VecSet(y, 0.0));
-  PetscCall(DMLocalToGlobal(ctx->op.dm, yl, ADD_VALUES, y));
+  PetscCall(plex_local_to_global_add(ctx->op.dm, ctx->op.mesh_maps_shared(), yl, y));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &yl));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -9,7 +9,7 @@
 #include "petsc/base/petsc_errors.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu_backend.h"
-#include "petsc/mat/mat_femgpu_device.h"
+#include "petsc/base/petsc_device.h"
 #include "petsc/mat/mat_femgpu_tune.h"
 #include "runtime/opencl_runtime.h"
 #include "probe/opencl_probe.h"
@@ -47,7 +47,7 @@ PetscErrorCode cuda_ordinal(Mat A, const ScheduleRequest &r, int *ordinal)
   *ordinal = static_cast<int>(r.device);
   if (*ordinal < 0) {
     PetscInt petsc_device;  // where PETSc keeps VECCUDA arrays, if it has a device
-    PetscCall(MatFEMGPUPetscDeviceOrdinal(&petsc_device));
+    PetscCall(petsc_cuda_ordinal(&petsc_device));
     *ordinal = static_cast<int>(petsc_device);
   }
   if (*ordinal < 0) {

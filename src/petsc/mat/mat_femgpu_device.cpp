@@ -4,30 +4,17 @@
 // work in the global numbering), and only ghost values on several ranks (the kernels
 // work on ghosted local Vecs that live on the device). The kernels: the Mat's operator,
 // then each exterior facet part (mat_femgpu_facets.cpp), adding into the same output.
-#include <petscconf.h>
-
 #include "femgpu.h"
+#include "petsc/base/petsc_device.h"
 #include "petsc/base/petsc_errors.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
 #include "petsc/mat/mat_femgpu_device.h"
-#if defined(FEMGPU_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-
+#if FEMGPU_DEVICE_VECS
   #include "runtime/cuda_driver.h"  // cuda::synchronize
-  #define FEMGPU_DEVICE_VECS 1
 #endif
 
 namespace femgpu {
-
-#if FEMGPU_DEVICE_VECS
-static PetscErrorCode on_device(Vec v, PetscBool *yes)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, yes, VECSEQCUDA, VECMPICUDA, ""));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
 
 #if FEMGPU_DEVICE_VECS
 // Device pointers of the coefficient values (ghosted local Vecs) of one operator's IR;
@@ -147,22 +134,6 @@ static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, bool global, size_t n
 }
 #endif
 
-PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal)
-{
-  PetscFunctionBegin;
-  *ordinal = -1;
-#if FEMGPU_DEVICE_VECS
-  PetscDeviceContext dctx;
-  PetscDevice device;
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextGetDevice(dctx, &device));
-  PetscDeviceType type;
-  PetscCall(PetscDeviceGetType(device, &type));
-  if (type == PETSC_DEVICE_CUDA) PetscCall(PetscDeviceGetDeviceId(device, ordinal));
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 #if FEMGPU_DEVICE_VECS
 // Whether the kernels can run on the device arrays of x, y and every bound coefficient:
 // an FP64 schedule, every part on a CUDA backend, every Vec a CUDA one.
@@ -174,11 +145,11 @@ static PetscErrorCode device_eligible(MatFEMGPUContext *ctx, Vec x, Vec y, Petsc
   for (const DevicePart &part : device_parts(ctx))
     if (!part.backend->on_device()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscBool x_dev, y_dev;
-  PetscCall(on_device(x, &x_dev));
-  PetscCall(on_device(y, &y_dev));
+  PetscCall(vec_on_cuda(x, &x_dev));
+  PetscCall(vec_on_cuda(y, &y_dev));
   for (const auto &kv : ctx->op.coefficients) {
     PetscBool w_dev;
-    PetscCall(on_device(kv.second.local, &w_dev));
+    PetscCall(vec_on_cuda(kv.second.local, &w_dev));
     x_dev = (PetscBool)(x_dev && w_dev);
   }
   *yes = (PetscBool)(x_dev && y_dev);
@@ -262,7 +233,7 @@ PetscErrorCode MatFEMGPUApplyDevice(Mat A, MatFEMGPUContext *ctx, Vec x, Vec y, 
   Vec xl, yl;
   PetscBool local_dev;
   PetscCall(DMGetLocalVector(ctx->op.dm, &xl));
-  PetscCall(on_device(xl, &local_dev));
+  PetscCall(vec_on_cuda(xl, &local_dev));
   if (!local_dev) {
     PetscCall(DMRestoreLocalVector(ctx->op.dm, &xl));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -18,8 +18,5 @@ PetscErrorCode MatFEMGPUApplyLocalDevice(Mat A, MatFEMGPUContext *ctx, Vec x_loc
 // Vec, no host copy, no DMLocalToGlobal); *done is false where the host path must run (not
 // one rank, host Vecs, a coefficient not bound, facet parts, an FP32 schedule).
 PetscErrorCode MatFEMGPUDiagonalDevice(Mat A, MatFEMGPUContext *ctx, Vec d, PetscBool *done);
-// The CUDA device PETSc's own vectors use (its default context), so the kernel runs
-// where VECCUDA arrays live; -1 when this PETSc has no CUDA device.
-PetscErrorCode MatFEMGPUPetscDeviceOrdinal(PetscInt *ordinal);
 
 }  // namespace femgpu

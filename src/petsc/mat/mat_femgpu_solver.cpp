@@ -33,6 +33,7 @@
 #include "petsc/mat/mat_femgpu_shell_edits.h"
 #include "petsc/mat/mat_femgpu_solver.h"
 #include "petsc/mat/operator_values_key.h"
+#include "petsc/plex/dm_scatter.h"
 #include "reference/reference_diagonal.h"
 
 namespace femgpu {
@@ -94,7 +95,7 @@ PetscErrorCode MatGetDiagonal_FEMGPU(Mat A, Vec d)
   PetscCall(VecRestoreArray(dl, &da));
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscCall(VecSet(d, 0.0));
-  PetscCall(DMLocalToGlobal(ctx->op.dm, dl, ADD_VALUES, d));
+  PetscCall(plex_local_to_global_add(ctx->op.dm, ctx->op.mesh_maps_shared(), dl, d));
   PetscCall(DMRestoreLocalVector(ctx->op.dm, &dl));
   PetscCall(MatFEMGPUCheckFinite(A, ctx, "MatGetDiagonal()", {}, d, &ctx->diagonal_finite_checked));
   if (!ctx->diagonal) PetscCall(VecDuplicate(d, &ctx->diagonal));

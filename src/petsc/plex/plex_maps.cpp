@@ -149,10 +149,11 @@ PetscErrorCode plex_form_signature(DM dm, FormSignature *signature)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// Local index -> index in this rank's part of the global Vec, -1 for constrained DOFs, on
-// one rank: the section SF's leaves and roots (every unconstrained local DOF is a leaf,
-// its root the global index), so the sections are not walked a second time.
-static PetscErrorCode local_to_global_offsets(DM dm, PetscInt n_local, IndexArray *g)
+// Local index -> index in this rank's part of the global Vec, -1 for constrained DOFs, and
+// its inverse (global index -> local index), on one rank: the section SF's leaves and
+// roots (every unconstrained local DOF is a leaf, its root the global index), so the
+// sections are not walked a second time.
+static PetscErrorCode local_to_global_offsets(DM dm, PetscInt n_local, IndexArray *g, IndexArray *l)
 {
   PetscSF sf;
   PetscInt nroots, nleaves;
@@ -163,8 +164,16 @@ static PetscErrorCode local_to_global_offsets(DM dm, PetscInt n_local, IndexArra
   PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, &iremote));
   PetscCheck(nleaves <= n_local, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fem_gpu: the section SF has %" PetscInt_FMT " leaves for %" PetscInt_FMT " local DOFs", nleaves, n_local);
   g->assign(static_cast<size_t>(n_local), -1);
+  // The inverse where every global DOF has one leaf (else left empty: dm_scatter.h then
+  // takes PETSc's DMGlobalToLocal and DMLocalToGlobal).
+  const bool inverse = nleaves == nroots;
+  l->resize(inverse ? static_cast<size_t>(nroots) : 0);
 #pragma omp parallel for schedule(static) if (nleaves > (1 << 20))
-  for (PetscInt l = 0; l < nleaves; ++l) (*g)[static_cast<size_t>(ilocal ? ilocal[l] : l)] = static_cast<int>(iremote[l].index);
+  for (PetscInt k = 0; k < nleaves; ++k) {
+    const PetscInt local = ilocal ? ilocal[k] : k;
+    (*g)[static_cast<size_t>(local)] = static_cast<int>(iremote[k].index);
+    if (inverse) (*l)[static_cast<size_t>(iremote[k].index)] = static_cast<int>(local);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -263,7 +272,7 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
   if (size == 1) {
     const IndexArray &g = maps->global_of_local;
-    PetscCall(local_to_global_offsets(dm, maps->local_size, &maps->global_of_local));
+    PetscCall(local_to_global_offsets(dm, maps->local_size, &maps->global_of_local, &maps->local_of_global));
     maps->global_free.resize(maps->free.size());
 #pragma omp parallel for schedule(static) if (maps->free.size() > (1u << 20))
     for (size_t k = 0; k < maps->free.size(); ++k) maps->global_free[k] = maps->free[k] < 0 ? -1 : g[static_cast<size_t>(maps->free[k])];

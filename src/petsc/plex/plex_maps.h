@@ -39,6 +39,7 @@ struct PlexMaps {
   // and `free` renumbered by it, so a GPU MatMult can read x and add into y without
   // DMGlobalToLocal/DMLocalToGlobal (and MatConvert needs no ISLocalToGlobalMapping).
   IndexArray global_of_local;  // local_size entries
+  IndexArray local_of_global;  // global_size entries: the inverse (dm_scatter.h)
   IndexArray global_free;
   PetscInt global_size = 0;
   bool from_patterns = false;      // both closures came from the fast path (plex_closure.h)

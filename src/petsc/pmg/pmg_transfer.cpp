@@ -3,19 +3,16 @@
 // kernels from the fine Mat's backend.
 #include "petsc/pmg/pmg_transfer.h"
 
-#include <petscconf.h>
 #include <petscdmplex.h>
 #include <petscfe.h>
 
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
+#include "petsc/base/petsc_device.h"
 #include "petsc/base/petsc_errors.h"
 #include "fem/quadrature.h"
-#if defined(FEMGPU_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)
-  #include <petscdevice_cuda.h>
-
+#if FEMGPU_DEVICE_VECS
   #include "runtime/cuda_driver.h"
-  #define FEMGPU_DEVICE_VECS 1
 #endif
 
 namespace femgpu {
@@ -143,15 +140,6 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering num
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if FEMGPU_DEVICE_VECS
-PetscErrorCode on_device(Vec v, PetscBool *yes)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, yes, VECSEQCUDA, VECMPICUDA, ""));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
-
 // out_local += the transfer of in_local, on the device when both live there.
 PetscErrorCode transfer_local(TransferBackend &t, TransferDirection direction, Vec in, Vec out)
 {
@@ -161,8 +149,8 @@ PetscErrorCode transfer_local(TransferBackend &t, TransferDirection direction, V
 #if FEMGPU_DEVICE_VECS
   PetscBool in_dev = PETSC_FALSE, out_dev = PETSC_FALSE;
   if (t.on_device()) {
-    PetscCall(on_device(in, &in_dev));
-    PetscCall(on_device(out, &out_dev));
+    PetscCall(vec_on_cuda(in, &in_dev));
+    PetscCall(vec_on_cuda(out, &out_dev));
   }
   if (in_dev && out_dev) {
     const PetscScalar *a;

@@ -25,6 +25,7 @@
 #include "petsc/plex/boundary_values_hook.h"
 #include "petsc/solvers/dm_preallocation.h"
 #include "petsc/solvers/jacobian_compare.h"
+#include "petsc/solvers/snes_dm_global.h"
 #include "petsc/solvers/snes_jacobian.h"
 #include "petsc/solvers/snes_residual.h"
 #include "petsc/solvers/ts_ijacobian.h"
@@ -104,6 +105,7 @@ PetscErrorCode wrap_local_jacobian(DM dm)
   auto *wrapped = new WrappedJacobian{program, program_ctx};
   PetscCall(compose_owned((PetscObject)dm, kWrappedKey, wrapped));
   PetscCall(DMSNESSetJacobianLocal(dm, jacobian_local, wrapped));
+  PetscCall(MatFEMGPUSetDMGlobalJacobian(dm));  // its global -> local copy without a star forest on one rank
   PetscCall(PetscInfo(dm, "fem_gpu: the DM's local Jacobian is the fem_gpu operator of its form, bound to SNES's iterate\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

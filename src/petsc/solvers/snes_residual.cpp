@@ -33,6 +33,7 @@
 #include "petsc/mat/mat_femgpu_setup.h"
 #include "petsc/plex/boundary_values_hook.h"
 #include "petsc/solvers/residual_check.h"
+#include "petsc/solvers/snes_dm_global.h"
 #include "petsc/solvers/snes_residual.h"
 #include "form/time_dependent.h"
 #include "petsc/solvers/ts_ijacobian.h"
@@ -178,6 +179,7 @@ PetscErrorCode MatFEMGPUWrapDMResidual(DM dm)
   PetscCall(create_check(dm, check_tol, program, program_ctx));  // before the hooks become femgpu's
   PetscCall(MatFEMGPUCreateDMResidual(dm, file.c_str(), &residual));
   PetscCall(DMSNESSetFunctionLocal(dm, residual_local, residual));
+  PetscCall(MatFEMGPUSetDMGlobalFunction(dm));  // its global <-> local copies without a star forest on one rank
   PetscCall(PetscInfo(dm, "fem_gpu: the DM's residual is F of %s\n", file.c_str()));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
