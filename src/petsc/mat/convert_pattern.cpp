@@ -60,18 +60,20 @@ PetscErrorCode convert_pattern_build(MatFEMGPUContext *ctx, ConvertPattern *patt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std::vector<PetscScalar> &cells, std::vector<PetscScalar> *unique)
+PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std::vector<PetscScalar> &cells, PetscScalar *unique)
 {
   PetscFunctionBegin;
   PetscCheck(static_cast<PetscCount>(cells.size()) == pattern.coo.n_entries, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "MatConvert of a fem_gpu Mat: %zu cell-matrix values for a COO pattern of %" PetscCount_FMT " entries", cells.size(),
              pattern.coo.n_entries);
-  unique->resize(static_cast<size_t>(pattern.coo.n_unique()));
-  coo_pattern_sum(pattern.coo, cells.data(), unique->data());
+  coo_pattern_sum(pattern.coo, cells.data(), unique);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique)
+namespace {
+
+// The pattern's device sum, made at its first use (jmap and perm uploaded once).
+PetscErrorCode device_sum(MPI_Comm comm, ConvertPattern *pattern, int ordinal, DeviceEntrySum **sum)
 {
   PetscFunctionBegin;
   static_assert(sizeof(PetscCount) == sizeof(std::int64_t), "jmap goes to the device as 64-bit integers");
@@ -81,11 +83,31 @@ PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern
   if (!pattern->device)
     FEMGPU_CXX(comm, pattern->device = make_cuda_entry_sum(reinterpret_cast<const std::int64_t *>(coo.jmap.data()), static_cast<size_t>(coo.n_unique()),
                                                            reinterpret_cast<const std::int32_t *>(coo.perm.data()), ordinal));
-  FEMGPU_CXX(comm, *unique = pattern->device->sum(cells));
+  *sum = pattern->device.get();
 #else
-  (void)pattern, (void)ordinal, (void)cells, (void)unique;
+  (void)pattern, (void)ordinal, (void)sum;
   SETERRQ(comm, PETSC_ERR_SUP, "MatConvert of a fem_gpu Mat: device values without the CUDA backend in this build");
 #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+}  // namespace
+
+PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique)
+{
+  DeviceEntrySum *sum = nullptr;
+  PetscFunctionBegin;
+  PetscCall(device_sum(comm, pattern, ordinal, &sum));
+  FEMGPU_CXX(comm, *unique = sum->sum(cells));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode convert_pattern_sum_device_into(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long unique)
+{
+  DeviceEntrySum *sum = nullptr;
+  PetscFunctionBegin;
+  PetscCall(device_sum(comm, pattern, ordinal, &sum));
+  FEMGPU_CXX(comm, sum->sum_into(cells, unique));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

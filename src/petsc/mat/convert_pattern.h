@@ -5,8 +5,8 @@
 //
 // Takes: the fem_gpu Mat's context (its operator's cells, then each facet part's: the
 // order of MatFEMGPUCellMatrices), and the cell matrices' values.
-// Returns: the unique (row, column) entries for MatSetPreallocationCOO, then the values for
-// MatSetValuesCOO. Errors name the Mat operation and what did not match.
+// Returns: the unique (row, column) entries for MatSetPreallocationCOO (or, on one rank,
+// an AIJ Mat's CSR), then their values. Errors name the Mat operation and what did not match.
 // Does not: create or fill the Mat (mat_femgpu_assembly.cpp).
 #pragma once
 
@@ -27,6 +27,10 @@ struct ConvertPattern {
   PetscInt n_cells = 0, width = 0;
   CooPattern coo;  // rows and cols are dropped once PETSc has them
   std::unique_ptr<DeviceEntrySum> device;  // made at the first insert of device values
+  // On one rank into seqaij or seqaijcusparse: the Mat's CSR is the unique pattern itself
+  // (MatSeqAIJSetPreallocationCSR), and the sums are written into its values array in
+  // place of MatSetValuesCOO (mat_femgpu_assembly.cpp).
+  bool csr = false;
 };
 
 PetscErrorCode convert_pattern_build(MatFEMGPUContext *ctx, ConvertPattern *pattern);
@@ -34,11 +38,12 @@ PetscErrorCode convert_pattern_build(MatFEMGPUContext *ctx, ConvertPattern *patt
 // The fem_gpu Mat's DM, cell count and width: what MAT_REUSE_MATRIX compares.
 PetscErrorCode convert_pattern_source(MatFEMGPUContext *ctx, ConvertPattern *pattern);
 
-// unique = the sums of the host cell matrices (pattern->coo.n_entries values).
-PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std::vector<PetscScalar> &cells, std::vector<PetscScalar> *unique);
+// unique (n_unique values) = the sums of the host cell matrices (pattern.coo.n_entries values).
+PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std::vector<PetscScalar> &cells, PetscScalar *unique);
 
 // *unique = the device pointer of the sums of the device cell matrices (the CUDA backend's
-// cell_matrices_device), on CUDA device `ordinal`.
+// cell_matrices_device), on CUDA device `ordinal`; _into writes them to `unique` (device).
 PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique);
+PetscErrorCode convert_pattern_sum_device_into(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long unique);
 
 }  // namespace femgpu

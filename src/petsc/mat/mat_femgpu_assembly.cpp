@@ -11,7 +11,10 @@
 // from the cell matrices' entries to those unique ones; MAT_REUSE_MATRIX only computes the
 // values again (a new linearization point, each Newton step: the p-multigrid coarse
 // level). Either way the cell values are summed into the unique entries (the pattern,
-// composed on the output Mat, knows which), then MatSetValuesCOO inserts them.
+// composed on the output Mat, knows which), then MatSetValuesCOO inserts them. On one
+// rank into seqaij or seqaijcusparse the unique entries are the Mat's CSR
+// (MatSeqAIJSetPreallocationCSR) and the sums are written into its values array, on the
+// host or on the device (MatSeqAIJ[CUSPARSE]GetArrayWrite): no COO map of PETSc's.
 // The values come from the backend's cell_matrices() (the CPU reference by default, and
 // always where the context says host_assembly: after a device failure). With
 // the CUDA backend and an aijcusparse target they never leave the device: the kernel
@@ -94,7 +97,41 @@ struct Record {
   PetscCount kept = 0, unique = 0;  // COO entries of unconstrained rows and columns; distinct ones
   PetscLogDouble pattern_s = 0, preallocation_s = 0, values_s = 0;
   bool device = false;  // the values went to M on the device
+  bool csr = false;     // the pattern went in as M's CSR (csr_target), not by MatSetPreallocationCOO
 };
+
+// Whether M takes the unique pattern as its CSR: one rank, seqaij or seqaijcusparse. There
+// MatSetPreallocationCOO would sort and count the unique entries again and keep (and for
+// aijcusparse upload) a map from them to themselves: 0.3-0.5 s of host time at the 18M
+// entries of a vector P1 level on 843k tetrahedra.
+PetscErrorCode csr_target(Mat M, bool *yes)
+{
+  PetscMPIInt size;
+  PetscBool seq;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)M), &size));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &seq, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
+  *yes = size == 1 && seq;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// M's nonzero pattern = the unique entries (sorted by row, then column: CSR order).
+PetscErrorCode preallocate_csr(Mat M, const CooPattern &coo)
+{
+  PetscInt m;
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(M, &m, nullptr));
+  std::vector<PetscInt> row_start(static_cast<size_t>(m) + 1, 0);
+  for (PetscCount u = 0; u < coo.n_unique(); ++u) {
+    const PetscInt row = coo.rows[static_cast<size_t>(u)];
+    PetscCheck(row >= 0 && row < m && (u == 0 || row >= coo.rows[static_cast<size_t>(u) - 1]), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "MatConvert of a fem_gpu Mat: unique entry %" PetscCount_FMT " has row %" PetscInt_FMT " (of %" PetscInt_FMT ", sorted)", u, row, m);
+    ++row_start[static_cast<size_t>(row) + 1];
+  }
+  for (PetscInt r = 0; r < m; ++r) row_start[static_cast<size_t>(r) + 1] += row_start[static_cast<size_t>(r)];
+  PetscCall(MatSeqAIJSetPreallocationCSR(M, row_start.data(), coo.cols.data(), nullptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 // MAT_INITIAL_MATRIX: the target with its COO pattern (values not yet set), the pattern
 // composed on it for the values and for MAT_REUSE_MATRIX.
@@ -109,12 +146,15 @@ PetscErrorCode create_with_pattern(Mat A, MatFEMGPUContext *ctx, MatType type, M
   PetscCall(PetscTime(&t0));
   PetscCall(convert_pattern_build(ctx, *pattern));
   PetscCall(PetscTime(&t1));
-  PetscCall(MatSetPreallocationCOO(*M, coo.n_unique(), coo.rows.data(), coo.cols.data()));
+  PetscCall(csr_target(*M, &(*pattern)->csr));
+  if ((*pattern)->csr) PetscCall(preallocate_csr(*M, coo));
+  else PetscCall(MatSetPreallocationCOO(*M, coo.n_unique(), coo.rows.data(), coo.cols.data()));
   PetscCall(PetscTime(&t2));
   decltype(coo.rows)().swap(coo.rows);  // PETSc keeps its own copy of the pattern
   decltype(coo.cols)().swap(coo.cols);
   record->kept = static_cast<PetscCount>(coo.perm.size());
   record->unique = coo.n_unique();
+  record->csr = (*pattern)->csr;
   record->pattern_s = t1 - t0;
   record->preallocation_s = t2 - t1;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -131,6 +171,23 @@ PetscErrorCode values_on_device(MatFEMGPUContext *ctx, Mat M, bool *yes)
   *yes = cusparse && ctx->device.backend->on_device() && ctx->op.facets.empty() && !ctx->host_assembly;  // facet parts: host values
 #else
   (void)ctx, (void)M, (void)cusparse;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The device sums written into M's CSR values on the device (a seqaijcusparse M of the
+// unique pattern, csr_target).
+PetscErrorCode sum_into_device_csr(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, Mat M)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  PetscScalar *values;
+  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(M, &values));
+  PetscCall(convert_pattern_sum_device_into(comm, pattern, ordinal, cells, reinterpret_cast<unsigned long long>(values)));
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(M, &values));
+#else
+  (void)pattern, (void)ordinal, (void)cells, (void)M;
+  SETERRQ(comm, PETSC_ERR_SUP, "MatConvert of a fem_gpu Mat: device values into an aijcusparse Mat need a PETSc with CUDA");
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -154,13 +211,24 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, ConvertPattern
   if (*device) {
     unsigned long long cells = 0, unique = 0;
     FEMGPU_CXX(comm, cells = ctx->device.backend->cell_matrices_device(arrays));
-    PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, &unique));
-    PetscCall(MatSetValuesCOO(M, reinterpret_cast<const PetscScalar *>(unique), INSERT_VALUES));
+    if (pattern->csr) PetscCall(sum_into_device_csr(comm, pattern, ctx->device.cuda_ordinal, cells, M));
+    else {
+      PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, &unique));
+      PetscCall(MatSetValuesCOO(M, reinterpret_cast<const PetscScalar *>(unique), INSERT_VALUES));
+    }
   } else {
     std::vector<PetscScalar> cells, unique;
     PetscCall(MatFEMGPUCellMatrices(A, ctx, ca, &cells));
-    PetscCall(convert_pattern_sum_host(*pattern, cells, &unique));
-    PetscCall(MatSetValuesCOO(M, unique.empty() ? &none : unique.data(), INSERT_VALUES));
+    if (pattern->csr) {
+      PetscScalar *values;
+      PetscCall(MatSeqAIJGetArrayWrite(M, &values));
+      PetscCall(convert_pattern_sum_host(*pattern, cells, values));
+      PetscCall(MatSeqAIJRestoreArrayWrite(M, &values));
+    } else {
+      unique.resize(static_cast<size_t>(pattern->coo.n_unique()));
+      PetscCall(convert_pattern_sum_host(*pattern, cells, unique.data()));
+      PetscCall(MatSetValuesCOO(M, unique.empty() ? &none : unique.data(), INSERT_VALUES));
+    }
   }
   PetscCall(VecRestoreArrayRead(coords, &ca));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -199,8 +267,9 @@ PetscErrorCode report(Mat A, MatFEMGPUContext *ctx, Mat M, MatReuse reuse, const
   PetscCall(PetscInfo(A,
                       "fem_gpu: MatConvert to %s: %" PetscInt_FMT " cell matrices of %zu x %zu, %zu COO entries (%" PetscCount_FMT
                       " not constrained) summed into %" PetscCount_FMT " unique ones, %s; COO pattern %g s, "
-                      "MatSetPreallocationCOO %g s, values %g s (%s backend, values on the %s)\n",
-                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, r.unique, nonzeros.c_str(), r.pattern_s, r.preallocation_s, r.values_s,
+                      "%s %g s, values %g s (%s backend, values on the %s)\n",
+                      type, ctx->op.maps().n_cells, w, w, entries, r.kept, r.unique, nonzeros.c_str(), r.pattern_s,
+                      r.csr ? "MatSeqAIJSetPreallocationCSR" : "MatSetPreallocationCOO", r.preallocation_s, r.values_s,
                       backend.c_str(), where));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
