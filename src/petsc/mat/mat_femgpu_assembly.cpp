@@ -14,7 +14,7 @@
 // composed on the output Mat, knows which), then MatSetValuesCOO inserts them. On one
 // rank into seqaij or seqaijcusparse the unique entries are the Mat's CSR
 // (MatSeqAIJSetPreallocationCSR) and the sums are written into its values array, on the
-// host or on the device (MatSeqAIJ[CUSPARSE]GetArrayWrite): no COO map of PETSc's.
+// host or on the device (MatSeqAIJGetArrayWrite, MatSeqAIJCUSPARSEGetArray): no COO map of PETSc's.
 // The values come from the backend's cell_matrices() (the CPU reference by default, and
 // always where the context says host_assembly: after a device failure). With
 // the CUDA backend and an aijcusparse target they never leave the device: the kernel
@@ -182,9 +182,12 @@ PetscErrorCode sum_into_device_csr(MPI_Comm comm, ConvertPattern *pattern, int o
   PetscFunctionBegin;
 #if defined(PETSC_HAVE_CUDA)
   PetscScalar *values;
-  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(M, &values));
+  // Not ...GetArrayWrite: that one needs the CSR on the device already, and a Mat just
+  // preallocated has it on the host only; GetArray copies it up first (once, as PETSc's
+  // own COO preallocation does).
+  PetscCall(MatSeqAIJCUSPARSEGetArray(M, &values));
   PetscCall(convert_pattern_sum_device_into(comm, pattern, ordinal, cells, reinterpret_cast<unsigned long long>(values)));
-  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(M, &values));
+  PetscCall(MatSeqAIJCUSPARSERestoreArray(M, &values));
 #else
   (void)pattern, (void)ordinal, (void)cells, (void)M;
   SETERRQ(comm, PETSC_ERR_SUP, "MatConvert of a fem_gpu Mat: device values into an aijcusparse Mat need a PETSc with CUDA");
