@@ -1,7 +1,6 @@
 // The one-rank index copy on the device (kernel/index_copy.h): a global Vec's device array
 // into a local one, and a local one summed into a global one, through the local index of
-// every global DOF; also a short array of values into the local entries they belong to
-// (the essential boundary values, src/petsc/plex/boundary_values_hook.cpp).
+// every global DOF.
 //
 // Takes (at construction): local_of_global (n entries), which it uploads once; the CUDA
 // device's ordinal.

@@ -10,14 +10,9 @@
 
 #include "petsc/base/composed_object.h"
 #include "petsc/base/petsc_compat.h"
-#include "petsc/base/petsc_device.h"
-#include "petsc/base/petsc_errors.h"
 #include "petsc/plex/essential_values.h"
 #include "petsc/plex/plex_events.h"
 #include "petsc/plex/plex_maps.h"
-#if FEMGPU_DEVICE_VECS
-  #include "runtime/index_copy.h"
-#endif
 
 namespace femgpu {
 
@@ -29,19 +24,14 @@ constexpr const char *kStateKey = "femgpu_boundary_values";
 
 using InsertFunction = PetscErrorCode (*)(DM, PetscBool, Vec, PetscReal, Vec, Vec, Vec);
 
-// The plan's writes into the local vectors: the values are computed on the host (the
-// program's boundary functions are host callbacks) and only they travel; the local vector
-// is written where it lives: through an index copy on the device for CUDA Vecs (the
-// values uploaded in a small Vec of that type), a loop on the host otherwise, with no copy
-// of the whole vector either way and no star forest (a VecScatter's setup cost about as
-// much as the values themselves at the first residual).
+// The plan's writes as a scatter into the local vectors: the values are computed on the
+// host (the program's boundary functions are host callbacks) and only they travel; the
+// local vector is written where it lives (on the device for CUDA Vecs, with no copy of the
+// whole vector either way).
 struct ValuesScatter {
   std::string type;  // of the local vectors it was made for; empty: not made
   Vec values = nullptr;
-  std::vector<int> index;  // the plan's entries, one per value
-#if FEMGPU_DEVICE_VECS
-  std::unique_ptr<DeviceIndexCopy> device;  // CUDA local vectors
-#endif
+  VecScatter scatter = nullptr;
 };
 
 struct BoundaryValues {
@@ -55,9 +45,7 @@ PetscErrorCode destroy_scatter(ValuesScatter *s)
 {
   PetscFunctionBegin;
   PetscCall(VecDestroy(&s->values));
-#if FEMGPU_DEVICE_VECS
-  s->device.reset();
-#endif
+  PetscCall(VecScatterDestroy(&s->scatter));
   s->type.clear();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -71,63 +59,36 @@ PetscErrorCode release_boundary_values(void *ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The values Vec (of x's type) and indices, made again when x's type differs from the one
-// they were made for; *device: x is a CUDA Vec, written on the device.
-PetscErrorCode make_scatter(const EssentialPlan &plan, Vec x, ValuesScatter *s, PetscBool *device)
-{
-  VecType type;
-  PetscFunctionBegin;
-  PetscCall(vec_on_cuda(x, device));
-  PetscCall(VecGetType(x, &type));
-  if (s->type == type) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(destroy_scatter(s));
-  const PetscInt n = static_cast<PetscInt>(plan.writes.size());
-  s->index.resize(plan.writes.size());
-  for (size_t w = 0; w < plan.writes.size(); ++w) s->index[w] = static_cast<int>(plan.writes[w].index);
-  PetscCall(VecCreate(PETSC_COMM_SELF, &s->values));
-  PetscCall(VecSetSizes(s->values, n, n));
-  PetscCall(VecSetType(s->values, *device ? VECSEQCUDA : VECSEQ));
-#if FEMGPU_DEVICE_VECS
-  if (*device) {
-    PetscInt ordinal;
-    PetscCall(petsc_cuda_ordinal(&ordinal));
-    FEMGPU_CXX(PetscObjectComm((PetscObject)x), s->device = make_cuda_index_copy(s->index.data(), s->index.size(), static_cast<int>(ordinal < 0 ? 0 : ordinal)));
-  }
-#endif
-  s->type = type;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-// Writes the plan's values at `time` into x.
+// Writes the plan's values at `time` into x through the scatter, made again when x's type
+// differs from the one it was made for.
 PetscErrorCode scatter_values(BoundaryValues *b, PetscReal time, Vec x, bool time_derivative)
 {
   const EssentialPlan &plan = *b->plan;
   ValuesScatter &s = b->scatter;
+  VecType type;
   PetscScalar *v;
-  PetscBool device;
   PetscFunctionBegin;
   if (plan.writes.empty()) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(make_scatter(plan, x, &s, &device));
+  PetscCall(VecGetType(x, &type));
+  if (s.type != type) {
+    IS to;
+    std::vector<PetscInt> index(plan.writes.size());
+    const PetscInt n = static_cast<PetscInt>(index.size());
+    for (size_t w = 0; w < index.size(); ++w) index[w] = plan.writes[w].index;
+    PetscCall(destroy_scatter(&s));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, index.data(), PETSC_COPY_VALUES, &to));
+    PetscCall(VecCreate(PETSC_COMM_SELF, &s.values));
+    PetscCall(VecSetSizes(s.values, n, n));
+    PetscCall(VecSetType(s.values, type));
+    PetscCall(VecScatterCreate(s.values, nullptr, x, to, &s.scatter));
+    PetscCall(ISDestroy(&to));
+    s.type = type;
+  }
   PetscCall(VecGetArrayWrite(s.values, &v));
   PetscCall(essential_plan_values(plan, time, time_derivative, v));
-  if (!device) {  // a host Vec: written here
-    PetscScalar *xa;
-    PetscCall(VecGetArray(x, &xa));
-    for (size_t w = 0; w < s.index.size(); ++w) xa[s.index[w]] = v[w];
-    PetscCall(VecRestoreArray(x, &xa));
-  }
   PetscCall(VecRestoreArrayWrite(s.values, &v));
-#if FEMGPU_DEVICE_VECS
-  if (device) {
-    const PetscScalar *dv;
-    PetscScalar *dx;
-    PetscCall(VecCUDAGetArrayRead(s.values, &dv));  // the values go up here
-    PetscCall(VecCUDAGetArray(x, &dx));
-    FEMGPU_CXX(PetscObjectComm((PetscObject)x), s.device->to_local(reinterpret_cast<unsigned long long>(dv), reinterpret_cast<unsigned long long>(dx)));
-    PetscCall(VecCUDARestoreArray(x, &dx));
-    PetscCall(VecCUDARestoreArrayRead(s.values, &dv));
-  }
-#endif
+  PetscCall(VecScatterBegin(s.scatter, s.values, x, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(s.scatter, s.values, x, INSERT_VALUES, SCATTER_FORWARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
