@@ -29,19 +29,14 @@ class CudaEntrySum : public DeviceEntrySum {
 
   unsigned long long sum(unsigned long long cell_values) override
   {
-    sum_into(cell_values, out_.device_pointer());
-    return out_.device_pointer();
-  }
-
-  void sum_into(unsigned long long cell_values, unsigned long long out) override
-  {
-    if (n_unique_ == 0) return;
+    if (n_unique_ == 0) return out_.device_pointer();
     cuda::synchronize();  // whoever read the previous sums (PETSc, on its own stream) is done
-    unsigned long long pointers[4] = {jmap_.device_pointer(), perm_.device_pointer(), cell_values, out};
+    unsigned long long pointers[4] = {jmap_.device_pointer(), perm_.device_pointer(), cell_values, out_.device_pointer()};
     void *params[5] = {&n_unique_, &pointers[0], &pointers[1], &pointers[2], &pointers[3]};
     const long long groups = (n_unique_ + kernel::kEntrySumBlock - 1) / kernel::kEntrySumBlock;
     module_->launch(static_cast<unsigned>(groups), kernel::kEntrySumBlock, 1, 0, params);
     cuda::synchronize();  // complete before another stream reads them
+    return out_.device_pointer();
   }
 
  private:

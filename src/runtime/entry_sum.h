@@ -5,8 +5,8 @@
 // Takes (at construction): jmap (n_unique + 1) and perm (jmap[n_unique] entries, 64-bit or
 // 32-bit), PETSc's COO layout, which it uploads once; the CUDA device's ordinal.
 // Returns: sum(), the device pointer of the n_unique sums (its own buffer, valid until the
-// next sum() or its destruction), or sum_into() a buffer of the caller's; complete when
-// it returns (synchronized), so another stream (PETSc's) may read it.
+// next sum() or its destruction), complete when it returns (synchronized), so another
+// stream (PETSc's) may read it.
 // Does not: know PETSc or the pattern's meaning (src/petsc/plex/coo_pattern.h builds it).
 #pragma once
 
@@ -20,9 +20,6 @@ class DeviceEntrySum {
  public:
   virtual ~DeviceEntrySum() = default;
   virtual unsigned long long sum(unsigned long long cell_values) = 0;
-  // The same sums written to `out` (n_unique doubles on the device, e.g. an aijcusparse
-  // Mat's CSR values in the pattern's order), complete when it returns.
-  virtual void sum_into(unsigned long long cell_values, unsigned long long out) = 0;
 };
 
 // Defined where the CUDA backend is built (FEMGPU_HAVE_CUDA); throws on CUDA errors.

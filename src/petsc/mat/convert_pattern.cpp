@@ -102,13 +102,4 @@ PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode convert_pattern_sum_device_into(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long unique)
-{
-  DeviceEntrySum *sum = nullptr;
-  PetscFunctionBegin;
-  PetscCall(device_sum(comm, pattern, ordinal, &sum));
-  FEMGPU_CXX(comm, sum->sum_into(cells, unique));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 }  // namespace femgpu

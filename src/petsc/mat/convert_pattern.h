@@ -27,7 +27,7 @@ struct ConvertPattern {
   PetscInt n_cells = 0, width = 0;
   CooPattern coo;  // rows and cols are dropped once PETSc has them
   std::unique_ptr<DeviceEntrySum> device;  // made at the first insert of device values
-  // On one rank into seqaij or seqaijcusparse: the Mat's CSR is the unique pattern itself
+  // On one rank into seqaij: the Mat's CSR is the unique pattern itself
   // (MatSeqAIJSetPreallocationCSR), and the sums are written into its values array in
   // place of MatSetValuesCOO (mat_femgpu_assembly.cpp).
   bool csr = false;
@@ -42,8 +42,7 @@ PetscErrorCode convert_pattern_source(MatFEMGPUContext *ctx, ConvertPattern *pat
 PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std::vector<PetscScalar> &cells, PetscScalar *unique);
 
 // *unique = the device pointer of the sums of the device cell matrices (the CUDA backend's
-// cell_matrices_device), on CUDA device `ordinal`; _into writes them to `unique` (device).
+// cell_matrices_device), on CUDA device `ordinal`.
 PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique);
-PetscErrorCode convert_pattern_sum_device_into(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long unique);
 
 }  // namespace femgpu

@@ -12,9 +12,9 @@
 // values again (a new linearization point, each Newton step: the p-multigrid coarse
 // level). Either way the cell values are summed into the unique entries (the pattern,
 // composed on the output Mat, knows which), then MatSetValuesCOO inserts them. On one
-// rank into seqaij or seqaijcusparse the unique entries are the Mat's CSR
-// (MatSeqAIJSetPreallocationCSR) and the sums are written into its values array, on the
-// host or on the device (MatSeqAIJGetArrayWrite, MatSeqAIJCUSPARSEGetArray): no COO map of PETSc's.
+// rank into seqaij the unique entries are the Mat's CSR (MatSeqAIJSetPreallocationCSR)
+// and the sums are written into its values array (MatSeqAIJGetArrayWrite): no COO map
+// of PETSc's.
 // The values come from the backend's cell_matrices() (the CPU reference by default, and
 // always where the context says host_assembly: after a device failure). With
 // the CUDA backend and an aijcusparse target they never leave the device: the kernel
@@ -100,7 +100,8 @@ struct Record {
   bool csr = false;     // the pattern went in as M's CSR (csr_target), not by MatSetPreallocationCOO
 };
 
-// Whether M takes the unique pattern as its CSR: one rank, seqaij or seqaijcusparse. There
+// Whether M takes the unique pattern as its CSR: one rank, seqaij (seqaijcusparse keeps
+// the COO calls until its device path is checked on a GPU). There
 // MatSetPreallocationCOO would sort and count the unique entries again and keep (and for
 // aijcusparse upload) a map from them to themselves: 0.3-0.5 s of host time at the 18M
 // entries of a vector P1 level on 843k tetrahedra.
@@ -110,7 +111,7 @@ PetscErrorCode csr_target(Mat M, bool *yes)
   PetscBool seq;
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)M), &size));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &seq, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
+  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATSEQAIJ, &seq));
   *yes = size == 1 && seq;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -175,26 +176,6 @@ PetscErrorCode values_on_device(MatFEMGPUContext *ctx, Mat M, bool *yes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-// The device sums written into M's CSR values on the device (a seqaijcusparse M of the
-// unique pattern, csr_target).
-PetscErrorCode sum_into_device_csr(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, Mat M)
-{
-  PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  PetscScalar *values;
-  // Not ...GetArrayWrite: that one needs the CSR on the device already, and a Mat just
-  // preallocated has it on the host only; GetArray copies it up first (once, as PETSc's
-  // own COO preallocation does).
-  PetscCall(MatSeqAIJCUSPARSEGetArray(M, &values));
-  PetscCall(convert_pattern_sum_device_into(comm, pattern, ordinal, cells, reinterpret_cast<unsigned long long>(values)));
-  PetscCall(MatSeqAIJCUSPARSERestoreArray(M, &values));
-#else
-  (void)pattern, (void)ordinal, (void)cells, (void)M;
-  SETERRQ(comm, PETSC_ERR_SUP, "MatConvert of a fem_gpu Mat: device values into an aijcusparse Mat need a PETSc with CUDA");
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // M's values = the cell matrices summed into the pattern's unique entries (on the device
 // for device values), then MatSetValuesCOO; *device says where they were.
 PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, ConvertPattern *pattern, bool *device)
@@ -214,11 +195,8 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, ConvertPattern
   if (*device) {
     unsigned long long cells = 0, unique = 0;
     FEMGPU_CXX(comm, cells = ctx->device.backend->cell_matrices_device(arrays));
-    if (pattern->csr) PetscCall(sum_into_device_csr(comm, pattern, ctx->device.cuda_ordinal, cells, M));
-    else {
-      PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, &unique));
-      PetscCall(MatSetValuesCOO(M, reinterpret_cast<const PetscScalar *>(unique), INSERT_VALUES));
-    }
+    PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, &unique));
+    PetscCall(MatSetValuesCOO(M, reinterpret_cast<const PetscScalar *>(unique), INSERT_VALUES));
   } else {
     std::vector<PetscScalar> cells, unique;
     PetscCall(MatFEMGPUCellMatrices(A, ctx, ca, &cells));

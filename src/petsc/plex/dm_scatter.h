@@ -1,8 +1,8 @@
 // DMGlobalToLocal (INSERT_VALUES) and DMLocalToGlobal (ADD_VALUES) for a DM femgpu has
 // mapped: on one rank through the maps' numbering (plex_maps.h: the local index of every
-// global DOF), as an index copy on the device for CUDA Vecs or a loop on the host, so
-// that neither the section SF's setup nor its scatters run; on several ranks, or where
-// the maps hold no inverse, PETSc's own calls.
+// global DOF), as a loop on host Vecs, so that neither the section SF's setup nor its
+// scatters run; on several ranks, where the maps hold no inverse, and for CUDA Vecs
+// (a device index copy was written but not yet run on a GPU), PETSc's own calls.
 //
 // Takes: the DM, its maps (the DM's shared maps, plex_shared_maps: current, of every cell;
 // null: PETSc's calls), a global and a local Vec of the DM.
