@@ -70,10 +70,7 @@ PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-namespace {
-
-// The pattern's device sum, made at its first use (jmap and perm uploaded once).
-PetscErrorCode device_sum(MPI_Comm comm, ConvertPattern *pattern, int ordinal, DeviceEntrySum **sum)
+PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique)
 {
   PetscFunctionBegin;
   static_assert(sizeof(PetscCount) == sizeof(std::int64_t), "jmap goes to the device as 64-bit integers");
@@ -83,22 +80,11 @@ PetscErrorCode device_sum(MPI_Comm comm, ConvertPattern *pattern, int ordinal, D
   if (!pattern->device)
     FEMGPU_CXX(comm, pattern->device = make_cuda_entry_sum(reinterpret_cast<const std::int64_t *>(coo.jmap.data()), static_cast<size_t>(coo.n_unique()),
                                                            reinterpret_cast<const std::int32_t *>(coo.perm.data()), ordinal));
-  *sum = pattern->device.get();
+  FEMGPU_CXX(comm, *unique = pattern->device->sum(cells));
 #else
-  (void)pattern, (void)ordinal, (void)sum;
+  (void)pattern, (void)ordinal, (void)cells, (void)unique;
   SETERRQ(comm, PETSC_ERR_SUP, "MatConvert of a fem_gpu Mat: device values without the CUDA backend in this build");
 #endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-}  // namespace
-
-PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique)
-{
-  DeviceEntrySum *sum = nullptr;
-  PetscFunctionBegin;
-  PetscCall(device_sum(comm, pattern, ordinal, &sum));
-  FEMGPU_CXX(comm, *unique = sum->sum(cells));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
