@@ -128,8 +128,7 @@ PetscErrorCode MatFEMGPURefreshCoefficients(MatFEMGPUContext *ctx)
       else PetscCall(DMGlobalToLocal(dm, b.vec, INSERT_VALUES, b.local));
     } else {
       PetscCall(VecSet(b.local, 0.0));
-      if (b.dm) PetscCall(DMGlobalToLocal(dm, b.vec, INSERT_VALUES, b.local));
-      else PetscCall(plex_global_to_local(dm, ctx->op.mesh_maps_shared(), b.vec, b.local));
+      PetscCall(plex_global_to_local(dm, b.dm ? nullptr : ctx->op.mesh_maps_shared(), b.vec, b.local));  // its own DM: PETSc's
     }
     b.state = state;
   }

@@ -11,21 +11,29 @@ namespace {
 
 // Whether the maps can stand in for PETSc's scatters: one rank, the inverse numbering and
 // host Vecs (CUDA Vecs keep PETSc's scatters until the device copy is checked on a GPU).
-bool one_rank(const PlexMaps &maps, Vec global, Vec local)
+PetscErrorCode by_maps(const std::shared_ptr<const PlexMaps> &maps, Vec global, Vec local, bool *yes)
 {
   PetscInt n_global, n_local;
-  PetscBool g_dev = PETSC_FALSE, l_dev = PETSC_FALSE;
-  if (maps.local_of_global.empty() || VecGetLocalSize(global, &n_global) || VecGetLocalSize(local, &n_local)) return false;
-  if (vec_on_cuda(global, &g_dev) || vec_on_cuda(local, &l_dev) || g_dev || l_dev) return false;
-  return static_cast<size_t>(n_global) == maps.local_of_global.size() && n_local == maps.local_size;
+  PetscBool g_dev, l_dev;
+  PetscFunctionBegin;
+  *yes = false;
+  if (!maps || maps->local_of_global.empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetLocalSize(global, &n_global));
+  PetscCall(VecGetLocalSize(local, &n_local));
+  PetscCall(vec_on_cuda(global, &g_dev));
+  PetscCall(vec_on_cuda(local, &l_dev));
+  *yes = !g_dev && !l_dev && static_cast<size_t>(n_global) == maps->local_of_global.size() && n_local == maps->local_size;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 }  // namespace
 
 PetscErrorCode plex_global_to_local(DM dm, const std::shared_ptr<const PlexMaps> &maps, Vec global, Vec local)
 {
+  bool yes;
   PetscFunctionBegin;
-  if (!maps || !one_rank(*maps, global, local)) {
+  PetscCall(by_maps(maps, global, local, &yes));
+  if (!yes) {
     PetscCall(DMGlobalToLocal(dm, global, INSERT_VALUES, local));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -44,8 +52,10 @@ PetscErrorCode plex_global_to_local(DM dm, const std::shared_ptr<const PlexMaps>
 
 PetscErrorCode plex_local_to_global_add(DM dm, const std::shared_ptr<const PlexMaps> &maps, Vec local, Vec global)
 {
+  bool yes;
   PetscFunctionBegin;
-  if (!maps || !one_rank(*maps, global, local)) {
+  PetscCall(by_maps(maps, global, local, &yes));
+  if (!yes) {
     PetscCall(DMLocalToGlobal(dm, local, ADD_VALUES, global));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
