@@ -18,8 +18,7 @@ class CudaEntrySum : public DeviceEntrySum {
       : info_(cuda::open_device(device)),  // first: the buffers below need its context current
         n_unique_(static_cast<long long>(n_unique)),
         jmap_(sizeof(std::int64_t) * (n_unique + 1)),
-        perm_(static_cast<std::size_t>(perm_bytes) * static_cast<std::size_t>(std::max<std::int64_t>(jmap[n_unique], 1))),
-        out_(sizeof(double) * std::max<std::size_t>(n_unique, 1))
+        perm_(static_cast<std::size_t>(perm_bytes) * static_cast<std::size_t>(std::max<std::int64_t>(jmap[n_unique], 1)))
   {
     module_ = std::make_unique<cuda::Module>(
         compile_cubin_kept(kernel::entry_sum_cuda_source(perm_bytes), kernel::kEntrySumKernel, info_.arch()), kernel::kEntrySumKernel);
@@ -29,14 +28,20 @@ class CudaEntrySum : public DeviceEntrySum {
 
   unsigned long long sum(unsigned long long cell_values) override
   {
-    if (n_unique_ == 0) return out_.device_pointer();
+    if (!out_.size()) out_ = cuda::Buffer(sizeof(double) * static_cast<std::size_t>(std::max<long long>(n_unique_, 1)));
+    sum_into(cell_values, out_.device_pointer());
+    return out_.device_pointer();
+  }
+
+  void sum_into(unsigned long long cell_values, unsigned long long out) override
+  {
+    if (n_unique_ == 0) return;
     cuda::synchronize();  // whoever read the previous sums (PETSc, on its own stream) is done
-    unsigned long long pointers[4] = {jmap_.device_pointer(), perm_.device_pointer(), cell_values, out_.device_pointer()};
+    unsigned long long pointers[4] = {jmap_.device_pointer(), perm_.device_pointer(), cell_values, out};
     void *params[5] = {&n_unique_, &pointers[0], &pointers[1], &pointers[2], &pointers[3]};
     const long long groups = (n_unique_ + kernel::kEntrySumBlock - 1) / kernel::kEntrySumBlock;
     module_->launch(static_cast<unsigned>(groups), kernel::kEntrySumBlock, 1, 0, params);
     cuda::synchronize();  // complete before another stream reads them
-    return out_.device_pointer();
   }
 
  private:

@@ -6,8 +6,11 @@
 #      of the same Jacobian entry by entry to 1e-12 (test_convert_vs_aij, which also checks
 #      the layout, nonzeros, symmetry flag, MAT_REUSE_MATRIX after the data changed and
 #      MAT_INPLACE_MATRIX): Laplace 2D P1-P4 and 3D P1-P3, elasticity 3D P1-P3,
-#      hyperelasticity 2D P1-P4 and 3D P1-P2, 1 and 2 ranks; the device COO entry sum
-#      alone (femgpu_unit_tests "[entry_sum]") and the unique COO pattern (test_coo_pattern);
+#      hyperelasticity 2D P1-P4 and 3D P1-P2, 1 and 2 ranks (one rank: the sums written
+#      into seqaijcusparse's CSR on the device); the device COO entry sum alone
+#      (femgpu_unit_tests "[entry_sum]") and the unique COO pattern (test_coo_pattern); the
+#      one-rank global <-> local copies on CUDA Vecs (test_dm_scatter -dm_vec_type cuda,
+#      and the kernel alone, "[index_copy]");
 #   2. timings at about 4M DOFs (2D, P2 on a 1000x1000 box and P1 on 2000x2000, the
 #      p-multigrid's coarse level) and elasticity 3D P2 at 1.2M DOFs: PETSc's DMPlex assembly into aijcusparse against
 #      MatConvert (initial: the unique COO pattern on the host + values summed on the
@@ -53,6 +56,15 @@ run mpi2_elasticity_3d_p1_p3 mpiexec -n 2 "$convert" -form elasticity $box3 -deg
 # The device sum of the cell entries into the unique COO entries, alone (bit for bit
 # against the host loop), and the unique pattern against the plain one with this PETSc.
 run entry_sum_unit "$bin/tests/femgpu_unit_tests" "[entry_sum]"
+# One rank: the CSR of seqaijcusparse written on the device (-info names the preallocation).
+run csr_laplace_3d_p2 "$convert" -form laplace $box3 -degrees 2 $gpu -info :mat
+# The one-rank global <-> local copies on CUDA Vecs (the device index kernel) against
+# PETSc's DMGlobalToLocal / DMLocalToGlobal, and the kernel alone; 2 ranks: PETSc's calls.
+scatter="$bin/tests/petsc/test_dm_scatter"
+run index_copy_unit "$bin/tests/femgpu_unit_tests" "[index_copy]"
+run dm_scatter_cuda_2d "$scatter" $box2 -degrees 1,2,3,4 -components 0 -dm_vec_type cuda
+run dm_scatter_cuda_3d "$scatter" $box3 -degrees 1,2,3 -components 1 -dm_vec_type cuda
+run mpi2_dm_scatter_cuda_3d mpiexec -n 2 "$scatter" $box3 -degrees 1,2 -components 0 -dm_vec_type cuda -petscpartitioner_type simple
 run mpi2_coo_pattern_2d mpiexec -n 2 "$bin/tests/petsc/test_coo_pattern" -dm_plex_dim 2 -dm_plex_box_faces 90,90 -degrees 1,2 -components 0
 fi
 [ "$part" = checks ] && exit $status

@@ -4,7 +4,9 @@
 // the local Vec's constrained entries and the global Vec's values poisoned with other
 // random values first, so each call must leave and add exactly what PETSc's does (equal
 // to the last bit). On one rank the copies must take the maps' numbering (the maps hold
-// the local index of every global DOF); on several ranks they are PETSc's calls. For every
+// the local index of every global DOF): a host loop, or with -dm_vec_type cuda the
+// device index kernel (checked on a GPU, tests/gpu/run_convert_checks.sh); on several
+// ranks they are PETSc's calls. For every
 // degree in -degrees, scalar or vector fields (-components 1 or 0: the dimension), with an
 // essential condition on the "left" faces, on box meshes, Gmsh files and refined meshes.
 // Exit code 1 on the first difference.
@@ -68,16 +70,19 @@ PetscErrorCode check_degree(MPI_Comm comm, PetscInt degree, PetscInt components,
   PetscCall(DMLocalToGlobal(dm, f, ADD_VALUES, g_petsc));
   PetscCall(femgpu::plex_local_to_global_add(dm, maps, f, g_ours));
   PetscCall(same(g_petsc, g_ours, &to_global));
-  PetscInt n_global;
-  PetscCall(VecGetLocalSize(g, &n_global));
-  // One rank: the maps must hold the inverse numbering (else the copies were PETSc's).
-  const bool own_numbering = !maps->local_of_global.empty() && static_cast<PetscInt>(maps->local_of_global.size()) == n_global;
-  const bool bad = !to_local || !to_global || (size == 1 && !own_numbering);
+  // One rank: the copies must go by the maps' numbering, on the side the Vecs live on
+  // (a host loop, or the device kernel for CUDA Vecs); several ranks: PETSc's calls.
+  femgpu::PlexCopy way, expected = femgpu::PlexCopy::petsc;
+  PetscBool cuda;
+  PetscCall(femgpu::plex_copy_way(maps, g, l_ours, &way));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)g, &cuda, VECSEQCUDA, VECMPICUDA, ""));
+  if (size == 1) expected = cuda ? femgpu::PlexCopy::device : femgpu::PlexCopy::host;
+  static const char *name[] = {"PETSc's scatters", "the maps' numbering on the host", "the maps' numbering on the device"};
+  const bool bad = !to_local || !to_global || way != expected;
   *failures += bad ? 1 : 0;
-  PetscCall(PetscPrintf(comm, "P%d, %d components: global -> local %s, local -> global %s, %s  %s\n", (int)degree, (int)components,
-                        to_local ? "equal" : "DIFFERENT", to_global ? "equal" : "DIFFERENT",
-                        size == 1 ? (own_numbering ? "the maps' numbering" : "NO one-rank numbering") : "PETSc's scatters (several ranks)",
-                        bad ? "FAIL" : "ok"));
+  PetscCall(PetscPrintf(comm, "P%d, %d components: global -> local %s, local -> global %s, %s (expected: %s)  %s\n", (int)degree, (int)components,
+                        to_local ? "equal" : "DIFFERENT", to_global ? "equal" : "DIFFERENT", name[static_cast<int>(way)],
+                        name[static_cast<int>(expected)], bad ? "FAIL" : "ok"));
   PetscCall(VecDestroy(&g_ours));
   PetscCall(VecDestroy(&g_petsc));
   PetscCall(VecDestroy(&f));

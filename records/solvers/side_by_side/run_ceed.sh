@@ -20,7 +20,7 @@
 #             ceed_bp3_<case>.log, ceed_bp4_<case>.log.
 # The timed solve is the "Solve Stage" of -log_view; summarize.py reads these logs.
 # After `source .carry/env.sh` on the GPU machine (libpetsc.so.3.26 in .carry/lib).
-# Environment: CASES (default "p2 p4"), RUNS (default "ceed_mg ceed_bps"), BPS_PROBLEMS
+# Environment: BOX and REFINE (another box and refinement, as run_ex13.sh's), CASES (default "p2 p4"), RUNS (default "ceed_mg ceed_bps"), BPS_PROBLEMS
 #   (default "bp3 bp4"), BPS_PC (default jacobi; none is the examples' own choice for BP3/4),
 #   CEED_RESOURCE (default /gpu/cuda/gen; a /cpu/ one leaves the coarse matrix on the host,
 #   for a check without a GPU), EXTRA (more options for every run) and TAG (appended to the
@@ -35,7 +35,12 @@ ceed="$repo/.carry/ceed"
 # shellcheck source=/dev/null
 source "$ceed/env.sh"  # CEED_JIT_SOURCE_ROOT, LD_LIBRARY_PATH, PATH
 resource="${CEED_RESOURCE:-/gpu/cuda/gen}"
-common="-ceed $resource -mesh $out/box.msh -simplex -ksp_converged_reason -log_view ${EXTRA:-}"
+mesh="$out/box.msh"
+if [ -n "${BOX:-}" ]; then  # another Kuhn box (3D): BOX cells a side, as run_ex13.sh's
+  mesh="$out/box3d_$BOX.msh"
+  [ -e "$mesh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 3 "$BOX" "$mesh"
+fi
+common="-ceed $resource -mesh $mesh -simplex -ksp_converged_reason -log_view ${EXTRA:-}"
 [ "${GPU_TIMER:-1}" = 0 ] || common="$common -log_view_gpu_time"
 coarse=""
 [[ "$resource" == /gpu/* ]] && coarse="-dm_mat_type aijcusparse"
@@ -53,6 +58,7 @@ run() {  # name program options...
 declare -A degree_refine=([p1]="1 3" [p2]="2 2" [p3]="3 2" [p4]="4 1")
 for case in ${CASES:-p2 p4}; do
   read -r k r <<<"${degree_refine[$case]}"
+  r=${REFINE:-$r}
   problem="-degree $k -dm_refine $r"
   for runs in ${RUNS:-ceed_mg ceed_bps}; do
     # shellcheck disable=SC2086

@@ -20,7 +20,9 @@
 # same meshes and refinements, so 3x the unknowns: 3.3M at 3D P2 and P4; residual from
 # ex17_elasticity_<dim>d.ufl; logs ex17_*; ex17 prints no L2 error).
 # After `source .carry/env.sh` on the GPU machine; the program is .carry/bin/ex13 (ex17).
-# Environment: DIM (3 or 2, default 3), CASES (default "p2 p4"), CONFIGS (default "pmg_whole jacobi_whole"),
+# Environment: DIM (3 or 2, default 3), BOX (another Kuhn box of BOX cells a side, made
+#   as OUTPUT_DIR/box<DIM>d_<BOX>.msh) and REFINE (-dm_refine for every case) for other
+#   sizes (run_record.sh), CASES (default "p2 p4"), CONFIGS (default "pmg_whole jacobi_whole"),
 #   EXTRA (more options for every fem_gpu run, e.g. for an A/B of one option) and TAG
 #   (appended to the runs' names), RUN_LIMIT (seconds a run may take, default 240), LIB
 #   (the femgpu library -dll_append loads, default .carry/lib/libfemgpu.so: an A/B of two
@@ -36,6 +38,10 @@ mesh="$out/box.msh"
 if [ "$dim" = 2 ]; then
   mesh="$out/box2d.msh"
   [ -e "$mesh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" 2 125 "$mesh"
+fi
+if [ -n "${BOX:-}" ]; then  # another Kuhn box: BOX cells a side
+  mesh="$out/box${dim}d_$BOX.msh"
+  [ -e "$mesh" ] || python3 "$repo/tests/petsc/make_gmsh_box.py" "$dim" "$BOX" "$mesh"
 fi
 common="-dll_append $lib -dm_plex_filename $mesh -dm_plex_boundary_label marker -dm_vec_type cuda
  -ksp_type cg -ksp_rtol 1e-10 -snes_converged_reason -ksp_converged_reason -error_view -log_view -snes_view"
@@ -72,6 +78,7 @@ run() {  # name options...
 declare -A degree_refine=([p1]="1 3" [p2]="2 2" [p3]="3 2" [p4]="4 1")
 for case in ${CASES:-p2 p4}; do
   read -r k r <<<"${degree_refine[$case]}"
+  r=${REFINE:-$r}
   problem="-${field}_petscspace_degree $k -dm_refine $r"
   for config in ${CONFIGS:-pmg_whole jacobi_whole}; do
     opts="$problem $(config_options "$config")"

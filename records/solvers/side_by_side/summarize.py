@@ -17,7 +17,8 @@ ex17 prints no L2 error (l2_error empty); its unknowns are the outer operator's 
 
 libCEED's PETSc examples (run_ceed.sh: ceed_bp3_p2.log, ceed_bp4_p2.log, ceed_mg_p2.log, ...)
 give rows too, after ex13's: program ceed-bps (config ceed_bps for BP3, ceed_bps_bp4 for
-BP4) or ceed-multigrid (config ceed_mg), with run_ceed.sh's TAG appended to the config.
+BP4) or ceed-multigrid (config ceed_mg), with run_ceed.sh's TAG appended to the config
+(but run_record.sh's _ex13 and _ex17, which name the mesh a BP3 or BP4 run shares).
 Their times are the event times of the timed solve (-log_view's "Solve Stage"), which follows
 an untimed one-iteration solve that set up the preconditioner and JiT-compiled the kernels:
 ksp_s is that stage's KSPSolve (the printed "CG Solve Time" where the event table is
@@ -77,6 +78,8 @@ def ceed_row(path, text, table, device):
     setups = [st["PCSetUp"][1] for st in stages.values() if "PCSetUp" in st]
     mm = solve.get("MatMult", (0, 0.0))
     bp, tag = m.group(1), m.group(3)
+    if tag in ("_ex13", "_ex17"):  # run_record.sh's: which program's mesh; the BP says it already
+        tag = ""
     config = ("ceed_mg" if bp == "mg" else "ceed_bps" if bp == "bp3" else f"ceed_bps_{bp}") + tag
     run = os.path.basename(path).split(".log")[0]
     for name_, st in ((run, solve), (run + "/main", main)):

@@ -70,7 +70,8 @@ PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique)
+PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long into,
+                                          unsigned long long *unique)
 {
   PetscFunctionBegin;
   static_assert(sizeof(PetscCount) == sizeof(std::int64_t), "jmap goes to the device as 64-bit integers");
@@ -80,9 +81,14 @@ PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern
   if (!pattern->device)
     FEMGPU_CXX(comm, pattern->device = make_cuda_entry_sum(reinterpret_cast<const std::int64_t *>(coo.jmap.data()), static_cast<size_t>(coo.n_unique()),
                                                            reinterpret_cast<const std::int32_t *>(coo.perm.data()), ordinal));
-  FEMGPU_CXX(comm, *unique = pattern->device->sum(cells));
+  if (into) {
+    FEMGPU_CXX(comm, pattern->device->sum_into(cells, into));
+    *unique = into;
+  } else {
+    FEMGPU_CXX(comm, *unique = pattern->device->sum(cells));
+  }
 #else
-  (void)pattern, (void)ordinal, (void)cells, (void)unique;
+  (void)pattern, (void)ordinal, (void)cells, (void)into, (void)unique;
   SETERRQ(comm, PETSC_ERR_SUP, "MatConvert of a fem_gpu Mat: device values without the CUDA backend in this build");
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -27,9 +27,10 @@ struct ConvertPattern {
   PetscInt n_cells = 0, width = 0;
   CooPattern coo;  // rows and cols are dropped once PETSc has them
   std::unique_ptr<DeviceEntrySum> device;  // made at the first insert of device values
-  // On one rank into seqaij: the Mat's CSR is the unique pattern itself
-  // (MatSeqAIJSetPreallocationCSR), and the sums are written into its values array in
-  // place of MatSetValuesCOO (mat_femgpu_assembly.cpp).
+  // On one rank into seqaij or seqaijcusparse: the Mat's CSR is the unique pattern itself
+  // (MatSeqAIJSetPreallocationCSR), and the sums are written into its values array (on
+  // the device for seqaijcusparse and device values) in place of MatSetValuesCOO
+  // (mat_femgpu_assembly.cpp).
   bool csr = false;
 };
 
@@ -42,7 +43,10 @@ PetscErrorCode convert_pattern_source(MatFEMGPUContext *ctx, ConvertPattern *pat
 PetscErrorCode convert_pattern_sum_host(const ConvertPattern &pattern, const std::vector<PetscScalar> &cells, PetscScalar *unique);
 
 // *unique = the device pointer of the sums of the device cell matrices (the CUDA backend's
-// cell_matrices_device), on CUDA device `ordinal`.
-PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long *unique);
+// cell_matrices_device), on CUDA device `ordinal`: `into` where it is not 0 (a device array
+// of the n_unique values, e.g. a seqaijcusparse Mat's CSR values), else a buffer of the
+// pattern's own.
+PetscErrorCode convert_pattern_sum_device(MPI_Comm comm, ConvertPattern *pattern, int ordinal, unsigned long long cells, unsigned long long into,
+                                          unsigned long long *unique);
 
 }  // namespace femgpu

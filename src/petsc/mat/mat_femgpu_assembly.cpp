@@ -12,14 +12,16 @@
 // values again (a new linearization point, each Newton step: the p-multigrid coarse
 // level). Either way the cell values are summed into the unique entries (the pattern,
 // composed on the output Mat, knows which), then MatSetValuesCOO inserts them. On one
-// rank into seqaij the unique entries are the Mat's CSR (MatSeqAIJSetPreallocationCSR)
-// and the sums are written into its values array (MatSeqAIJGetArrayWrite): no COO map
-// of PETSc's.
+// rank into seqaij or seqaijcusparse the unique entries are the Mat's CSR
+// (MatSeqAIJSetPreallocationCSR) and the sums are written into its values array
+// (MatSeqAIJGetArrayWrite, or MatSeqAIJCUSPARSEGetArray for device sums): no COO map of
+// PETSc's.
 // The values come from the backend's cell_matrices() (the CPU reference by default, and
 // always where the context says host_assembly: after a device failure). With
 // the CUDA backend and an aijcusparse target they never leave the device: the kernel
-// writes them into device memory, a device kernel sums them (runtime/entry_sum.h), and
-// MatSetValuesCOO reads the sums there (PETSC_MEMTYPE_CUDA).
+// writes them into device memory, a device kernel sums them (runtime/entry_sum.h) into
+// the CSR values on the device (one rank) or a buffer MatSetValuesCOO reads there
+// (PETSC_MEMTYPE_CUDA).
 // Coefficients are refreshed first (MatFEMGPURefreshCoefficients), as for MatMult. Then
 // the Mat's MatScale, MatShift, MatDiagonalScale ... calls (mat_femgpu_shell_edits.h) are
 // replayed on the assembled matrix: it is the operator MatMult applies, not the bare form.
@@ -31,6 +33,7 @@
 
 #include "femgpu.h"
 #include "petsc/base/composed_object.h"
+#include "petsc/base/petsc_device.h"
 #include "petsc/base/petsc_errors.h"
 #include "petsc/mat/convert_pattern.h"
 #include "petsc/mat/mat_context.h"
@@ -100,8 +103,7 @@ struct Record {
   bool csr = false;     // the pattern went in as M's CSR (csr_target), not by MatSetPreallocationCOO
 };
 
-// Whether M takes the unique pattern as its CSR: one rank, seqaij (seqaijcusparse keeps
-// the COO calls until its device path is checked on a GPU). There
+// Whether M takes the unique pattern as its CSR: one rank, seqaij or seqaijcusparse. There
 // MatSetPreallocationCOO would sort and count the unique entries again and keep (and for
 // aijcusparse upload) a map from them to themselves: 0.3-0.5 s of host time at the 18M
 // entries of a vector P1 level on 843k tetrahedra.
@@ -111,8 +113,30 @@ PetscErrorCode csr_target(Mat M, bool *yes)
   PetscBool seq;
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)M), &size));
-  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATSEQAIJ, &seq));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &seq, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
   *yes = size == 1 && seq;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+// The device sums into M: its CSR values on the device (seqaijcusparse, csr), else by
+// MatSetValuesCOO from the pattern's own buffer.
+PetscErrorCode insert_device_sums(MPI_Comm comm, MatFEMGPUContext *ctx, Mat M, ConvertPattern *pattern, unsigned long long cells)
+{
+  unsigned long long unique = 0;
+  PetscFunctionBegin;
+#if FEMGPU_DEVICE_VECS
+  if (pattern->csr) {
+    PetscScalar *values;
+    // ...GetArray, not ...GetArrayWrite: the latter needs the CSR on the device already,
+    // and this one puts it there (the pattern, with zeros, the first time).
+    PetscCall(MatSeqAIJCUSPARSEGetArray(M, &values));
+    PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, reinterpret_cast<unsigned long long>(values), &unique));
+    PetscCall(MatSeqAIJCUSPARSERestoreArray(M, &values));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, 0, &unique));
+  PetscCall(MatSetValuesCOO(M, reinterpret_cast<const PetscScalar *>(unique), INSERT_VALUES));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -193,10 +217,9 @@ PetscErrorCode insert_values(Mat A, MatFEMGPUContext *ctx, Mat M, ConvertPattern
   static const PetscScalar none = 0;  // a rank without entries: a valid host pointer
   *device = *device && pattern->coo.n_unique() > 0;
   if (*device) {
-    unsigned long long cells = 0, unique = 0;
+    unsigned long long cells = 0;
     FEMGPU_CXX(comm, cells = ctx->device.backend->cell_matrices_device(arrays));
-    PetscCall(convert_pattern_sum_device(comm, pattern, ctx->device.cuda_ordinal, cells, &unique));
-    PetscCall(MatSetValuesCOO(M, reinterpret_cast<const PetscScalar *>(unique), INSERT_VALUES));
+    PetscCall(insert_device_sums(comm, ctx, M, pattern, cells));
   } else {
     std::vector<PetscScalar> cells, unique;
     PetscCall(MatFEMGPUCellMatrices(A, ctx, ca, &cells));

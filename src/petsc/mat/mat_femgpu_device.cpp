@@ -93,7 +93,7 @@ static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, bool global, size_t n
   Vec coords;
   const PetscScalar *ca, *din;
   PetscScalar *dout;
-  PetscBool default_stream;
+  PetscBool default_stream = PETSC_FALSE;
   PetscLogDouble t0 = 0, t1 = 0;
   PetscFunctionBegin;
   PetscCall(on_default_stream(&default_stream));

@@ -10,9 +10,12 @@
 
 #include "petsc/base/composed_object.h"
 #include "petsc/base/petsc_compat.h"
+#include "petsc/base/petsc_device.h"
+#include "petsc/base/petsc_errors.h"
 #include "petsc/plex/essential_values.h"
 #include "petsc/plex/plex_events.h"
 #include "petsc/plex/plex_maps.h"
+#include "runtime/index_copy.h"
 
 namespace femgpu {
 
@@ -27,11 +30,13 @@ using InsertFunction = PetscErrorCode (*)(DM, PetscBool, Vec, PetscReal, Vec, Ve
 // The plan's writes as a scatter into the local vectors: the values are computed on the
 // host (the program's boundary functions are host callbacks) and only they travel; the
 // local vector is written where it lives (on the device for CUDA Vecs, with no copy of the
-// whole vector either way).
+// whole vector either way). CUDA Vecs take femgpu's index copy (runtime/index_copy.h: no
+// star forest to set up), other types a VecScatter.
 struct ValuesScatter {
   std::string type;  // of the local vectors it was made for; empty: not made
   Vec values = nullptr;
   VecScatter scatter = nullptr;
+  std::unique_ptr<DeviceIndexCopy> device;  // for CUDA Vecs, made at their first insertion
 };
 
 struct BoundaryValues {
@@ -46,6 +51,7 @@ PetscErrorCode destroy_scatter(ValuesScatter *s)
   PetscFunctionBegin;
   PetscCall(VecDestroy(&s->values));
   PetscCall(VecScatterDestroy(&s->scatter));
+  s->device.reset();
   s->type.clear();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -59,16 +65,54 @@ PetscErrorCode release_boundary_values(void *ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if FEMGPU_DEVICE_VECS
+// Writes the plan's values at `time` into the CUDA Vec x through the device index copy.
+PetscErrorCode insert_on_device(BoundaryValues *b, PetscReal time, Vec x, bool time_derivative)
+{
+  const EssentialPlan &plan = *b->plan;
+  ValuesScatter &s = b->scatter;
+  MPI_Comm comm = PetscObjectComm((PetscObject)x);
+  std::vector<PetscScalar> values(plan.writes.size());
+  PetscScalar *dx;
+  PetscFunctionBegin;
+  if (!s.device) {
+    PetscInt ordinal;
+    std::vector<int> index(plan.writes.size());
+    for (size_t w = 0; w < index.size(); ++w) index[w] = static_cast<int>(plan.writes[w].index);
+    PetscCall(petsc_cuda_ordinal(&ordinal));
+    PetscCheck(ordinal >= 0, comm, PETSC_ERR_SUP, "fem_gpu: a CUDA Vec, but PETSc's current device is not a CUDA one");
+    FEMGPU_CXX(comm, s.device = make_cuda_index_copy(index.data(), index.size(), static_cast<int>(ordinal)));
+  }
+  PetscCall(essential_plan_values(plan, time, time_derivative, values.data()));
+  PetscCall(VecCUDAGetArray(x, &dx));  // not ...Write: only the constrained entries change
+  PetscCall(PetscLogGpuTimeBegin());
+  FEMGPU_CXX(comm, s.device->insert_host(values.data(), reinterpret_cast<unsigned long long>(dx)));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(VecCUDARestoreArray(x, &dx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 // Writes the plan's values at `time` into x through the scatter, made again when x's type
-// differs from the one it was made for.
+// differs from the one it was made for (the device index copy for CUDA Vecs).
 PetscErrorCode scatter_values(BoundaryValues *b, PetscReal time, Vec x, bool time_derivative)
 {
   const EssentialPlan &plan = *b->plan;
   ValuesScatter &s = b->scatter;
   VecType type;
   PetscScalar *v;
+  PetscBool cuda;
   PetscFunctionBegin;
   if (plan.writes.empty()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(vec_on_cuda(x, &cuda));
+#if FEMGPU_DEVICE_VECS
+  if (cuda) {
+    PetscCall(insert_on_device(b, time, x, time_derivative));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#else
+  (void)cuda;  // false: this build runs no kernels on PETSc's arrays
+#endif
   PetscCall(VecGetType(x, &type));
   if (s.type != type) {
     IS to;

@@ -7,7 +7,7 @@
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_PlexMaps, FEMGPU_SectionSF, FEMGPU_BoundaryPlan, FEMGPU_BoundaryValues;
+PetscLogEvent FEMGPU_PlexMaps, FEMGPU_SectionSF, FEMGPU_BoundaryPlan, FEMGPU_BoundaryValues, FEMGPU_DMCopy;
 
 PetscErrorCode PlexRegisterLogEvents()
 {
@@ -16,6 +16,7 @@ PetscErrorCode PlexRegisterLogEvents()
   PetscCall(PetscLogEventRegister("FEMGPUSectionSF", DM_CLASSID, &FEMGPU_SectionSF));
   PetscCall(PetscLogEventRegister("FEMGPUBdPlan", DM_CLASSID, &FEMGPU_BoundaryPlan));
   PetscCall(PetscLogEventRegister("FEMGPUBdValues", DM_CLASSID, &FEMGPU_BoundaryValues));
+  PetscCall(PetscLogEventRegister("FEMGPUDMCopy", DM_CLASSID, &FEMGPU_DMCopy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,13 +7,15 @@
 //   FEMGPUBdPlan    the plan of essential values built (boundary_values_hook.h: once per maps)
 //   FEMGPUBdValues  the plan's values evaluated and written into a local vector (each
 //                   DMPlexInsertBoundaryValues femgpu answers)
+//   FEMGPUDMCopy    a one-rank global <-> local copy through the maps (dm_scatter.h), on
+//                   the host or the device, where PETSc's DMGlobalToLocal would run
 #pragma once
 
 #include <petscsys.h>
 
 namespace femgpu {
 
-extern PetscLogEvent FEMGPU_PlexMaps, FEMGPU_SectionSF, FEMGPU_BoundaryPlan, FEMGPU_BoundaryValues;
+extern PetscLogEvent FEMGPU_PlexMaps, FEMGPU_SectionSF, FEMGPU_BoundaryPlan, FEMGPU_BoundaryValues, FEMGPU_DMCopy;
 
 // Registers the events above (DM_CLASSID); called once with the Mat's events.
 PetscErrorCode PlexRegisterLogEvents();

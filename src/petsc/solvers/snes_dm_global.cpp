@@ -9,7 +9,7 @@
 // in PETSc's order (dmlocalsnes.c: zero the local vectors, the boundary hook, global to
 // local, the hook again after a basis transform, the local function, F zeroed and the
 // local residual summed in, the -dmsnes_*_vec_view options) with plex/dm_scatter.h's
-// copies, which are PETSc's own calls on several ranks and for CUDA Vecs.
+// copies (host loops or device index kernels on one rank, PETSc's own calls on several).
 //
 // Takes: a DM on which femgpu set the local residual (snes_residual.cpp) or Jacobian
 // (snes_jacobian.cpp). The callbacks read the DM's current local functions and boundary
