@@ -43,7 +43,8 @@ from log_view import events as log_events, read  # noqa: E402
 
 EVENTS = ["SNESSolve", "SNESFunctionEval", "SNESJacobianEval", "PCSetUp", "KSPSolve", "MatMult", "PCApply", "MatGetDiagonal",
           "FEMGPUSetUp", "FEMGPUMaps", "FEMGPUTune", "FEMGPUSymmetry", "FEMGPUApply", "FEMGPUDiagonal", "FEMGPUPMGSetUp",
-          "FEMGPUPMGLevels", "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE"]
+          "FEMGPUPMGLevels", "FEMGPUPMGCoarse", "FEMGPUTransfer", "FEMGPUAssembly", "DMPlexResidualFE", "DMPlexJacobianFE",
+          "FEMGPUPlexMaps", "FEMGPUSectionSF", "FEMGPUBdValues", "FEMGPUDMCopy", "SFSetUp", "MatSetPreallCOO"]
 NAME = re.compile(r"(ex1[37])_([23])d_(p\d)_(.+)\.log(\.gz)?$")
 CEED_NAME = re.compile(r"ceed_(bp\d+|mg)_(p\d+)(.*?)\.log(\.gz)?$")
 CEED_EVENTS = EVENTS + ["KSPSetUp", "MatMultAdd", "MatMultTranspose", "AssembleMatrix"]
