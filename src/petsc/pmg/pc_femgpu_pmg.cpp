@@ -7,7 +7,10 @@
 // Smoothers default to Chebyshev with Jacobi (the operators' diagonals, computed on their
 // backends); the P1 coarse level is assembled by MatConvert (on the device where the Vecs
 // live there) and solved by two GAMG cycles, with the rigid-body near-null space
-// (pmg_rigid_body.h) when the field is a vector of the mesh's dimension.
+// (pmg_rigid_body.h) when the field is a vector of the mesh's dimension; or, with
+// -pc_fem_gpu_pmg_coarse chebyshev, left a fem_gpu Mat and solved by a fixed number of
+// Chebyshev/Jacobi iterations (no assembly, no GAMG setup: a setup of one diagonal and one
+// eigenvalue estimate, at the price of a coarse solve that weakens as the mesh is refined).
 // The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
 // under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
@@ -54,9 +57,11 @@ struct Level {
 struct PMG {
   std::vector<PetscInt> degrees;  // -pc_fem_gpu_pmg_degrees: the levels below the operator's
   std::string level_precision = "fp64";  // -pc_fem_gpu_pmg_level_precision: levels between the operator and P1
+  std::string coarse_solver = "gamg";    // -pc_fem_gpu_pmg_coarse: gamg (assembled) or chebyshev (matrix-free)
   std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
-  PMGCoarse coarse;               // the assembled coarsest operator (pmg_coarse.h)
+  PMGCoarse coarse;               // the assembled coarsest operator (pmg_coarse.h); none with the chebyshev coarse solve
+  bool values_set = false;        // the levels' values and the coarse level follow `values`
   Mat fine_view = nullptr;        // the finest smoother's operator: `op` with a state of its own (pmg_fine_view.h)
   bool levels_on_host = false;    // after a device failure in the levels: all below the operator on the cpu backend, until PCReset
   std::vector<double> values;     // the operator's values key at the last refresh (operator_values_key.h)
@@ -88,6 +93,7 @@ PetscErrorCode reset(PMG *p)
   PetscCall(MatDestroy(&p->fine_view));
   p->op = nullptr;
   p->values.clear();
+  p->values_set = false;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,8 +125,8 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
   PetscCall(PMGCreateLevelDM(p->levels.back().dm, level.degree, &level.dm));
   PetscCall(PetscLogEventEnd(FEMGPU_PMGLevelDM, pc, 0, 0, 0));
   PetscCall(PetscLogEventBegin(FEMGPU_PMGLevelMat, pc, 0, 0, 0));
-  // The coarsest level is only assembled (in FP64 whatever its kernel): it keeps FP64, as
-  // do levels on the host (the cpu backend is the FP64 reference).
+  // The coarsest level is assembled or solved to a fixed accuracy: it keeps FP64, as do
+  // levels on the host (the cpu backend is the FP64 reference).
   const bool fp64 = l == 0 || p->levels_on_host;
   PetscCall(PMGCreateLevelMat(p->op, level.dm, fp64 ? "fp64" : p->level_precision, &level.A, &level.coefficients, p->levels_on_host ? "cpu" : ""));
   PetscCall(MatFEMGPUSetUp(level.A));
@@ -152,8 +158,21 @@ PetscErrorCode build_mg(PC pc, PMG *p)
     if (l < n - 1) PetscCall(KSPSetOperators(ksp, p->levels[static_cast<size_t>(l)].A, p->levels[static_cast<size_t>(l)].A));
     else PetscCall(KSPSetOperators(ksp, p->fine_view, p->fine_view));  // not the PC's operator: PCMG keeps it
   }
-  // Two GAMG cycles on the P1 level (with one, CG counts grew with the mesh: docs/pmg.md).
   PetscCall(PCMGGetCoarseSolve(pc, &ksp));
+  if (p->coarse_solver == "chebyshev") {
+    // A fixed polynomial (a linear operator, as CG's preconditioner must be) in the Jacobi-
+    // scaled P1 operator, unassembled: its interval reaches down to 1/50 of the largest
+    // eigenvalue (not the smoothers' 1/10: a solve, not a smoother; docs/pmg.md has the
+    // choice's numbers).
+    PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
+    PetscCall(KSPChebyshevEstEigSet(ksp, 0.0, 0.02, 0.0, 1.1));
+    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 30));
+    PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+    PetscCall(KSPGetPC(ksp, &sub));
+    PetscCall(PCSetType(sub, PCJACOBI));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // Two GAMG cycles on the P1 level (with one, CG counts grew with the mesh: docs/pmg.md).
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
   PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
@@ -239,15 +258,18 @@ PetscErrorCode set_up_levels(PC pc, PMG *p, Mat op)
   // a state the operator does not read) all three are kept.
   std::vector<double> values;
   PetscCall(MatFEMGPUOperatorValuesKey(op, &values));
-  if (p->coarse.A && values == p->values) {
+  if (p->values_set && values == p->values) {
     PetscCall(PetscInfo(pc, "fem_gpu_pmg: the operator's values are those of the last setup: the levels, coarse matrix and coarse solver are kept\n"));
   } else {
     PetscCall(inject_coefficients(pc, p));
     KSP coarse;
     PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-    PetscCall(PMGSetUpCoarse(pc, coarse, p->levels.front().A, p->levels.front().dm, p->levels.size() == 1, &p->coarse));
+    Mat level = p->levels.front().A;
+    if (p->coarse_solver == "chebyshev") PetscCall(KSPSetOperators(coarse, level, level));  // unassembled: its state moved with its values
+    else PetscCall(PMGSetUpCoarse(pc, coarse, level, p->levels.front().dm, p->levels.size() == 1, &p->coarse));
     PetscCall(PetscObjectStateIncrease((PetscObject)p->fine_view));  // the finest smoother sets up again
     p->values = values;
+    p->values_set = true;
   }
   PetscCall(mg_operations.setup(pc));
   if (p->level_precision == "fp32" && !p->levels_on_host) {
@@ -302,8 +324,9 @@ PetscErrorCode PCView_FEMGPUPMG(PC pc, PetscViewer viewer)
   }
   std::string degrees;
   for (size_t l = p->levels.size(); l-- > 0;) degrees += "P" + std::to_string(p->levels[l].degree) + (l ? " -> " : "");
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (coarse level assembled as %s%s)%s\n", degrees.c_str(),
-                                   p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-", p->coarse.on_host ? ", on the host after a device failure" : "",
+  std::string coarse = p->coarse_solver == "chebyshev" ? std::string("coarse level unassembled, Chebyshev/Jacobi")
+                                                        : std::string("coarse level assembled as ") + (p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-");
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (%s%s)%s\n", degrees.c_str(), coarse.c_str(), p->coarse.on_host ? ", on the host after a device failure" : "",
                                    p->levels_on_host ? "; the levels below the operator on the host after a device failure" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -327,8 +350,16 @@ PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
   PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_level_precision", "Precision of the levels' kernels between the operator's and P1", "", precisions, 2,
                               precisions[precision], &precision, &set_precision));
   p->level_precision = precisions[precision];
+  const char *coarse_solvers[] = {"gamg", "chebyshev"};
+  PetscInt coarse_solver = p->coarse_solver == "chebyshev" ? 1 : 0;
+  PetscBool set_coarse;
+  PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_coarse",
+                              "The P1 level's solve: gamg (assembled, two GAMG cycles) or chebyshev (unassembled, 30 Chebyshev/Jacobi iterations)", "",
+                              coarse_solvers, 2, coarse_solvers[coarse_solver], &coarse_solver, &set_coarse));
+  const bool coarse_changed = set_coarse && p->coarse_solver != coarse_solvers[coarse_solver];
+  p->coarse_solver = coarse_solvers[coarse_solver];
   PetscOptionsHeadEnd();
-  if ((set || set_precision) && p->op) PetscCall(reset(p));  // another ladder: build again at the next setup
+  if ((set || set_precision || coarse_changed) && p->op) PetscCall(reset(p));  // another ladder or coarse level: build again at the next setup
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
