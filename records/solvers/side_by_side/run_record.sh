@@ -11,6 +11,9 @@
 #   ex17 3D P2  9 2 1,073,733   P3  6 2 1,073,733   P4  9 1 1,073,733
 #   ex13 2D P2 126 2 1,014,049  P3 167 1 1,002,001  P4 126 1 1,014,049
 #   ex17 2D P2 89 2 1,011,042   P3 119 1 1,016,738  P4 89 1 1,011,042
+# and P1 where CASES_3D / CASES_2D name it:
+#   ex13 3D P1 13 3 1,092,727   ex17 3D P1  9 3 1,073,733
+#   ex13 2D P1 126 3 1,014,049  ex17 2D P1 89 3 1,011,042
 # Order, so that the timings that matter run alone: (1) fem_gpu pmg_whole and
 # jacobi_whole of every case, one process at a time (each case's first run tunes:
 # *_cold); (2) libCEED, one at a time; (3) femgpu-bench; (4) the baselines whose time is
@@ -21,7 +24,8 @@
 # After `source .carry/env.sh` on the GPU machine, .carry/ceed for libCEED.
 # Environment: PARTS (default "whole ceed bench base"), CASES_3D / CASES_2D (default
 #   "p2 p3 p4"; empty: none), BENCH_DIMS (default "3 2"), PARALLEL, BASE_LIMIT, CALL_END (seconds since the epoch after which no
-#   new run starts; default none).
+#   new run starts; default none), WHOLE_CONFIGS (the fem_gpu rows of (1), default "pmg_whole
+#   jacobi_whole"); EXTRA and TAG reach run_ex13.sh (an option's variant of the rows).
 # Usage: run_record.sh OUTPUT_DIR
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -29,7 +33,8 @@ out="$1"
 mkdir -p "$out"
 export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$out/cache}"
 declare -A box=([ex13_3_p2]="13 2" [ex13_3_p3]="17 1" [ex13_3_p4]="13 1" [ex17_3_p2]="9 2" [ex17_3_p3]="6 2" [ex17_3_p4]="9 1"
-  [ex13_2_p2]="126 2" [ex13_2_p3]="167 1" [ex13_2_p4]="126 1" [ex17_2_p2]="89 2" [ex17_2_p3]="119 1" [ex17_2_p4]="89 1")
+  [ex13_2_p2]="126 2" [ex13_2_p3]="167 1" [ex13_2_p4]="126 1" [ex17_2_p2]="89 2" [ex17_2_p3]="119 1" [ex17_2_p4]="89 1"
+  [ex13_3_p1]="13 3" [ex17_3_p1]="9 3" [ex13_2_p1]="126 3" [ex17_2_p1]="89 3")
 cases() {  # "program dim case" lines, every case of the plan
   for dim in 3 2; do
     local list=${CASES_3D-p2 p3 p4}
@@ -52,7 +57,7 @@ if [[ "$parts" == *" whole "* ]]; then
   while read -r program dim c; do
     in_time || { echo "whole: no time left for $program ${dim}D $c"; continue; }
     read -r n r <<<"${box[${program}_${dim}_$c]}"
-    PROGRAM=$program DIM=$dim BOX=$n REFINE=$r CASES=$c CONFIGS="pmg_whole jacobi_whole" "$here/run_ex13.sh" "$out"
+    PROGRAM=$program DIM=$dim BOX=$n REFINE=$r CASES=$c CONFIGS="${WHOLE_CONFIGS:-pmg_whole jacobi_whole}" "$here/run_ex13.sh" "$out"
   done < <(cases)
 fi
 
