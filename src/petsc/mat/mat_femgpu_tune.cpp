@@ -126,8 +126,10 @@ PetscErrorCode lookup_cached(Mat A, MatFEMGPUContext *ctx, const TuneTarget &tar
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   const int Q = ctx->op.tab->n_points();
+  // Against the shared memory the tuner's candidates were held to (the device's: on CUDA its
+  // opt-in limit, above 48 KiB), so that a winner it stored is read back, not retuned.
   auto check = [&](const Schedule &s) {
-    validate(s, *ctx->op.ir, Q);
+    validate(s, *ctx->op.ir, Q, static_cast<long long>(target.params.local_max_per_group));
     if (target.can_run) target.can_run(s);
   };
   CacheLookup found;

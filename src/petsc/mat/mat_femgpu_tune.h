@@ -29,7 +29,7 @@ struct TunerOutcome {
 struct TuneTarget {
   std::string backend;  // "opencl", "cuda"
   std::string device, device_version, driver_version, nvrtc_version = "none";
-  DeviceParams params;         // for the cost model's ranking
+  DeviceParams params;         // for the cost model's ranking; its local_max_per_group is the shared memory every schedule for this target is held to (candidates, cache entries)
   std::string params_source;   // e.g. "probe cache ...", "defaults (no probe for OpenCL)"
   // Times the candidates on arrays with n_out outputs (random values, this Mat's maps).
   std::function<TunerOutcome(const ActionArrays &arrays, size_t n_out, const TuneSettings &settings)> tune;
