@@ -1,8 +1,8 @@
 // MatCreateVecs of a fem_gpu Mat gives the Vecs its DM would (DMCreateGlobalVector): the
 // same type, sizes, block size and DM, a new Vec at every call, and a new type after
-// DMSetVecType. (It duplicates one Vec the DM made, because PETSc's DMCreateGlobalVector
-// walks every point of the chart at every call: mat_femgpu.cpp.) A P2 vector field on a box
-// from the options (-dim, -faces); 1 and 2 ranks. Exit 1 on a failure.
+// DMSetVecType (what any cache of them, e.g. one Vec duplicated instead of
+// DMCreateGlobalVector's walk over the chart, must keep). A P2 vector field on a box from
+// the options (-dim, -faces); 1 and 2 ranks. Exit 1 on a failure.
 #include <petscdmplex.h>
 
 #include <string>

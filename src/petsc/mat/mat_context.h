@@ -205,12 +205,6 @@ struct MatFEMGPUContext {
   // operator's values key then (operator_values_key.h): a call with the same key copies it.
   Vec diagonal = nullptr;
   std::vector<double> diagonal_key;
-  // MatCreateVecs duplicates this Vec of the DM (mat_femgpu.cpp): PETSc's DMCreateGlobalVector
-  // walks every point of the global section's chart (its block size) at every call, 0.1 s
-  // at 6.7M cells. Made again when the DM, its global section or its Vec type changes.
-  Vec vec_template = nullptr;
-  DM vec_template_dm = nullptr;                // not referenced: compared only
-  PetscSection vec_template_section = nullptr;  // not referenced: compared only
   bool jacobian_checked = false;  // -mat_fem_gpu_check_jacobian ran (snes_jacobian.cpp)
   // MatZeroEntries made it the zero matrix until a linearization point binds its operator
   // again (mat_femgpu.cpp; TS zeroes the Jacobian before each IJacobian: ts_ijacobian.cpp).

@@ -48,7 +48,6 @@ static PetscErrorCode free_context(void *ptr)
   PetscCall(VecDestroy(&ctx->op.linearization));
   PetscCall(VecDestroy(&ctx->op.time_derivative));
   PetscCall(VecDestroy(&ctx->diagonal));
-  PetscCall(VecDestroy(&ctx->vec_template));
   delete ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -286,34 +285,14 @@ static PetscErrorCode MatSetValues_FEMGPU(Mat A, PetscInt m, const PetscInt *, P
 
 // Vectors of the Mat's DM (so VECCUDA when -dm_vec_type cuda): PCs such as Jacobi make
 // their work vectors here, and host ones would copy to and from the GPU every apply.
-// Duplicates of one Vec the DM made (VecDuplicate keeps its type, layout, DM and
-// operations), remade when the DM, its global section or its Vec type changes.
 static PetscErrorCode MatCreateVecs_FEMGPU(Mat A, Vec *right, Vec *left)
 {
   DM dm;
-  MatFEMGPUContext *ctx;
   PetscFunctionBegin;
   PetscCall(MatGetDM(A, &dm));
-  PetscCall(MatFEMGPUGetContext(A, &ctx));
   if (dm) {
-    PetscSection section;
-    VecType dm_type, template_type = nullptr;
-    PetscBool same_type = PETSC_FALSE;
-    PetscCall(DMGetGlobalSection(dm, &section));
-    PetscCall(DMGetVecType(dm, &dm_type));
-    if (ctx->vec_template) PetscCall(VecGetType(ctx->vec_template, &template_type));
-    if (template_type) PetscCall(PetscStrcmp(dm_type, template_type, &same_type));
-    PetscInt n = -1, template_n = -2;  // and the same number of rows: a section made anew may take the old one's address
-    PetscCall(PetscSectionGetConstrainedStorageSize(section, &n));
-    if (ctx->vec_template) PetscCall(VecGetLocalSize(ctx->vec_template, &template_n));
-    if (!ctx->vec_template || dm != ctx->vec_template_dm || section != ctx->vec_template_section || !same_type || n != template_n) {
-      PetscCall(VecDestroy(&ctx->vec_template));
-      PetscCall(DMCreateGlobalVector(dm, &ctx->vec_template));
-      ctx->vec_template_dm = dm;
-      ctx->vec_template_section = section;
-    }
-    if (right) PetscCall(VecDuplicate(ctx->vec_template, right));
-    if (left) PetscCall(VecDuplicate(ctx->vec_template, left));
+    if (right) PetscCall(DMCreateGlobalVector(dm, right));
+    if (left) PetscCall(DMCreateGlobalVector(dm, left));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscInt m, n;  // no DM yet: standard vectors of the Mat's sizes
