@@ -57,10 +57,9 @@ struct Level {
 struct PMG {
   std::vector<PetscInt> degrees;  // -pc_fem_gpu_pmg_degrees: the levels below the operator's
   std::string level_precision = "fp64";  // -pc_fem_gpu_pmg_level_precision: levels between the operator and P1
-  std::string coarse_solver = "gamg";    // -pc_fem_gpu_pmg_coarse: gamg (assembled) or chebyshev (matrix-free)
   std::vector<Level> levels;      // [0] coarsest ... [n - 1] the operator's
   Mat op = nullptr;               // the fem_gpu Mat the levels were built for
-  PMGCoarse coarse;               // the assembled coarsest operator (pmg_coarse.h); none with the chebyshev coarse solve
+  PMGCoarse coarse;               // the coarsest level's solve (pmg_coarse.h; -pc_fem_gpu_pmg_coarse)
   bool values_set = false;        // the levels' values and the coarse level follow `values`
   Mat fine_view = nullptr;        // the finest smoother's operator: `op` with a state of its own (pmg_fine_view.h)
   bool levels_on_host = false;    // after a device failure in the levels: all below the operator on the cpu backend, until PCReset
@@ -159,33 +158,9 @@ PetscErrorCode build_mg(PC pc, PMG *p)
     else PetscCall(KSPSetOperators(ksp, p->fine_view, p->fine_view));  // not the PC's operator: PCMG keeps it
   }
   PetscCall(PCMGGetCoarseSolve(pc, &ksp));
-  if (p->coarse_solver == "chebyshev") {
-    // A fixed polynomial (a linear operator, as CG's preconditioner must be) in the Jacobi-
-    // scaled P1 operator, unassembled: its interval reaches down to 1/50 of the largest
-    // eigenvalue (not the smoothers' 1/10: a solve, not a smoother; docs/pmg.md has the
-    // choice's numbers).
-    PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
-    PetscCall(KSPChebyshevEstEigSet(ksp, 0.0, 0.02, 0.0, 1.1));
-    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 30));
-    PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-    PetscCall(KSPGetPC(ksp, &sub));
-    PetscCall(PCSetType(sub, PCJACOBI));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  // Two GAMG cycles on the P1 level (with one, CG counts grew with the mesh: docs/pmg.md).
-  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
-  PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-  PetscCall(KSPGetPC(ksp, &sub));
-  PetscCall(PCSetType(sub, PCGAMG));
-  // Aggressive coarsening (MIS-2, not the squared graph) for a vector field only (the
-  // reasons and numbers in docs/pmg.md); PETSc 3.18's GAMG reads its own default.
   MatFEMGPUContext *ctx;
   PetscCall(MatFEMGPUGetContext(p->op, &ctx));
-  PetscCall(PCGAMGSetAggressiveLevels(sub, ctx->op.signature.element.components > 1 ? 1 : 0));
-#if !PETSC_VERSION_LT(3, 20, 0)
-  PetscCall(PCGAMGSetAggressiveSquareGraph(sub, PETSC_FALSE));
-#endif
+  PetscCall(PMGSetCoarseDefaults(ksp, p->coarse, ctx->op.signature.element.components));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,9 +239,7 @@ PetscErrorCode set_up_levels(PC pc, PMG *p, Mat op)
     PetscCall(inject_coefficients(pc, p));
     KSP coarse;
     PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-    Mat level = p->levels.front().A;
-    if (p->coarse_solver == "chebyshev") PetscCall(KSPSetOperators(coarse, level, level));  // unassembled: its state moved with its values
-    else PetscCall(PMGSetUpCoarse(pc, coarse, level, p->levels.front().dm, p->levels.size() == 1, &p->coarse));
+    PetscCall(PMGSetUpCoarse(pc, coarse, p->levels.front().A, p->levels.front().dm, p->levels.size() == 1, &p->coarse));
     PetscCall(PetscObjectStateIncrease((PetscObject)p->fine_view));  // the finest smoother sets up again
     p->values = values;
     p->values_set = true;
@@ -324,8 +297,8 @@ PetscErrorCode PCView_FEMGPUPMG(PC pc, PetscViewer viewer)
   }
   std::string degrees;
   for (size_t l = p->levels.size(); l-- > 0;) degrees += "P" + std::to_string(p->levels[l].degree) + (l ? " -> " : "");
-  std::string coarse = p->coarse_solver == "chebyshev" ? std::string("coarse level unassembled, Chebyshev/Jacobi")
-                                                        : std::string("coarse level assembled as ") + (p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-");
+  std::string coarse = !p->coarse.assembled ? std::string("coarse level unassembled, Chebyshev/Jacobi")
+                                            : std::string("coarse level assembled as ") + (p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-");
   PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (%s%s)%s\n", degrees.c_str(), coarse.c_str(), p->coarse.on_host ? ", on the host after a device failure" : "",
                                    p->levels_on_host ? "; the levels below the operator on the host after a device failure" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -351,13 +324,13 @@ PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
                               precisions[precision], &precision, &set_precision));
   p->level_precision = precisions[precision];
   const char *coarse_solvers[] = {"gamg", "chebyshev"};
-  PetscInt coarse_solver = p->coarse_solver == "chebyshev" ? 1 : 0;
+  PetscInt coarse_solver = p->coarse.assembled ? 0 : 1;
   PetscBool set_coarse;
   PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_coarse",
                               "The P1 level's solve: gamg (assembled, two GAMG cycles) or chebyshev (unassembled, 30 Chebyshev/Jacobi iterations)", "",
                               coarse_solvers, 2, coarse_solvers[coarse_solver], &coarse_solver, &set_coarse));
-  const bool coarse_changed = set_coarse && p->coarse_solver != coarse_solvers[coarse_solver];
-  p->coarse_solver = coarse_solvers[coarse_solver];
+  const bool coarse_changed = set_coarse && p->coarse.assembled != (coarse_solver == 0);
+  p->coarse.assembled = coarse_solver == 0;
   PetscOptionsHeadEnd();
   if ((set || set_precision || coarse_changed) && p->op) PetscCall(reset(p));  // another ladder or coarse level: build again at the next setup
   PetscFunctionReturn(PETSC_SUCCESS);

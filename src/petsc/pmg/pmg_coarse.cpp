@@ -43,11 +43,45 @@ PetscErrorCode assemble(KSP ksp, Mat level, DM dm, bool level_is_operator, MatTy
 
 }  // namespace
 
+PetscErrorCode PMGSetCoarseDefaults(KSP ksp, const PMGCoarse &coarse, PetscInt components)
+{
+  PC sub;
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &sub));
+  if (!coarse.assembled) {
+    // A fixed polynomial (a linear operator, as CG's preconditioner must be) in the Jacobi-
+    // scaled P1 operator: its interval reaches down to 1/50 of the largest eigenvalue (not
+    // the smoothers' 1/10: a solve, not a smoother; docs/pmg.md has the choice's numbers).
+    PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
+    PetscCall(KSPChebyshevEstEigSet(ksp, 0.0, 0.02, 0.0, 1.1));
+    PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 30));
+    PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+    PetscCall(PCSetType(sub, PCJACOBI));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  // Two GAMG cycles on the P1 level (with one, CG counts grew with the mesh: docs/pmg.md).
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(PCSetType(sub, PCGAMG));
+  // Aggressive coarsening (MIS-2, not the squared graph) for a vector field only (the
+  // reasons and numbers in docs/pmg.md); PETSc 3.18's GAMG reads its own default.
+  PetscCall(PCGAMGSetAggressiveLevels(sub, components > 1 ? 1 : 0));
+#if !PETSC_VERSION_LT(3, 20, 0)
+  PetscCall(PCGAMGSetAggressiveSquareGraph(sub, PETSC_FALSE));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PMGSetUpCoarse(PC pc, KSP ksp, Mat level, DM level_dm, bool level_is_operator, PMGCoarse *coarse)
 {
   MatFEMGPUContext *ctx;
   VecType vtype;
   PetscFunctionBegin;
+  if (!coarse->assembled) {  // nothing to assemble or fall back from: PCMG sets the solver up with the levels
+    PetscCall(KSPSetOperators(ksp, level, level));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatFEMGPUGetContext(level, &ctx));
   PetscCall(DMGetVecType(level_dm, &vtype));
   const bool cuda_vecs = std::string(vtype).find("cuda") != std::string::npos;

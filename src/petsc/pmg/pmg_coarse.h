@@ -1,7 +1,10 @@
-// The p-multigrid's coarse level (pc_femgpu_pmg.cpp): the P1 level's fem_gpu Mat assembled
-// and its solver set up, on the device where the level's Vecs live there, else on the host.
+// The p-multigrid's coarse level (pc_femgpu_pmg.cpp): the coarse KSP's defaults, and the
+// P1 level's fem_gpu Mat assembled and its solver set up, on the device where the level's
+// Vecs live there, else on the host; or, with -pc_fem_gpu_pmg_coarse chebyshev, the level
+// left unassembled as the KSP's operator (its solver set up with the levels, so a device
+// failure there falls back with them: pc_femgpu_pmg.cpp).
 //
-// Takes: the coarse KSP (PCMG's, with its defaults: pc_femgpu_pmg.cpp), the P1 level's Mat
+// Takes: the coarse KSP (PCMG's, with PMGSetCoarseDefaults' defaults), the P1 level's Mat
 // and DM, and whether that Mat is also the PC's operator (a P1 operator: no level above).
 // Does: MatConvert to aijcusparse (CUDA Vecs) or aij, in place after the first time; the
 // rigid-body modes as GAMG's near-null space for a vector field of the mesh's dimension
@@ -19,10 +22,18 @@
 namespace femgpu {
 
 struct PMGCoarse {
-  Mat A = nullptr;       // the assembled P1 operator (owned)
-  bool on_host = false;  // after a device failure: every later assembly stays on the host
+  bool assembled = true;  // -pc_fem_gpu_pmg_coarse gamg (true) or chebyshev: the level left a fem_gpu Mat
+  Mat A = nullptr;        // the assembled P1 operator (owned)
+  bool on_host = false;   // after a device failure: every later assembly stays on the host
 };
 
+// The coarse KSP's defaults (PCMG reads its -mg_coarse_* options after them): assembled,
+// two GAMG cycles (with aggressive coarsening for a vector field of `components`);
+// unassembled, 30 Chebyshev/Jacobi iterations.
+PetscErrorCode PMGSetCoarseDefaults(KSP ksp, const PMGCoarse &coarse, PetscInt components);
+
+// Unassembled: the level is the KSP's operator (its values move with its state). Assembled:
+// as above.
 PetscErrorCode PMGSetUpCoarse(PC pc, KSP ksp, Mat level, DM level_dm, bool level_is_operator, PMGCoarse *coarse);
 
 extern PetscLogEvent FEMGPU_PMGCoarse, FEMGPU_PMGRigidBody;
