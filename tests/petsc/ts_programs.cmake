@@ -80,6 +80,9 @@ foreach(dim 2 3)
                --max-iterations 15 -- ${EX45})
   endforeach()
 endforeach()
+# The DM holds the IFunction's Mat, which keeps U_t: nothing it keeps may hold the DM.
+petsc_test(petsc_ex45_residual_frees_everything ${CHECK} "--match=TSSolve|Linear solve converged" "--no-match=never freed"
+           -- ${EX45_2D} -dm_mat_type fem_gpu -mat_fem_gpu_backend cpu -dm_fem_gpu_form_file ${HEAT_T} -objects_dump -ts_max_steps 2)
 foreach(backend cpu opencl)
   set(RESIDUAL "-dm_fem_gpu_form_file ${HEAT_T} -mat_fem_gpu_backend ${backend} ${EX45_STRATEGY_${backend}}")
   petsc_test(mpi2_petsc_ex45_residual_2d_p2_${backend} ${COMPARE_PROGRAM} "--fem-gpu=${RESIDUAL}" --snes-norms 1e-8 --norm-floor 1e-9 -- ${MPI2} ${EX45_2D})

@@ -324,7 +324,12 @@ PetscErrorCode MatFEMGPUSetLinearizationPoint(Mat A, Vec x_local)
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
-  if (!ctx->op.linearization) PetscCall(VecDuplicate(x_local, &ctx->op.linearization));
+  if (!ctx->op.linearization) {
+    PetscCall(VecDuplicate(x_local, &ctx->op.linearization));
+    // Without the DM a lent local Vec carries: the residual's Mat is held by its DM
+    // (snes_residual.cpp), and a DM held by the Mat's copy would never be destroyed.
+    PetscCall(VecSetDM(ctx->op.linearization, nullptr));
+  }
   PetscCall(VecCopy(x_local, ctx->op.linearization));  // a new state: the action re-reads it
   ctx->zeroed = false;
   PetscCall(PetscObjectStateIncrease((PetscObject)A));

@@ -100,7 +100,10 @@ PetscErrorCode MatFEMGPUSetTimeDerivative(Mat A, Vec x_t_local)
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(A, &ctx));
-  if (!ctx->op.time_derivative) PetscCall(VecDuplicate(x_t_local, &ctx->op.time_derivative));
+  if (!ctx->op.time_derivative) {
+    PetscCall(VecDuplicate(x_t_local, &ctx->op.time_derivative));
+    PetscCall(VecSetDM(ctx->op.time_derivative, nullptr));  // the DM holds the Mat (MatFEMGPUSetLinearizationPoint)
+  }
   PetscCall(VecCopy(x_t_local, ctx->op.time_derivative));  // a new state: the action re-reads it
   ctx->zeroed = false;
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
