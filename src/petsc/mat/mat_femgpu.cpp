@@ -27,6 +27,7 @@
 #include "petsc/mat/mat_femgpu_shell_edits.h"
 #include "petsc/mat/mat_femgpu_solver.h"
 #include "petsc/plex/dm_scatter.h"
+#include "petsc/plex/dm_work_vecs.h"
 
 PETSC_EXTERN PetscErrorCode MatCreate_Shell(Mat);  // exported by PETSc, not declared in its headers
 
@@ -285,14 +286,16 @@ static PetscErrorCode MatSetValues_FEMGPU(Mat A, PetscInt m, const PetscInt *, P
 
 // Vectors of the Mat's DM (so VECCUDA when -dm_vec_type cuda): PCs such as Jacobi make
 // their work vectors here, and host ones would copy to and from the GPU every apply.
+// Duplicates of a global Vec the DM has shown (dm_work_vecs.h), where it has, so that no
+// call walks the chart as DMCreateGlobalVector does.
 static PetscErrorCode MatCreateVecs_FEMGPU(Mat A, Vec *right, Vec *left)
 {
   DM dm;
   PetscFunctionBegin;
   PetscCall(MatGetDM(A, &dm));
   if (dm) {
-    if (right) PetscCall(DMCreateGlobalVector(dm, right));
-    if (left) PetscCall(DMCreateGlobalVector(dm, left));
+    if (right) PetscCall(dm_create_global_vec(dm, right));
+    if (left) PetscCall(dm_create_global_vec(dm, left));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscInt m, n;  // no DM yet: standard vectors of the Mat's sizes

@@ -24,6 +24,7 @@
 #include <memory>
 
 #include "petsc/plex/dm_scatter.h"
+#include "petsc/plex/dm_work_vecs.h"
 #include "petsc/plex/plex_maps.h"
 
 namespace femgpu {
@@ -94,14 +95,15 @@ PetscErrorCode function_global(SNES snes, Vec x, Vec f, void *)
   PetscCall(DMSNESGetFunctionLocal(dm, &residual, &residual_ctx));
   PetscCheck(residual, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the DM has no local residual");
   PetscCall(scatter_maps(dm, &maps));
+  PetscCall(dm_note_global_vec(dm, x));  // MatCreateVecs' Vecs are duplicates of it
   PetscCall(DMGetLocalVector(dm, &x_local));
-  PetscCall(DMGetLocalVector(dm, &f_local));
+  PetscCall(dm_get_local_vec_like(dm, x_local, &f_local));  // not a second chart walk in PETSc's pool
   PetscCall(VecZeroEntries(f_local));
   PetscCall(iterate_local(dm, maps, x, x_local));
   PetscCall(residual(dm, x_local, f_local, residual_ctx));
   PetscCall(VecZeroEntries(f));
   PetscCall(plex_local_to_global_add(dm, maps, f_local, f));
-  PetscCall(DMRestoreLocalVector(dm, &f_local));
+  PetscCall(dm_restore_local_vec_like(dm, &f_local));
   PetscCall(DMRestoreLocalVector(dm, &x_local));
   PetscCall(view_from_options(snes, x, f));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -119,6 +121,7 @@ PetscErrorCode jacobian_global(SNES snes, Vec x, Mat J, Mat P, void *)
   PetscCall(DMSNESGetJacobianLocal(dm, &jacobian, &jacobian_ctx));
   PetscCheck(jacobian, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "fem_gpu: the DM has no local Jacobian");
   PetscCall(scatter_maps(dm, &maps));
+  PetscCall(dm_note_global_vec(dm, x));
   PetscCall(DMGetLocalVector(dm, &x_local));
   PetscCall(iterate_local(dm, maps, x, x_local));
   PetscCall(jacobian(dm, x_local, J, P, jacobian_ctx));
