@@ -135,8 +135,8 @@ void CudaBackend::diagonal_device(const ActionArrays &arrays, std::size_t n_out,
     throw std::invalid_argument("cuda diagonal_device: " + std::to_string(coefficients.size()) +
                                 " coefficient pointers for a form with " + std::to_string(ir_.coefficients.size()) + " coefficients");
   if (!out) throw std::invalid_argument("cuda diagonal_device: null output pointer");
-  for (size_t i = 0; i < coefficients.size(); ++i)
-    if (!coefficients[i])
+  for (size_t i = 0; i < coefficients.size(); ++i)  // null only for one the form does not read
+    if (!coefficients[i] && ir_.group_of_function(coefficient_function(static_cast<int>(i))) >= 0)
       throw std::invalid_argument("cuda diagonal_device: null device pointer for coefficient " + ir_.coefficients[i].name);
   if (arrays.n_cells == 0) return;
   DeviceActionData &data = diagonal_data(arrays, n_out);

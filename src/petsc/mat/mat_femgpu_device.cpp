@@ -177,9 +177,13 @@ PetscErrorCode MatFEMGPUDiagonalDevice(Mat A, MatFEMGPUContext *ctx, Vec d, Pets
 #if FEMGPU_DEVICE_VECS
   PetscBool eligible;
   PetscCall(device_eligible(ctx, d, d, &eligible));
+  // Every coefficient the form reads is bound (one it declares but does not read, as w in
+  // the Jacobian of a linear F(w), has no binding and no device pointer: the kernel never
+  // reads it, as in MatMult).
   const ActionIR &ir = *ctx->op.ir;
   bool bound = true;
-  for (const auto &c : ir.coefficients) bound = bound && ctx->op.coefficients.count(c.name);
+  for (size_t i = 0; i < ir.coefficients.size(); ++i)
+    if (ir.group_of_function(coefficient_function(static_cast<int>(i))) >= 0) bound = bound && ctx->op.coefficients.count(ir.coefficients[i].name);
   if (!eligible || !bound || ctx->op.maps().global_free.empty() || !ctx->op.facets.empty()) PetscFunctionReturn(PETSC_SUCCESS);
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   Vec coords;
