@@ -10,6 +10,9 @@
 // local, the hook again after a basis transform, the local function, F zeroed and the
 // local residual summed in, the -dmsnes_*_vec_view options) with plex/dm_scatter.h's
 // copies (host loops or device index kernels on one rank, PETSc's own calls on several).
+// They also show the DM SNES's iterate, so that a fem_gpu Mat's MatCreateVecs duplicates
+// it, and take the residual's second local Vec from the DM's kept one
+// (plex/dm_work_vecs.h): PETSc would make each by a walk over every mesh point.
 //
 // Takes: a DM on which femgpu set the local residual (snes_residual.cpp) or Jacobian
 // (snes_jacobian.cpp). The callbacks read the DM's current local functions and boundary
