@@ -16,6 +16,8 @@
 // DM, made by VecDuplicate of `like` (a local Vec of the DM) the first time, for as long as
 // the local section and Vec type stay; one lent at a time (a second request, or a stale
 // one, takes DMGetLocalVector).
+// The kept Vecs hold their memory while the DM lives (a host Vec's array at once, a CUDA
+// Vec's at its first use), as PETSc's own pool of work Vecs does.
 // Does not: copy values; the Vecs it gives hold whatever their memory held.
 #pragma once
 
