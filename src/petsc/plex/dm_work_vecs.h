@@ -10,8 +10,9 @@
 //
 // Takes: a DM and Vecs of it. dm_note_global_vec keeps a duplicate of a global Vec of the
 // DM (SNES's iterate) on the DM, its DM and composed objects cleared so that the DM
-// holding it makes no reference cycle, with the id of the global section it was made for. dm_create_global_vec gives a new duplicate of it where it is current (the same
-// global section, the DM's Vec type) on every rank, else DMCreateGlobalVector.
+// holding it makes no reference cycle, with the id of the global section it was made for.
+// dm_create_global_vec gives a new duplicate of it where it is current (the same global
+// section, the DM's Vec type) on every rank, else DMCreateGlobalVector.
 // dm_get_local_vec_like / dm_restore_local_vec_like lend a local Vec of the DM kept on the
 // DM, made by VecDuplicate of `like` (a local Vec of the DM) the first time, for as long as
 // the local section and Vec type stay; one lent at a time (a second request, or a stale
