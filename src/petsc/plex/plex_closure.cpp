@@ -47,32 +47,9 @@ struct PathPoint {
 
 // PETSc's transitive closure orders points and composes orientations from the cones'
 // orientations alone (DMPolytopeType arrangements), so cells whose cones (and their
-// cones') orientations agree have their closures at the same cone paths. The key: those
-// orientations, depth first; the pattern: PETSc's closure of the first cell with the key.
-using ClosureKey = std::vector<PetscInt>;
-
-void closure_key(const Cones &cones, PetscInt p, ClosureKey *key)
-{
-  const PetscInt n = cones.n(p);
-  const PetscInt *cone = cones.cone(p), *o = cones.orientation(p);
-  key->push_back(n);
-  for (PetscInt k = 0; k < n; ++k) key->push_back(o[k]);
-  for (PetscInt k = 0; k < n; ++k) closure_key(cones, cone[k], key);
-}
-
-// Whether p's closure key (closure_key's sequence) equals key from *pos on; advances *pos.
-// The per-cell check of the fast path, without writing the key out.
-bool matches_key(const Cones &cones, PetscInt p, const ClosureKey &key, size_t *pos)
-{
-  const PetscInt n = cones.n(p);
-  const PetscInt *cone = cones.cone(p), *o = cones.orientation(p);
-  if (*pos + 1 + static_cast<size_t>(n) > key.size() || key[(*pos)++] != n) return false;
-  for (PetscInt k = 0; k < n; ++k)
-    if (key[(*pos)++] != o[k]) return false;
-  for (PetscInt k = 0; k < n; ++k)
-    if (!matches_key(cones, cone[k], key, pos)) return false;
-  return true;
-}
+// cones') orientations agree have their closures at the same cone paths. A point's key:
+// its cone size, its cone's orientations and its cone points' keys; the pattern of a
+// cell's key: PETSc's closure of the first cell with that key.
 
 PetscInt follow(const Cones &cones, PetscInt cell, const PathPoint &path)
 {
@@ -115,7 +92,34 @@ struct FieldLayout {
 struct Pattern {
   std::vector<PathPoint> paths;
   std::vector<std::vector<std::vector<PetscInt>>> perms;  // [layout][point]
+  // The walk of place_cell: the paths by their number of steps, each with its path one
+  // step shorter (its parent, -1 for the cell), so a cell's closure points are found one
+  // cone read each instead of one per step of every path.
+  std::vector<size_t> by_steps;
+  std::vector<int> parent;
 };
+
+// The pattern's walk order and parents (every prefix of a closure path is a closure path
+// too: the closure is transitive). False if a parent is missing.
+bool set_parents(Pattern *pattern)
+{
+  const size_t n = pattern->paths.size();
+  pattern->by_steps.resize(n);
+  pattern->parent.assign(n, -1);
+  for (size_t k = 0; k < n; ++k) pattern->by_steps[k] = k;
+  std::stable_sort(pattern->by_steps.begin(), pattern->by_steps.end(),
+                   [&](size_t a, size_t b) { return pattern->paths[a].steps < pattern->paths[b].steps; });
+  for (size_t k = 0; k < n; ++k) {
+    const PathPoint &path = pattern->paths[k];
+    if (path.steps == 0) continue;
+    for (size_t j = 0; j < n && pattern->parent[k] < 0; ++j) {
+      const PathPoint &q = pattern->paths[j];
+      if (q.steps == path.steps - 1 && std::equal(q.index, q.index + q.steps, path.index)) pattern->parent[k] = static_cast<int>(j);
+    }
+    if (pattern->parent[k] < 0) return false;
+  }
+  return true;
+}
 
 // The points of `cell`'s closure that lie in the section's chart, with their orientations,
 // as (point, orientation) pairs.
@@ -180,6 +184,7 @@ PetscErrorCode calibrate(DM dm, PetscSection section, const std::vector<FieldLay
   }
   PetscCall(DMPlexRestoreTransitiveClosure(dm, cell, PETSC_TRUE, &n, &points));
   PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fem_gpu: a closure point of cell %" PetscInt_FMT " is not on a distinct cone path", cell);
+  PetscCheck(set_parents(pattern), PETSC_COMM_SELF, PETSC_ERR_PLIB, "fem_gpu: a closure path of cell %" PetscInt_FMT " has no parent in the closure", cell);
   pattern->perms.resize(layouts.size());
   for (size_t l = 0; l < layouts.size(); ++l) PetscCall(pattern_perms(section, layouts[l], cones, cell, pattern->paths, &pattern->perms[l]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -189,13 +194,18 @@ PetscErrorCode calibrate(DM dm, PetscSection section, const std::vector<FieldLay
 // DMPlexVecGetClosure_Static and _Fields_Static place values: each point's DOFs at the
 // section's offsets, permuted for the point's orientation. False when the cell's DOFs do
 // not add up to `width` (a mixed mesh).
-bool place_cell(const Cones &cones, PetscInt cell, const Pattern &pattern, const std::vector<FieldLayout> &layouts, PetscInt width, int *out)
+// `points` holds the pattern's number of closure points.
+bool place_cell(const Cones &cones, PetscInt cell, const Pattern &pattern, const std::vector<FieldLayout> &layouts, PetscInt width, PetscInt *points, int *out)
 {
   PetscInt offset = 0;
+  for (size_t k : pattern.by_steps) {
+    const int up = pattern.parent[k];
+    points[k] = up < 0 ? cell : cones.cone(points[up])[pattern.paths[k].index[pattern.paths[k].steps - 1]];
+  }
   for (size_t l = 0; l < layouts.size(); ++l) {
     const SectionArrays &a = layouts[l].arrays;
     for (size_t k = 0; k < pattern.paths.size(); ++k) {
-      const PetscInt p = follow(cones, cell, pattern.paths[k]);
+      const PetscInt p = points[k];
       const PetscInt dof = a.dof(p);
       if (!dof) continue;
       if (offset + dof > width) return false;
@@ -208,58 +218,105 @@ bool place_cell(const Cones &cones, PetscInt cell, const Pattern &pattern, const
   return offset == width;
 }
 
-// FNV-1a of closure_key's sequence, without building it.
-std::uint64_t key_hash(const Cones &cones, PetscInt p, std::uint64_t h = 1469598103934665603ull)
-{
-  const PetscInt n = cones.n(p);
-  const PetscInt *cone = cones.cone(p), *o = cones.orientation(p);
-  h = (h ^ static_cast<std::uint64_t>(n + 64)) * 1099511628211ull;
-  for (PetscInt k = 0; k < n; ++k) h = (h ^ static_cast<std::uint64_t>(o[k] + 64)) * 1099511628211ull;
-  for (PetscInt k = 0; k < n; ++k) h = key_hash(cones, cone[k], h);
-  return h;
-}
-
 // Meshes below this many cells are walked on one thread (threads cost more than they save).
 constexpr PetscInt kThreadedCells = 1 << 16;
 
-// Each distinct key hash of cells [cStart, cEnd) with the first cell that has it; every
-// cell's hash into `codes`; then every cell's whole key compared with its hash's first
-// cell's (`collision`). Threads (OpenMP, where built with it) take contiguous blocks.
-void hash_cells(const Cones &cones, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashed)
+constexpr std::uint64_t kFnvPrime = 1099511628211ull, kFnvBasis = 1469598103934665603ull;
+
+// The hashes of one depth stratum's points [start, end).
+struct StratumHashes {
+  PetscInt start = 0, end = 0;
+  std::vector<std::uint64_t> hash;
+  bool contains(PetscInt p) const { return p >= start && p < end; }
+  std::uint64_t of(PetscInt p) const { return hash[static_cast<size_t>(p - start)]; }
+};
+
+// FNV-1a of p's cone size, its cone's orientations and its cone points' hashes (`below`).
+std::uint64_t point_hash(const Cones &cones, const StratumHashes &below, PetscInt p)
 {
-  std::vector<std::uint64_t> &codes = hashed->codes;
-  std::map<std::uint64_t, PetscInt> &first = hashed->first;
-  first.clear();
-  codes.resize(static_cast<size_t>(cEnd - cStart));
-#pragma omp parallel if (cEnd - cStart > kThreadedCells)
+  const PetscInt n = cones.n(p);
+  const PetscInt *cone = cones.cone(p), *o = cones.orientation(p);
+  std::uint64_t h = (kFnvBasis ^ static_cast<std::uint64_t>(n + 64)) * kFnvPrime;
+  for (PetscInt k = 0; k < n; ++k) h = (h ^ static_cast<std::uint64_t>(o[k] + 64)) * kFnvPrime;
+  for (PetscInt k = 0; k < n; ++k) h = (h ^ below.of(cone[k])) * kFnvPrime;
+  return h;
+}
+
+// Whether p and q have the same cone size, orientations and cone points' hashes: the same
+// key, where equal hashes below were checked to mean equal keys.
+bool same_key(const Cones &cones, const StratumHashes &below, PetscInt p, PetscInt q)
+{
+  const PetscInt n = cones.n(p);
+  if (cones.n(q) != n) return false;
+  const PetscInt *pc = cones.cone(p), *qc = cones.cone(q), *po = cones.orientation(p), *qo = cones.orientation(q);
+  for (PetscInt k = 0; k < n; ++k)
+    if (po[k] != qo[k] || below.of(pc[k]) != below.of(qc[k])) return false;
+  return true;
+}
+
+// The first point of each distinct hash of `stratum` (threads take contiguous blocks).
+void first_of_each(const StratumHashes &stratum, bool threads, std::map<std::uint64_t, PetscInt> *first)
+{
+  first->clear();
+#pragma omp parallel if (threads)
   {
     std::unordered_map<std::uint64_t, PetscInt> mine;
     std::uint64_t last = 0;
     bool any = false;
 #pragma omp for schedule(static)
-    for (PetscInt c = cStart; c < cEnd; ++c) {
-      const std::uint64_t h = key_hash(cones, c);
-      codes[static_cast<size_t>(c - cStart)] = h;
-      if (any && h == last) continue;  // neighbouring cells often share a pattern
-      mine.emplace(h, c);              // keeps the first cell of this thread's block
+    for (PetscInt p = stratum.start; p < stratum.end; ++p) {
+      const std::uint64_t h = stratum.of(p);
+      if (any && h == last) continue;  // neighbouring points often share a key
+      mine.emplace(h, p);              // keeps the first point of this thread's block
       last = h, any = true;
     }
 #pragma omp critical
-    for (const auto &[h, c] : mine) {
-      auto it = first.find(h);
-      if (it == first.end() || c < it->second) first[h] = c;
+    for (const auto &[h, p] : mine) {
+      auto it = first->find(h);
+      if (it == first->end() || p < it->second) (*first)[h] = p;
     }
   }
-  std::unordered_map<std::uint64_t, ClosureKey> keys;  // each hash's first cell's whole key
-  for (const auto &[h, c] : first) closure_key(cones, c, &keys[h]);
-  PetscInt collision = -1;
-#pragma omp parallel for schedule(static) reduction(max : collision) if (cEnd - cStart > kThreadedCells)
-  for (PetscInt c = cStart; c < cEnd; ++c) {
-    const ClosureKey &key = keys.at(codes[static_cast<size_t>(c - cStart)]);
-    size_t pos = 0;
-    if (!matches_key(cones, c, key, &pos) || pos != key.size()) collision = std::max(collision, c);
+}
+
+// Every cell's key hash into `codes` and the first cell of each hash, made bottom-up: each
+// depth stratum's points hashed from the stratum below (one visit per mesh point, not one
+// per cell and closure path), then each point's key compared with its hash's first point's
+// in its stratum. Equal hashes below were found to mean equal keys, so that comparison is
+// exact, and a hash collision is found (`collision`: a cell, and the caller falls back to
+// PETSc's closures) rather than trusted. So are cones that do not point one depth down
+// (not an interpolated mesh's) and cells that are not the top stratum.
+PetscErrorCode hash_cells(DM dm, const Cones &cones, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashed)
+{
+  PetscInt depth;
+  StratumHashes below, here;
+  std::map<std::uint64_t, PetscInt> first;
+  int apart = 0;
+  const bool threads = cEnd - cStart > kThreadedCells;
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetDepth(dm, &depth));
+  for (PetscInt d = 0; d <= depth; ++d) {
+    PetscCall(DMPlexGetDepthStratum(dm, d, &here.start, &here.end));
+    here.hash.resize(static_cast<size_t>(here.end - here.start));
+#pragma omp parallel for schedule(static) reduction(max : apart) if (threads)
+    for (PetscInt p = here.start; p < here.end; ++p) {
+      const PetscInt n = cones.n(p), *cone = cones.cone(p);
+      bool down = true;
+      for (PetscInt k = 0; k < n; ++k) down = down && d > 0 && below.contains(cone[k]);
+      if (!down) apart = 1;
+      here.hash[static_cast<size_t>(p - here.start)] = down ? point_hash(cones, below, p) : 0;
+    }
+    first_of_each(here, threads, &first);
+#pragma omp parallel for schedule(static) reduction(max : apart) if (threads && !apart)
+    for (PetscInt p = here.start; p < here.end; ++p)
+      if (!apart && !same_key(cones, below, p, first.at(here.of(p)))) apart = 1;
+    std::swap(below, here);
   }
-  hashed->collision = collision;
+  if (cStart != below.start || cEnd != below.end) apart = 1;  // `below` is now the top stratum, which must be the cells
+  hashed->codes.assign(static_cast<size_t>(cEnd - cStart), 0);
+  hashed->first.clear();
+  if (!apart) hashed->codes = below.hash, hashed->first = first;
+  hashed->collision = apart ? cStart : -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 // The fast path: every cell's key, its pattern (PETSc's closure of the first cell with the
@@ -284,7 +341,7 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
   }
   CellKeyHashes &hashed = hashes ? *hashes : own;
   if (hashed.cones != cones.points || hashed.cStart != cStart || hashed.cEnd != cEnd) {
-    hash_cells(cones, cStart, cEnd, &hashed);
+    PetscCall(hash_cells(dm, cones, cStart, cEnd, &hashed));
     hashed.cones = cones.points, hashed.cStart = cStart, hashed.cEnd = cEnd;
   }
   const std::vector<std::uint64_t> &codes = hashed.codes;
@@ -294,11 +351,17 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
   indices->resize(static_cast<size_t>(width) * static_cast<size_t>(cEnd - cStart));
   PetscInt failed = hashed.collision;  // a cell whose key or DOF count does not fit its pattern
   const PetscInt placed_end = failed < 0 ? cEnd : cStart;  // a collision: no cell is placed
-#pragma omp parallel for schedule(static) reduction(max : failed) if (cEnd - cStart > kThreadedCells)
-  for (PetscInt c = cStart; c < placed_end; ++c) {
-    const Pattern &pattern = patterns.at(codes[static_cast<size_t>(c - cStart)]);
-    if (!place_cell(cones, c, pattern, layouts, width, indices->data() + static_cast<size_t>(c - cStart) * static_cast<size_t>(width)))
-      failed = std::max(failed, c);
+  size_t most = 0;  // closure points of the largest pattern
+  for (const auto &[h, pattern] : patterns) most = std::max(most, pattern.paths.size());
+#pragma omp parallel reduction(max : failed) if (cEnd - cStart > kThreadedCells)
+  {
+    std::vector<PetscInt> points(most);
+#pragma omp for schedule(static)
+    for (PetscInt c = cStart; c < placed_end; ++c) {
+      const Pattern &pattern = patterns.at(codes[static_cast<size_t>(c - cStart)]);
+      if (!place_cell(cones, c, pattern, layouts, width, points.data(), indices->data() + static_cast<size_t>(c - cStart) * static_cast<size_t>(width)))
+        failed = std::max(failed, c);
+    }
   }
   *ok = failed < 0;
   if (!*ok) PetscCall(PetscInfo(dm, "fem_gpu: cell %" PetscInt_FMT " does not fit its closure pattern (another DOF count or a key hash collision)\n", failed));
