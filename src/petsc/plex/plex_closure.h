@@ -34,9 +34,11 @@ struct CellKeyHashes {
   PetscInt cStart = 0, cEnd = 0;
   std::vector<std::uint64_t> codes;  // per cell
   std::map<std::uint64_t, PetscInt> first;
-  // The first cell whose whole key differs from its hash's first cell's (a hash
-  // collision), -1 if none: checked once here, so each closure built from these hashes
-  // (the field's, the coordinates', a p-multigrid level's) does not walk the keys again.
+  // -1 if every mesh point's key equals its hash's first point's (in its depth stratum);
+  // else a cell (cStart), and no cell is placed by these hashes: a hash collision, or
+  // cones that do not point one depth down. Checked once here, so each closure built from
+  // these hashes (the field's, the coordinates', a p-multigrid level's) does not walk the
+  // keys again.
   PetscInt collision = -1;
 };
 
