@@ -226,7 +226,7 @@ constexpr std::uint64_t kFnvPrime = 1099511628211ull, kFnvBasis = 14695981039346
 // The hashes of one depth stratum's points [start, end).
 struct StratumHashes {
   PetscInt start = 0, end = 0;
-  std::vector<std::uint64_t> hash;
+  DefaultInitVector<std::uint64_t> hash;  // every entry written by hash_cells
   bool contains(PetscInt p) const { return p >= start && p < end; }
   std::uint64_t of(PetscInt p) const { return hash[static_cast<size_t>(p - start)]; }
 };
@@ -312,9 +312,9 @@ PetscErrorCode hash_cells(DM dm, const Cones &cones, PetscInt cStart, PetscInt c
     std::swap(below, here);
   }
   if (cStart != below.start || cEnd != below.end) apart = 1;  // `below` is now the top stratum, which must be the cells
-  hashed->codes.assign(static_cast<size_t>(cEnd - cStart), 0);
   hashed->first.clear();
-  if (!apart) hashed->codes = below.hash, hashed->first = first;
+  if (apart) hashed->codes.assign(static_cast<size_t>(cEnd - cStart), 0);
+  else hashed->codes.swap(below.hash), hashed->first = first;
   hashed->collision = apart ? cStart : -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -344,7 +344,7 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
     PetscCall(hash_cells(dm, cones, cStart, cEnd, &hashed));
     hashed.cones = cones.points, hashed.cStart = cStart, hashed.cEnd = cEnd;
   }
-  const std::vector<std::uint64_t> &codes = hashed.codes;
+  const auto &codes = hashed.codes;
   for (const auto &[h, c] : hashed.first) {  // PETSc's closure of one cell per pattern
     PetscCall(calibrate(dm, section, layouts, cones, c, &patterns[h]));
   }

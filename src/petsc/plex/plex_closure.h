@@ -32,7 +32,7 @@ namespace femgpu {
 struct CellKeyHashes {
   const PetscInt *cones = nullptr;  // the cone array the hashes were computed from
   PetscInt cStart = 0, cEnd = 0;
-  std::vector<std::uint64_t> codes;  // per cell
+  DefaultInitVector<std::uint64_t> codes;  // per cell
   std::map<std::uint64_t, PetscInt> first;
   // -1 if every mesh point's key equals its hash's first point's (in its depth stratum);
   // else a cell (cStart), and no cell is placed by these hashes: a hash collision, or
