@@ -10,7 +10,9 @@
 // (pmg_rigid_body.h) when the field is a vector of the mesh's dimension; or, with
 // -pc_fem_gpu_pmg_coarse chebyshev, left a fem_gpu Mat and solved by a fixed number of
 // Chebyshev/Jacobi iterations (no assembly, no GAMG setup: a setup of one diagonal and one
-// eigenvalue estimate, at the price of a coarse solve that weakens as the mesh is refined).
+// eigenvalue estimate, at the price of a coarse solve that weakens as the mesh is refined);
+// the default, auto, takes the latter for 3D P1 levels of 10k to 262k nodes
+// (pmg_coarse_rule.h).
 // The PC is a PCMG (as PETSc's GAMG is: PCMG's data and operations, with setup, options,
 // view and destroy extended), so -pc_mg_*, -mg_levels_* and -mg_coarse_* options apply
 // under its prefix unchanged, and PCMGGetSmoother() etc. work on it.
@@ -160,7 +162,9 @@ PetscErrorCode build_mg(PC pc, PMG *p)
   PetscCall(PCMGGetCoarseSolve(pc, &ksp));
   MatFEMGPUContext *ctx;
   PetscCall(MatFEMGPUGetContext(p->op, &ctx));
-  PetscCall(PMGSetCoarseDefaults(ksp, p->coarse, ctx->op.signature.element.components));
+  const PetscInt components = ctx->op.signature.element.components;
+  PetscCall(PMGChooseCoarse(pc, p->levels.front().A, p->levels.front().dm, components, &p->coarse));
+  PetscCall(PMGSetCoarseDefaults(ksp, p->coarse, components));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -299,6 +303,7 @@ PetscErrorCode PCView_FEMGPUPMG(PC pc, PetscViewer viewer)
   for (size_t l = p->levels.size(); l-- > 0;) degrees += "P" + std::to_string(p->levels[l].degree) + (l ? " -> " : "");
   std::string coarse = !p->coarse.assembled ? std::string("coarse level unassembled, Chebyshev/Jacobi")
                                             : std::string("coarse level assembled as ") + (p->coarse.A ? ((PetscObject)p->coarse.A)->type_name : "-");
+  if (p->coarse.choice == PMGCoarse::Choice::Auto) coarse += ", chosen by -pc_fem_gpu_pmg_coarse auto";
   PetscCall(PetscViewerASCIIPrintf(viewer, "  fem_gpu p-multigrid: %s (%s%s)%s\n", degrees.c_str(), coarse.c_str(), p->coarse.on_host ? ", on the host after a device failure" : "",
                                    p->levels_on_host ? "; the levels below the operator on the host after a device failure" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -323,14 +328,15 @@ PetscErrorCode PCSetFromOptions_FEMGPUPMG(PC pc, OptionItems PetscOptionsObject)
   PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_level_precision", "Precision of the levels' kernels between the operator's and P1", "", precisions, 2,
                               precisions[precision], &precision, &set_precision));
   p->level_precision = precisions[precision];
-  const char *coarse_solvers[] = {"gamg", "chebyshev"};
-  PetscInt coarse_solver = p->coarse.assembled ? 0 : 1;
+  const char *coarse_solvers[] = {"auto", "gamg", "chebyshev"};  // the order of PMGCoarse::Choice
+  PetscInt coarse_solver = static_cast<PetscInt>(p->coarse.choice);
   PetscBool set_coarse;
   PetscCall(PetscOptionsEList("-pc_fem_gpu_pmg_coarse",
-                              "The P1 level's solve: gamg (assembled, two GAMG cycles) or chebyshev (unassembled, 30 Chebyshev/Jacobi iterations)", "",
-                              coarse_solvers, 2, coarse_solvers[coarse_solver], &coarse_solver, &set_coarse));
-  const bool coarse_changed = set_coarse && p->coarse.assembled != (coarse_solver == 0);
-  p->coarse.assembled = coarse_solver == 0;
+                              "The P1 level's solve: gamg (assembled, two GAMG cycles), chebyshev (unassembled, 30 Chebyshev/Jacobi iterations) or auto "
+                              "(chebyshev for a 3D P1 level of 10k to 262k nodes, else gamg)",
+                              "", coarse_solvers, 3, coarse_solvers[coarse_solver], &coarse_solver, &set_coarse));
+  const bool coarse_changed = set_coarse && static_cast<PetscInt>(p->coarse.choice) != coarse_solver;
+  p->coarse.choice = static_cast<PMGCoarse::Choice>(coarse_solver);
   PetscOptionsHeadEnd();
   if ((set || set_precision || coarse_changed) && p->op) PetscCall(reset(p));  // another ladder or coarse level: build again at the next setup
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -8,6 +8,7 @@
 
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
+#include "petsc/pmg/pmg_coarse_rule.h"
 #include "petsc/pmg/pmg_device_failure.h"
 #include "petsc/pmg/pmg_rigid_body.h"
 
@@ -42,6 +43,23 @@ PetscErrorCode assemble(KSP ksp, Mat level, DM dm, bool level_is_operator, MatTy
 }
 
 }  // namespace
+
+PetscErrorCode PMGChooseCoarse(PC pc, Mat level, DM level_dm, PetscInt components, PMGCoarse *coarse)
+{
+  PetscInt rows, dim;
+  PetscFunctionBegin;
+  if (coarse->choice != PMGCoarse::Choice::Auto) {
+    coarse->assembled = coarse->choice == PMGCoarse::Choice::Gamg;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGetSize(level, &rows, nullptr));
+  PetscCall(DMGetDimension(level_dm, &dim));
+  const double nodes = static_cast<double>(rows) / static_cast<double>(components > 0 ? components : 1);
+  coarse->assembled = !pmg_auto_chebyshev(nodes, static_cast<int>(dim));
+  PetscCall(PetscInfo(pc, "fem_gpu_pmg: -pc_fem_gpu_pmg_coarse auto: %s for a P1 level of %.0f nodes in %" PetscInt_FMT "D\n",
+                      coarse->assembled ? "gamg" : "chebyshev", nodes, dim));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode PMGSetCoarseDefaults(KSP ksp, const PMGCoarse &coarse, PetscInt components)
 {

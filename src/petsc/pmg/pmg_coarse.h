@@ -22,7 +22,9 @@
 namespace femgpu {
 
 struct PMGCoarse {
-  bool assembled = true;  // -pc_fem_gpu_pmg_coarse gamg (true) or chebyshev: the level left a fem_gpu Mat
+  enum class Choice { Auto, Gamg, Chebyshev };
+  Choice choice = Choice::Auto;  // -pc_fem_gpu_pmg_coarse
+  bool assembled = true;         // what the choice gave at the last build: GAMG (true), or the level left a fem_gpu Mat
   Mat A = nullptr;        // the assembled P1 operator (owned)
   bool on_host = false;   // after a device failure: every later assembly stays on the host
 };
@@ -31,6 +33,10 @@ struct PMGCoarse {
 // two GAMG cycles (with aggressive coarsening for a vector field of `components`);
 // unassembled, 30 Chebyshev/Jacobi iterations.
 PetscErrorCode PMGSetCoarseDefaults(KSP ksp, const PMGCoarse &coarse, PetscInt components);
+
+// coarse->assembled from coarse->choice; auto by the P1 level's global nodes and the mesh's
+// dimension (pmg_coarse_rule.h), with a PetscInfo line. Collective.
+PetscErrorCode PMGChooseCoarse(PC pc, Mat level, DM level_dm, PetscInt components, PMGCoarse *coarse);
 
 // Unassembled: the level is the KSP's operator (its values move with its state). Assembled:
 // as above.
