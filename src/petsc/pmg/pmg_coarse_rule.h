@@ -5,8 +5,9 @@
 // and no GAMG setup, but its accuracy falls with the level's condition number, which grows
 // as h^-2, i.e. as nodes^(2/dim) on a quasi-uniform mesh. Measured on an H100 with ex13 and
 // ex17 unchanged (records/solvers/side_by_side/h100_5624b5d/ and h100_44d1903/ call I):
-//   3D P2, 132k P1 nodes (nodes^(2/3) = 2.6k): SNESSolve 0.95-1.07 s with GAMG, 0.49 s with
-//     the polynomial, 12 -> 13 CG iterations; ex17 3D P2 the same level, 18 -> 20;
+//   3D P2, 132k P1 nodes (nodes^(2/3) = 2.6k): SNESSolve 0.95-1.13 s with GAMG, 0.44-0.54 s
+//     with the polynomial, 12 -> 13 CG iterations; ex17 3D P2 on the same level (3.3M
+//     unknowns) 18 -> 20 in one record, 19 -> 28 in another, 3.2-3.7 -> 1.42 s;
 //   3D P4, 20k P1 nodes (740): 0.71 -> 0.35 s;
 //   3D P2, 1.09M P1 nodes (10.6k): 13 -> 24 iterations;
 //   2D P2 and P4, 63k-250k P1 nodes (63k-250k): 35-154 iterations instead of 10-19.
