@@ -306,9 +306,11 @@ PetscErrorCode hash_cells(DM dm, const Cones &cones, PetscInt cStart, PetscInt c
       here.hash[static_cast<size_t>(p - here.start)] = down ? point_hash(cones, below, p) : 0;
     }
     first_of_each(here, threads, &first);
-#pragma omp parallel for schedule(static) reduction(max : apart) if (threads && !apart)
+    int differs = 0;  // written only: a max reduction's private copies start below 0, so none is read in the loop
+#pragma omp parallel for schedule(static) reduction(max : differs) if (threads)
     for (PetscInt p = here.start; p < here.end; ++p)
-      if (!apart && !same_key(cones, below, p, first.at(here.of(p)))) apart = 1;
+      if (!same_key(cones, below, p, first.at(here.of(p)))) differs = 1;
+    apart = std::max(apart, differs);
     std::swap(below, here);
   }
   if (cStart != below.start || cEnd != below.end) apart = 1;  // `below` is now the top stratum, which must be the cells
