@@ -25,8 +25,8 @@ struct PMGCoarse {
   enum class Choice { Auto, Gamg, Chebyshev };
   Choice choice = Choice::Auto;  // -pc_fem_gpu_pmg_coarse
   bool assembled = true;         // what the choice gave at the last build: GAMG (true), or the level left a fem_gpu Mat
-  Mat A = nullptr;        // the assembled P1 operator (owned)
-  bool on_host = false;   // after a device failure: every later assembly stays on the host
+  Mat A = nullptr;               // the assembled P1 operator (owned)
+  bool on_host = false;          // after a device failure: every later assembly stays on the host
 };
 
 // The coarse KSP's defaults (PCMG reads its -mg_coarse_* options after them): assembled,
