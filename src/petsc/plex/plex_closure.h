@@ -17,30 +17,13 @@
 
 #include <petscdmplex.h>
 
-#include <cstdint>
-#include <map>
 #include <vector>
 
 #include "petsc/base/petsc_compat.h"
 #include "petsc/plex/index_array.h"
+#include "petsc/plex/plex_cell_keys.h"  // CellKeyHashes
 
 namespace femgpu {
-
-// Each cell's closure-key hash and the first cell of each distinct hash: the walk over the
-// cones that the field's and the coordinates' closures share (a DM and its coordinate DM
-// have the same cones), so it is done once when both are built.
-struct CellKeyHashes {
-  const PetscInt *cones = nullptr;  // the cone array the hashes were computed from
-  PetscInt cStart = 0, cEnd = 0;
-  DefaultInitVector<std::uint64_t> codes;  // per cell
-  std::map<std::uint64_t, PetscInt> first;
-  // -1 if every mesh point's key equals its hash's first point's (in its depth stratum);
-  // else a cell (cStart), and no cell is placed by these hashes: a hash collision, or
-  // cones that do not point one depth down. Checked once here, so each closure built from
-  // these hashes (the field's, the coordinates', a p-multigrid level's) does not walk the
-  // keys again.
-  PetscInt collision = -1;
-};
 
 // `from_patterns` (optional) says whether the fast path gave the indices (false: it fell
 // back to plex_closure_indices_by_vec). `hashes` (optional) keeps the cells' key hashes
