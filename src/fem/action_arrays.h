@@ -6,7 +6,10 @@
 // Does not: own or check the arrays; the action's IR says how many there are.
 #pragma once
 
+#include <memory>
 #include <vector>
+
+#include "fem/device_copies.h"
 
 namespace femgpu {
 
@@ -25,6 +28,9 @@ struct ActionArrays {
   std::vector<FunctionArrays> coefficients;   // one per ActionIR::coefficients
   const int *test_map = nullptr;              // where each cell's output goes
   std::vector<double> constants;              // one per ActionIR::constants
+  // The device copies of the maps above that their owner shares among backends (null:
+  // each backend uploads its own): device_copies.h.
+  std::shared_ptr<DeviceCopies> device_copies;
 };
 
 }  // namespace femgpu

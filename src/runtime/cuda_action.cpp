@@ -35,12 +35,6 @@ cuda::Buffer reals(const double *data, size_t n, Precision p)
   return b;
 }
 
-cuda::Buffer ints(const int *data, size_t n)
-{
-  cuda::Buffer b(std::max<size_t>(1, n) * sizeof(int));
-  b.upload(data, n * sizeof(int));
-  return b;
-}
 
 // One launch of a kernel whose parameters are `args`, bound to data's buffers.
 void launch_kernel(const cuda::Module &module, const kernel::Kernel &k, const std::vector<KernelArg> &args,
@@ -71,6 +65,15 @@ const FunctionArrays &function_arrays(const ActionArrays &a, int function)
 
 }  // namespace
 
+std::shared_ptr<cuda::Buffer> device_indices(const std::shared_ptr<DeviceCopies> &copies, const int *host, std::size_t n)
+{
+  return device_copy<cuda::Buffer>(copies, "cuda", cuda::current_device(), host, n, [&]() {
+    auto b = std::make_shared<cuda::Buffer>(std::max<size_t>(1, n) * sizeof(int));
+    if (n) b->upload(host, n * sizeof(int));
+    return b;
+  });
+}
+
 std::size_t map_extent(const int *map, std::size_t n)
 {
   int last = -1;
@@ -96,17 +99,17 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
   constants_ = cuda::Buffer(std::max<size_t>(1, ir.constants.size()) * static_cast<size_t>(bytes_per_real(p)));
   const size_t cells = static_cast<size_t>(a.n_cells);
   const size_t coord_entries = cells * static_cast<size_t>(map_width(ir, kCoordinates));
-  coordinate_map_ = ints(a.coordinates.map, coord_entries);
+  coordinate_map_ = device_indices(a.device_copies, a.coordinates.map, coord_entries);
   int top = -1;  // a coordinate map entry is a node's first component
   for (size_t i = 0; i < coord_entries; ++i) top = std::max(top, a.coordinates.map[i]);
   coordinates_ = reals(a.coordinates.values, top < 0 ? 0 : static_cast<size_t>(top + ir.dim), p);
-  test_map_ = ints(a.test_map, cells * static_cast<size_t>(function_dofs(ir, kTrialFunction)));
+  test_map_ = device_indices(a.device_copies, a.test_map, cells * static_cast<size_t>(function_dofs(ir, kTrialFunction)));
   for (const KernelArg &arg : kernel_arguments(ir)) {
     if (arg.kind != ArgKind::Map || arg.function == kCoordinates) continue;
     // Functions with the test map's layout share its device copy.
     const FunctionArrays &f = function_arrays(a, arg.function);
     const size_t entries = cells * static_cast<size_t>(function_dofs(ir, arg.function));
-    if (f.map != a.test_map) maps_[arg.function] = ints(f.map, entries);
+    if (f.map != a.test_map) maps_[arg.function] = device_indices(a.device_copies, f.map, entries);
     // The trial function's values are the local vector (n_out); a coefficient in its own
     // element has a vector of its own, as long as its map's largest entry + 1.
     const size_t extent = arg.function != kTrialFunction && f.map != a.test_map && f.map ? map_extent(f.map, entries) : n_out;
@@ -191,10 +194,10 @@ unsigned long long DeviceActionData::pointer(const KernelArg &arg) const
       if (auto it = external_values_.find(arg.function); it != external_values_.end()) return it->second;
       return values_.at(arg.function).device_pointer();
     case ArgKind::Map:
-      if (arg.function == kCoordinates) return coordinate_map_.device_pointer();
-      if (auto it = maps_.find(arg.function); it != maps_.end()) return it->second.device_pointer();
-      return test_map_.device_pointer();
-    case ArgKind::TestMap: return test_map_.device_pointer();
+      if (arg.function == kCoordinates) return coordinate_map_->device_pointer();
+      if (auto it = maps_.find(arg.function); it != maps_.end()) return it->second->device_pointer();
+      return test_map_->device_pointer();
+    case ArgKind::TestMap: return test_map_->device_pointer();
     case ArgKind::Tables: return tables_.device_pointer();
     case ArgKind::Weights: return weights_.device_pointer();
     case ArgKind::Constants: return constants_.device_pointer();
@@ -209,9 +212,9 @@ unsigned long long DeviceActionData::out_pointer() const { return pointer(Kernel
 
 size_t DeviceActionData::device_bytes() const
 {
-  size_t total = tables_.size() + weights_.size() + constants_.size() + coordinates_.size() + coordinate_map_.size() +
-                 test_map_.size() + out_.size();
-  for (const auto &kv : maps_) total += kv.second.size();
+  size_t total = tables_.size() + weights_.size() + constants_.size() + coordinates_.size() + coordinate_map_->size() +
+                 test_map_->size() + out_.size();
+  for (const auto &kv : maps_) total += kv.second->size();
   for (const auto &kv : values_) total += kv.second.size();
   return total;
 }

@@ -27,6 +27,11 @@
 
 namespace femgpu {
 
+// The device copy of host[0, n) (indices): the one `copies` shares where it lists the
+// array (device_copies.h: a DM's closure maps, read by several kernels), else one of the
+// caller's own. On the current context's device.
+std::shared_ptr<cuda::Buffer> device_indices(const std::shared_ptr<DeviceCopies> &copies, const int *host, std::size_t n);
+
 // The length of a vector that `map` (n entries) indexes: its largest entry + 1 (0 for none).
 std::size_t map_extent(const int *map, std::size_t n);
 
@@ -74,9 +79,11 @@ class DeviceActionData {
   std::size_t n_out_;
   std::size_t out_entries_;  // of out_: n_out_ unless given
   int n_cells_;
-  cuda::Buffer tables_, weights_, constants_, coordinates_, coordinate_map_, test_map_, out_;
+  cuda::Buffer tables_, weights_, constants_, coordinates_, out_;
+  std::shared_ptr<cuda::Buffer> coordinate_map_, test_map_;  // maybe shared with other readers (device_indices)
   bool constants_uploaded_ = false;  // constants_ holds host_arrays_.constants
-  std::map<int, cuda::Buffer> maps_, values_;
+  std::map<int, std::shared_ptr<cuda::Buffer>> maps_;
+  std::map<int, cuda::Buffer> values_;
   std::map<int, std::size_t> extents_;  // entries of each function's values (a coefficient in its own element: its own vector)
   std::map<int, unsigned long long> external_values_;
   unsigned long long external_out_ = 0;

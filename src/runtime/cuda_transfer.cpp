@@ -5,6 +5,7 @@
 
 #include "kernel/build_transfer.h"
 #include "kernel/emit.h"
+#include "runtime/cuda_action.h"  // device_indices
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compile.h"
 #include "runtime/transfer_backend.h"
@@ -31,8 +32,8 @@ class CudaTransfer : public TransferBackend {
       modules_.push_back(std::make_unique<cuda::Module>(cubin, kernels_.back().name));
     }
     table_ = upload(data_.table.data(), data_.table.size());
-    row_map_ = upload(data_.row_map.data, data_.row_map.size);
-    col_map_ = upload(data_.col_map.data, data_.col_map.size);
+    row_map_ = device_indices(data_.row_map.device_copies, data_.row_map.data, data_.row_map.size);
+    col_map_ = device_indices(data_.col_map.device_copies, data_.col_map.data, data_.col_map.size);
     row_weight_ = upload(data_.row_weight.data(), data_.row_weight.size());
   }
   std::string name() const override { return "cuda"; }
@@ -43,7 +44,7 @@ class CudaTransfer : public TransferBackend {
     if (data_.n_cells == 0) return;
     const std::size_t k = direction == TransferDirection::Forward ? 0 : 1;
     int cells = data_.n_cells;
-    unsigned long long pointers[6] = {table_.device_pointer(), row_map_.device_pointer(), col_map_.device_pointer(),
+    unsigned long long pointers[6] = {table_.device_pointer(), row_map_->device_pointer(), col_map_->device_pointer(),
                                       row_weight_.device_pointer(), in, out};
     void *params[7] = {&cells, &pointers[0], &pointers[1], &pointers[2], &pointers[3], &pointers[4], &pointers[5]};
     const kernel::Kernel &kern = kernels_[k];
@@ -65,7 +66,8 @@ class CudaTransfer : public TransferBackend {
  private:
   std::vector<kernel::Kernel> kernels_;
   std::vector<std::unique_ptr<cuda::Module>> modules_;
-  cuda::Buffer table_, row_map_, col_map_, row_weight_;
+  cuda::Buffer table_, row_weight_;
+  std::shared_ptr<cuda::Buffer> row_map_, col_map_;  // maybe the Mats' own device maps (device_indices)
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fem/device_copies.h"
 #include "fem/transfer_arrays.h"
 
 namespace femgpu {
@@ -24,10 +25,11 @@ struct SharedIndices {
   std::shared_ptr<const void> owner;  // keeps data alive
   const int *data = nullptr;
   std::size_t size = 0;
+  std::shared_ptr<DeviceCopies> device_copies;  // the owner's, where it shares device copies (device_copies.h)
   static SharedIndices copy_of(std::vector<int> v)  // indices of its own
   {
     auto kept = std::make_shared<const std::vector<int>>(std::move(v));
-    return {kept, kept->data(), kept->size()};
+    return {kept, kept->data(), kept->size(), nullptr};
   }
 };
 

@@ -82,6 +82,7 @@ PetscErrorCode MatFEMGPUFillOperatorArrays(MatFEMGPUContext *ctx, const ActionIR
   a->trial = {trial, maps.free.data()};
   a->test_map = maps.free.data();
   a->constants = ctx->op.constants;
+  a->device_copies = maps.device_copies;
   a->coefficients.clear();
   scratch->assign(ir.coefficients.size(), {});
   for (size_t i = 0; i < ir.coefficients.size(); ++i) {

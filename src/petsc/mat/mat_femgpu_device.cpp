@@ -79,6 +79,16 @@ static PetscErrorCode on_default_stream(PetscBool *yes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// -info: how many device copies of the DM's maps this Mat's kernels took from another reader
+// (the DM's residual, Jacobian, a p-multigrid transfer) instead of uploading their own.
+static PetscErrorCode info_shared_maps(Mat A, MatFEMGPUContext *ctx)
+{
+  PetscFunctionBegin;
+  const std::shared_ptr<DeviceCopies> &copies = ctx->op.maps().device_copies;
+  if (copies) PetscCall(PetscInfo(A, "fem_gpu: device copies of the DM's maps handed out again so far: %zu (one upload each, shared by every reader)\n", copies->reused()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 // MatView's time per apply is the mean of the first applies, each timed between two host
 // waits; later applies on the default stream wait for nothing (a wait costs about as much
 // as a P1 kernel), and -log_view_gpu_time times them with PETSc's GPU timer.
@@ -127,6 +137,7 @@ static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, bool global, size_t n
     PetscCall(MatFEMGPURecordApply(ctx, t1 - t0));
   }
   PetscCall(PetscLogEventEnd(FEMGPU_Apply, A, in, out, 0));
+  if (ctx->device.apply_count == 1) PetscCall(info_shared_maps(A, ctx));
   PetscCall(VecCUDARestoreArray(out, &dout));
   PetscCall(VecCUDARestoreArrayRead(in, &din));
   PetscCall(VecRestoreArrayRead(coords, &ca));

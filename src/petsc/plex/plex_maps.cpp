@@ -328,6 +328,8 @@ PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
   PetscCall(plex_build_maps(dm, built.get(), mesh ? mesh->get() : nullptr));
   PetscCall(PetscLogEventEnd(FEMGPU_PlexMaps, dm, 0, 0, 0));
   if (mesh) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));  // used once: the other DM's maps are not kept alive
+  built->device_copies = std::make_shared<DeviceCopies>();  // the arrays are final from here on
+  for (const IndexArray *a : {&built->free, &built->all, &built->coordinates, &built->global_free}) built->device_copies->list(a->data(), a->size());
   now.maps = built;
   *maps = built;
   PetscCall(compose_owned((PetscObject)dm, kSharedMapsKey, new SharedMaps(now)));

@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "fem/device_copies.h"
 #include "form/form.h"
 #include "petsc/plex/index_array.h"
 #include "petsc/plex/plex_closure.h"
@@ -49,6 +50,10 @@ struct PlexMaps {
   PetscObjectId coordinate_section_id = 0, coordinates_id = 0;
   PetscObjectState coordinates_state = -1;
   bool coordinates_from_patterns = false;
+  // Shared maps (plex_shared_maps) list their index arrays here, which never change once
+  // built, so that every kernel, diagonal and transfer reading them on a device reads one
+  // copy there (device_copies.h); null on maps built for one caller.
+  std::shared_ptr<DeviceCopies> device_copies;
 };
 
 // The form signature the DM implies: cell type, element degree and components of its

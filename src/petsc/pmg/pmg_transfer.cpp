@@ -121,7 +121,9 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering num
   // The maps are read where they are (shared with the Mats' maps), not copied.
   const std::shared_ptr<const PlexMaps> row_maps = r->op.mesh_maps_shared(), col_maps = c->op.mesh_maps_shared();
   PetscCheck(row_maps && col_maps, PetscObjectComm((PetscObject)rows), PETSC_ERR_ARG_WRONGSTATE, "fem_gpu_pmg: a transfer between fem_gpu Mats that are not set up");
-  auto shared = [](const std::shared_ptr<const PlexMaps> &owner, const IndexArray &map) { return SharedIndices{owner, map.data(), map.size()}; };
+  auto shared = [](const std::shared_ptr<const PlexMaps> &owner, const IndexArray &map) {
+    return SharedIndices{owner, map.data(), map.size(), owner->device_copies};
+  };
   if (numbering == Numbering::Global) {
     d.row_map = shared(row_maps, row_maps->global_free);
     d.col_map = shared(col_maps, col_maps->global_free);
