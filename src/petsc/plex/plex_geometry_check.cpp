@@ -142,7 +142,11 @@ PetscErrorCode plex_check_geometry(DM dm, const std::shared_ptr<const PlexMaps> 
   PetscInt dim, cStart;
   PetscFunctionBegin;
   PetscCall(query_owned((PetscObject)dm, kCheckedKey, &checked));
-  if (checked && same_maps(checked->maps, maps) && std::count(checked->points.begin(), checked->points.end(), points)) PetscFunctionReturn(PETSC_SUCCESS);
+  // On affine cells det J is one number a cell: a check at any rule's points is a check at
+  // every rule's (the residual's, the Jacobian's), so those maps are checked once.
+  const bool affine = coordinate_degree == 1;
+  if (checked && same_maps(checked->maps, maps) && (affine ? !checked->points.empty() : std::count(checked->points.begin(), checked->points.end(), points)))
+    PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetDimension(dm, &dim));
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, nullptr));
   DeterminantPlan plan;

@@ -57,6 +57,9 @@ PetscErrorCode transfer_table(PetscInt dim, PetscInt row_degree, PetscInt col_de
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+// Maps of more entries than this are counted on threads (8.4M at 3D P2 on 843k cells).
+constexpr size_t kThreadedEntries = size_t(1) << 20;
+
 // 1 / (number of cells whose closure holds the entry), for each entry of the DM's local
 // vector; over_ranks: cells of every rank (a DOF on a partition boundary), else this
 // rank's cells (entries are then complete on every rank that holds them).
@@ -68,7 +71,12 @@ PetscErrorCode inverse_multiplicity(DM dm, const PlexMaps &maps, bool over_ranks
   PetscCall(DMCreateLocalVector(dm, &local));
   PetscCall(VecSet(local, 0.0));
   PetscCall(VecGetArray(local, &a));
-  for (int index : maps.all) a[index] += 1.0;
+  const size_t n = maps.all.size();
+#pragma omp parallel for schedule(static) if (n > kThreadedEntries)
+  for (size_t k = 0; k < n; ++k) {
+#pragma omp atomic
+    a[maps.all[k]] += 1.0;  // counts: exact in any order
+  }
   PetscCall(VecRestoreArray(local, &a));
   if (over_ranks) {
     Vec global;
@@ -90,10 +98,18 @@ PetscErrorCode inverse_multiplicity(DM dm, const PlexMaps &maps, bool over_ranks
 // one rank, from the maps in the global numbering (constrained entries, -1, have none).
 std::vector<double> inverse_multiplicity_global(const PlexMaps &maps)
 {
-  std::vector<double> weight(static_cast<size_t>(maps.global_size), 0.0);
-  for (int index : maps.global_free)
-    if (index >= 0) weight[static_cast<size_t>(index)] += 1.0;
-  for (double &w : weight) w = w > 0 ? 1.0 / w : 0.0;
+  const size_t n = maps.global_free.size(), rows = static_cast<size_t>(maps.global_size);
+  std::vector<int> count(rows, 0);
+#pragma omp parallel for schedule(static) if (n > kThreadedEntries)
+  for (size_t k = 0; k < n; ++k) {
+    const int index = maps.global_free[k];
+    if (index < 0) continue;
+#pragma omp atomic
+    ++count[static_cast<size_t>(index)];
+  }
+  std::vector<double> weight(rows);
+#pragma omp parallel for schedule(static) if (rows > kThreadedEntries)
+  for (size_t i = 0; i < rows; ++i) weight[i] = count[i] > 0 ? 1.0 / count[i] : 0.0;
   return weight;
 }
 
