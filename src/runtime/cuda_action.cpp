@@ -35,7 +35,6 @@ cuda::Buffer reals(const double *data, size_t n, Precision p)
   return b;
 }
 
-
 // One launch of a kernel whose parameters are `args`, bound to data's buffers.
 void launch_kernel(const cuda::Module &module, const kernel::Kernel &k, const std::vector<KernelArg> &args,
                    const DeviceActionData &data, unsigned shared_bytes)

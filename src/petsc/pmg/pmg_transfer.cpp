@@ -60,6 +60,20 @@ PetscErrorCode transfer_table(PetscInt dim, PetscInt row_degree, PetscInt col_de
 // Maps of more entries than this are counted on threads (8.4M at 3D P2 on 843k cells).
 constexpr size_t kThreadedEntries = size_t(1) << 20;
 
+// How many of `map`'s entries hold each index in [0, n) (negative entries: none).
+std::vector<int> entries_per_index(const IndexArray &map, size_t n)
+{
+  std::vector<int> count(n, 0);
+#pragma omp parallel for schedule(static) if (map.size() > kThreadedEntries)
+  for (size_t k = 0; k < map.size(); ++k) {
+    const int index = map[k];
+    if (index < 0) continue;
+#pragma omp atomic
+    ++count[static_cast<size_t>(index)];
+  }
+  return count;
+}
+
 // 1 / (number of cells whose closure holds the entry), for each entry of the DM's local
 // vector; over_ranks: cells of every rank (a DOF on a partition boundary), else this
 // rank's cells (entries are then complete on every rank that holds them).
@@ -69,14 +83,9 @@ PetscErrorCode inverse_multiplicity(DM dm, const PlexMaps &maps, bool over_ranks
   PetscScalar *a;
   PetscFunctionBegin;
   PetscCall(DMCreateLocalVector(dm, &local));
-  PetscCall(VecSet(local, 0.0));
+  const std::vector<int> count = entries_per_index(maps.all, static_cast<size_t>(maps.local_size));
   PetscCall(VecGetArray(local, &a));
-  const size_t n = maps.all.size();
-#pragma omp parallel for schedule(static) if (n > kThreadedEntries)
-  for (size_t k = 0; k < n; ++k) {
-#pragma omp atomic
-    a[maps.all[k]] += 1.0;  // counts: exact in any order
-  }
+  for (PetscInt i = 0; i < maps.local_size; ++i) a[i] = count[static_cast<size_t>(i)];
   PetscCall(VecRestoreArray(local, &a));
   if (over_ranks) {
     Vec global;
@@ -98,15 +107,8 @@ PetscErrorCode inverse_multiplicity(DM dm, const PlexMaps &maps, bool over_ranks
 // one rank, from the maps in the global numbering (constrained entries, -1, have none).
 std::vector<double> inverse_multiplicity_global(const PlexMaps &maps)
 {
-  const size_t n = maps.global_free.size(), rows = static_cast<size_t>(maps.global_size);
-  std::vector<int> count(rows, 0);
-#pragma omp parallel for schedule(static) if (n > kThreadedEntries)
-  for (size_t k = 0; k < n; ++k) {
-    const int index = maps.global_free[k];
-    if (index < 0) continue;
-#pragma omp atomic
-    ++count[static_cast<size_t>(index)];
-  }
+  const size_t rows = static_cast<size_t>(maps.global_size);
+  const std::vector<int> count = entries_per_index(maps.global_free, rows);
   std::vector<double> weight(rows);
 #pragma omp parallel for schedule(static) if (rows > kThreadedEntries)
   for (size_t i = 0; i < rows; ++i) weight[i] = count[i] > 0 ? 1.0 / count[i] : 0.0;
