@@ -50,8 +50,10 @@ template <class Buffer>
 std::shared_ptr<Buffer> device_copy(const std::shared_ptr<DeviceCopies> &copies, const std::string &backend, int device, const int *host,
                                     std::size_t n, const std::function<std::shared_ptr<Buffer>()> &make)
 {
-  if (!copies || !copies->listed(host, n)) return make();
-  return std::static_pointer_cast<Buffer>(copies->get(backend, device, host, n, [&]() -> std::shared_ptr<void> { return make(); }));
+  if (copies)  // null where the array is not listed (get() checks, once)
+    if (std::shared_ptr<void> shared = copies->get(backend, device, host, n, [&]() -> std::shared_ptr<void> { return make(); }))
+      return std::static_pointer_cast<Buffer>(shared);
+  return make();
 }
 
 }  // namespace femgpu
