@@ -33,4 +33,17 @@ PetscErrorCode petsc_cuda_ordinal(PetscInt *ordinal)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if FEMGPU_DEVICE_VECS
+PetscErrorCode petsc_on_default_stream(PetscBool *yes)
+{
+  PetscDeviceContext dctx;
+  PetscStreamType type;
+  PetscFunctionBegin;
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextGetStreamType(dctx, &type));
+  *yes = (PetscBool)(type == PETSC_STREAM_DEFAULT || type == PETSC_STREAM_DEFAULT_WITH_BARRIER);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 }  // namespace femgpu

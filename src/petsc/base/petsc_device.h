@@ -24,4 +24,10 @@ PetscErrorCode vec_on_cuda(Vec v, PetscBool *yes);
 // VECCUDA arrays live; -1 when this PETSc has no CUDA device.
 PetscErrorCode petsc_cuda_ordinal(PetscInt *ordinal);
 
+#if FEMGPU_DEVICE_VECS
+// Whether PETSc's current device context runs on CUDA's default stream, where femgpu's
+// launches (also on it) are ordered with PETSc's vector kernels without a host wait.
+PetscErrorCode petsc_on_default_stream(PetscBool *yes);
+#endif
+
 }  // namespace femgpu

@@ -66,19 +66,6 @@ static std::vector<DevicePart> device_parts(MatFEMGPUContext *ctx)
   return parts;
 }
 
-// Whether PETSc's current device context runs on CUDA's default stream, where our
-// launches (also on it) are ordered with PETSc's vector kernels without a host wait.
-static PetscErrorCode on_default_stream(PetscBool *yes)
-{
-  PetscDeviceContext dctx;
-  PetscStreamType type;
-  PetscFunctionBegin;
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextGetStreamType(dctx, &type));
-  *yes = (PetscBool)(type == PETSC_STREAM_DEFAULT || type == PETSC_STREAM_DEFAULT_WITH_BARRIER);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 // -info: how many device copies of the DM's maps this Mat's kernels took from another reader
 // (the DM's residual, Jacobian, a p-multigrid transfer) instead of uploading their own.
 static PetscErrorCode info_shared_maps(Mat A, MatFEMGPUContext *ctx)
@@ -106,7 +93,7 @@ static PetscErrorCode launch(Mat A, MatFEMGPUContext *ctx, bool global, size_t n
   PetscBool default_stream = PETSC_FALSE;
   PetscLogDouble t0 = 0, t1 = 0;
   PetscFunctionBegin;
-  PetscCall(on_default_stream(&default_stream));
+  PetscCall(petsc_on_default_stream(&default_stream));
   const bool wait = !default_stream || ctx->device.apply_count < kTimedApplies;
   PetscCall(DMGetCoordinatesLocal(ctx->op.dm, &coords));
   PetscCall(VecGetArrayRead(coords, &ca));  // host copy: uploaded once, on the first call
