@@ -12,6 +12,7 @@
 #include "kernel/sliced_spmv.h"
 #include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
+#include "runtime/setup_phases.h"
 #include "tune/occupancy.h"
 
 namespace femgpu {
@@ -92,6 +93,7 @@ DeviceActionData::DeviceActionData(const ActionIR &ir, const Tabulation &tab, co
                                    size_t out_entries)
     : ir_(ir), host_arrays_(a), precision_(p), n_out_(n_out), out_entries_(out_entries ? out_entries : n_out), n_cells_(a.n_cells)
 {
+  SetupPhaseScope phase(SetupPhase::DeviceData);
   const std::vector<double> tables = device_tables(ir, tab);
   tables_ = reals(tables.data(), tables.size(), p);
   weights_ = reals(tab.weights.data(), tab.weights.size(), p);
@@ -247,6 +249,7 @@ CudaKernel::CudaKernel(const ActionIR &ir, const Tabulation &tab, const Schedule
 void CudaKernel::load()
 {
   if (module_) return;
+  SetupPhaseScope phase(SetupPhase::KernelLoad);
   module_ = std::make_unique<cuda::Module>(cubin_, kernel_ ? kernel_->name : std::string(kernel::kSlicedSpmvName));
   resources_ = module_->resources();
   if (resources_.max_threads < threads_per_group(schedule_))
@@ -286,6 +289,7 @@ void CudaKernel::launch(const DeviceActionData &data) const
 CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab, const std::string &arch, bool cell_matrix)
     : ir_(ir), cell_matrix_(cell_matrix)
 {
+  SetupPhaseScope phase(SetupPhase::KernelMake);
   kernel_ = std::make_unique<kernel::Kernel>(cell_matrix ? kernel::build_cell_matrix(ir, tab) : kernel::build_diagonal(ir, tab));
   source_ = kernel::emit_cuda(*kernel_);
   cubin_ = compile_cubin_kept(source_, kernel_->name, arch);
@@ -293,7 +297,9 @@ CudaDiagonalKernel::CudaDiagonalKernel(const ActionIR &ir, const Tabulation &tab
 
 void CudaDiagonalKernel::load()
 {
-  if (!module_) module_ = std::make_unique<cuda::Module>(cubin_, kernel_->name);
+  if (module_) return;
+  SetupPhaseScope phase(SetupPhase::KernelLoad);
+  module_ = std::make_unique<cuda::Module>(cubin_, kernel_->name);
 }
 
 void CudaDiagonalKernel::launch(const DeviceActionData &data) const

@@ -7,6 +7,7 @@
 #include "kernel/kernel_abi.h"
 #include "runtime/cuda_assembled.h"
 #include "runtime/nvrtc_compile.h"
+#include "runtime/setup_phases.h"
 #include "tune/occupancy.h"
 
 namespace femgpu {
@@ -14,6 +15,7 @@ namespace femgpu {
 CudaBackend::CudaBackend(const ActionIR &ir, const Tabulation &tab, const Schedule &schedule, int device) : ActionBackend(ir, tab), ir_(ir), tab_(tab)
 {
   info_ = cuda::open_device(device);
+  SetupPhaseScope phase(SetupPhase::KernelMake);  // its load nests inside
   kernel_ = std::make_unique<CudaKernel>(ir, tab, schedule, info_);
 }
 

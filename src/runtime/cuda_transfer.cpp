@@ -8,6 +8,7 @@
 #include "runtime/cuda_action.h"  // device_indices
 #include "runtime/cuda_driver.h"
 #include "runtime/nvrtc_compile.h"
+#include "runtime/setup_phases.h"
 #include "runtime/transfer_backend.h"
 
 namespace femgpu {
@@ -27,10 +28,16 @@ class CudaTransfer : public TransferBackend {
   {
     const cuda::DeviceInfo info = cuda::open_device(device);
     for (auto d : {TransferDirection::Forward, TransferDirection::Transpose}) {
-      kernels_.push_back(kernel::build_transfer(data_.shape, d));
-      const std::vector<char> cubin = compile_cubin_kept(kernel::emit_cuda(kernels_.back()), kernels_.back().name, info.arch());
+      std::vector<char> cubin;
+      {
+        SetupPhaseScope phase(SetupPhase::KernelMake);
+        kernels_.push_back(kernel::build_transfer(data_.shape, d));
+        cubin = compile_cubin_kept(kernel::emit_cuda(kernels_.back()), kernels_.back().name, info.arch());
+      }
+      SetupPhaseScope phase(SetupPhase::KernelLoad);
       modules_.push_back(std::make_unique<cuda::Module>(cubin, kernels_.back().name));
     }
+    SetupPhaseScope phase(SetupPhase::DeviceData);
     table_ = upload(data_.table.data(), data_.table.size());
     row_map_ = device_indices(data_.row_map.device_copies, data_.row_map.data, data_.row_map.size);
     col_map_ = device_indices(data_.col_map.device_copies, data_.col_map.data, data_.col_map.size);

@@ -13,6 +13,7 @@
 #include "femgpu.h"
 #include "petsc/base/composed_object.h"
 #include "petsc/base/petsc_errors.h"
+#include "petsc/base/setup_phase_events.h"
 #include "petsc/base/vec_checks.h"
 #include "petsc/mat/mat_context.h"
 #include "petsc/mat/mat_femgpu.h"
@@ -383,6 +384,7 @@ PetscErrorCode MatFEMGPURegisterLogEvents()
   PetscCall(PetscLogEventRegister("FEMGPUMaps", MAT_CLASSID, &FEMGPU_Maps));
   PetscCall(PetscLogEventRegister("FEMGPUSymmetry", MAT_CLASSID, &FEMGPU_Symmetry));
   PetscCall(PetscLogEventRegister("FEMGPUAssembly", MAT_CLASSID, &FEMGPU_Assembly));
+  PetscCall(RegisterSetupPhaseEvents());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
