@@ -145,9 +145,11 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
 PetscErrorCode build_mg(PC pc, PMG *p)
 {
   const PetscInt n = static_cast<PetscInt>(p->levels.size());
-  KSP ksp;
+  KSP ksp, estimator;
   PC sub;
+  MatFEMGPUContext *ctx;
   PetscFunctionBegin;
+  PetscCall(MatFEMGPUGetContext(p->op, &ctx));
   PetscCall(PCMGSetLevels(pc, n, nullptr));
   PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_EXTERNAL));  // the levels are ours: no products, no DM restriction
   for (PetscInt l = 1; l < n; ++l) {
@@ -156,12 +158,17 @@ PetscErrorCode build_mg(PC pc, PMG *p)
     PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
     PetscCall(KSPGetPC(ksp, &sub));
     PetscCall(PCSetType(sub, PCJACOBI));
+    // A symmetric form's levels: the eigenvalue estimate by CG (Lanczos), as PETSc does
+    // for a Mat marked SPD, instead of GMRES's 30 work vectors and orthogonalisations.
+    // Chebyshev with Jacobi needs a positive spectrum anyway (an FP32 level that loses it
+    // is an error, pmg_levels.cpp); -mg_levels_esteig_ksp_type still chooses.
+    PetscCall(KSPChebyshevEstEigSet(ksp, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE));
+    PetscCall(KSPChebyshevEstEigGetKSP(ksp, &estimator));
+    if (ctx->op.symmetric && estimator) PetscCall(KSPSetType(estimator, KSPCG));
     if (l < n - 1) PetscCall(KSPSetOperators(ksp, p->levels[static_cast<size_t>(l)].A, p->levels[static_cast<size_t>(l)].A));
     else PetscCall(KSPSetOperators(ksp, p->fine_view, p->fine_view));  // not the PC's operator: PCMG keeps it
   }
   PetscCall(PCMGGetCoarseSolve(pc, &ksp));
-  MatFEMGPUContext *ctx;
-  PetscCall(MatFEMGPUGetContext(p->op, &ctx));
   const PetscInt components = ctx->op.signature.element.components;
   PetscCall(PMGChooseCoarse(pc, p->levels.front().A, p->levels.front().dm, components, &p->coarse));
   PetscCall(PMGSetCoarseDefaults(ksp, p->coarse, components));
