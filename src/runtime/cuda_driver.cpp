@@ -1,5 +1,6 @@
 // CUDA driver API calls, each checked; errors carry the call and CUDA's own words.
 #include "runtime/cuda_driver.h"
+#include "runtime/setup_phases.h"
 
 #include <cuda.h>
 #include <dlfcn.h>
@@ -224,12 +225,14 @@ void Buffer::upload(const void *host, std::size_t bytes, std::size_t offset)
 {
   if (offset + bytes > bytes_) throw CudaError("Buffer::upload: " + std::to_string(offset + bytes) + " bytes into a buffer of " + std::to_string(bytes_));
   if (bytes) FEMGPU_CU(use().cuMemcpyHtoD_(static_cast<CUdeviceptr>(ptr_ + offset), host, bytes));
+  note_copy(true, bytes);
 }
 
 void Buffer::download(void *host, std::size_t bytes) const
 {
   if (bytes > bytes_) throw CudaError("Buffer::download: " + std::to_string(bytes) + " bytes from a buffer of " + std::to_string(bytes_));
   if (bytes) FEMGPU_CU(use().cuMemcpyDtoH_(host, static_cast<CUdeviceptr>(ptr_), bytes));
+  note_copy(false, bytes);
 }
 
 void copy_device(unsigned long long dst, unsigned long long src, std::size_t bytes)

@@ -1,9 +1,11 @@
 // SetupPhaseScope (src/runtime/setup_phases.h): the hook hears a begin and an end for
 // every scope, nested in order, also when an exception leaves a scope; none without a hook.
+// note_copy: the copy hook hears what is copied.
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/setup_phases.h"
@@ -58,4 +60,17 @@ TEST_CASE("SetupPhaseScope: without a hook nothing is called, and a scope ends w
   }
   CHECK(heard.empty());
   femgpu::set_setup_phase_hook(nullptr);
+}
+
+TEST_CASE("note_copy: the copy hook hears each copy's direction and bytes, none of zero bytes", "[setup_phases]")
+{
+  static std::vector<std::pair<bool, double>> copies;
+  copies.clear();
+  femgpu::set_copy_hook([](bool to_device, double bytes) { copies.emplace_back(to_device, bytes); });
+  femgpu::note_copy(true, 4096);
+  femgpu::note_copy(false, 8);
+  femgpu::note_copy(true, 0);
+  femgpu::set_copy_hook(nullptr);
+  femgpu::note_copy(true, 16);
+  CHECK(copies == std::vector<std::pair<bool, double>>{{true, 4096.0}, {false, 8.0}});
 }

@@ -22,6 +22,14 @@ void log_setup_phase(SetupPhase phase, bool begin)
   else (void)PetscLogEventEnd(e, 0, 0, 0, 0);
 }
 
+// PETSc's own count of bytes between host and device (the CpuToGpu/GpuToCpu columns).
+void log_copy(bool to_device, double bytes)
+{
+  (void)bytes;  // PETSc without a device logs no copies (the calls are macros there)
+  if (to_device) (void)PetscLogCpuToGpu(bytes);
+  else (void)PetscLogGpuToCpu(bytes);
+}
+
 }  // namespace
 
 PetscErrorCode RegisterSetupPhaseEvents()
@@ -31,6 +39,7 @@ PetscErrorCode RegisterSetupPhaseEvents()
   PetscCall(PetscLogEventRegister("FEMGPUKernelLoad", MAT_CLASSID, &kernel_load_event));
   PetscCall(PetscLogEventRegister("FEMGPUDeviceData", MAT_CLASSID, &device_data_event));
   set_setup_phase_hook(log_setup_phase);
+  set_copy_hook(log_copy);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -394,6 +394,7 @@ PetscErrorCode PCFEMGPUPMGRegister()
   PetscCall(PetscLogEventRegister("FEMGPUPMGCoarse", PC_CLASSID, &FEMGPU_PMGCoarse));
   PetscCall(PetscLogEventRegister("FEMGPUPMGLevels", PC_CLASSID, &FEMGPU_PMGLevels));
   PetscCall(PetscLogEventRegister("FEMGPUTransfer", MAT_CLASSID, &FEMGPU_Transfer));
+  PetscCall(PetscLogEventRegister("FEMGPUTransferData", MAT_CLASSID, &FEMGPU_TransferData));
   PetscCall(PetscLogEventRegister("FEMGPUPMGLevelDM", PC_CLASSID, &FEMGPU_PMGLevelDM));
   PetscCall(PetscLogEventRegister("FEMGPUPMGLevelMat", PC_CLASSID, &FEMGPU_PMGLevelMat));
   PetscCall(PetscLogEventRegister("FEMGPUPMGTransfers", PC_CLASSID, &FEMGPU_PMGTransfers));

@@ -17,7 +17,7 @@
 
 namespace femgpu {
 
-PetscLogEvent FEMGPU_Transfer;
+PetscLogEvent FEMGPU_Transfer, FEMGPU_TransferData;
 
 namespace {
 
@@ -133,6 +133,7 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering num
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(rows, &r));
   PetscCall(MatFEMGPUGetContext(cols, &c));
+  PetscCall(PetscLogEventBegin(FEMGPU_TransferData, rows, cols, 0, 0));
   PetscCall(transfer_table(r->op.ir->dim, r->op.signature.element.degree, c->op.signature.element.degree, &d));
   d.shape.components = r->op.signature.element.components;
   d.n_cells = static_cast<int>(r->op.mesh_maps().n_cells);
@@ -155,6 +156,7 @@ PetscErrorCode make_transfer(Mat rows, Mat cols, bool constrained, Numbering num
     d.n_cols = static_cast<size_t>(c->op.mesh_maps().local_size);
     PetscCall(inverse_multiplicity(r->op.dm, r->op.mesh_maps(), constrained, &d.row_weight));
   }
+  PetscCall(PetscLogEventEnd(FEMGPU_TransferData, rows, cols, 0, 0));
   const std::string backend = c->device.backend->name() == "cpu" ? "cpu" : r->device.backend->name();
   FEMGPU_CXX(PetscObjectComm((PetscObject)rows), *t = make_transfer_backend(backend, std::move(d), r->device.cuda_ordinal));
   PetscFunctionReturn(PETSC_SUCCESS);

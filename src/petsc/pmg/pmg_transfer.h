@@ -24,6 +24,8 @@
 namespace femgpu {
 
 extern PetscLogEvent FEMGPU_Transfer;  // registered with the PC (pc_femgpu_pmg.h)
+// A transfer's host data at setup (its table, the rows' weights), registered there too.
+extern PetscLogEvent FEMGPU_TransferData;
 
 PetscErrorCode PMGCreateProlongation(Mat coarse, Mat fine, Mat *P);
 
