@@ -28,6 +28,10 @@ class DeviceCopies {
  public:
   // host[0, n) stays unchanged while this object lives.
   void list(const int *host, std::size_t n);
+  // host[0, n) is an array `owner` listed, shared with its owner (a p-multigrid level's
+  // coordinate map is the fine DM's): get() hands out owner's copy, so the readers of
+  // both read one. Keeps `owner` alive; the caller keeps the array alive with it.
+  void list_shared(const int *host, std::size_t n, std::shared_ptr<DeviceCopies> owner);
   bool listed(const int *host, std::size_t n) const;
   // The copy of listed host[0, n) on `backend`'s device `device`, made by make() where no
   // live copy exists; null (make not called) where the array is not listed.
@@ -40,6 +44,7 @@ class DeviceCopies {
   using Key = std::tuple<std::string, int, const int *, std::size_t>;
   mutable std::mutex mutex_;
   std::set<std::pair<const int *, std::size_t>> listed_;
+  std::map<std::pair<const int *, std::size_t>, std::shared_ptr<DeviceCopies>> shared_;
   std::map<Key, std::weak_ptr<void>> made_;
   std::size_t reused_ = 0;
 };

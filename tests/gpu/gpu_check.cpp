@@ -287,7 +287,7 @@ PetscErrorCode run_case(const Case &c, const Options &o, int *passed, int *faile
   PetscCall(coefficient_values(ir, mesh, rng, &w));
   ActionArrays arrays;
   arrays.n_cells = static_cast<int>(mesh.maps.n_cells);
-  arrays.coordinates = {mesh.coordinates.data(), mesh.maps.coordinates.data()};
+  arrays.coordinates = {mesh.coordinates.data(), mesh.maps.coordinates->data()};
   arrays.trial = {trial.data(), mesh.maps.all.data()};
   for (size_t i = 0; i < ir.coefficients.size(); ++i) arrays.coefficients.push_back({w.values[i].data(), w.maps[i].data()});
   arrays.test_map = mesh.maps.all.data();

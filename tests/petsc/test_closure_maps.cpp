@@ -134,9 +134,10 @@ PetscErrorCode count_differences(DM dm, PetscInt owned, PetscInt *differences, P
   PetscCall(DMGetLocalSection(cdm, &csection));
   PetscCall(DMGetCoordinateDim(dm, &dim));
   PetscCall(slow_closures(cdm, csection, false, &slow));
-  *differences += slow.size() == maps.coordinates.size() * static_cast<size_t>(dim) ? 0 : 1;
-  for (size_t k = 0; k < maps.coordinates.size() && k * dim < slow.size(); ++k) *differences += maps.coordinates[k] != slow[k * dim];
-  *checked = static_cast<PetscInt>(maps.all.size() + maps.coordinates.size());
+  const auto &coordinates = *maps.coordinates;
+  *differences += slow.size() == coordinates.size() * static_cast<size_t>(dim) ? 0 : 1;
+  for (size_t k = 0; k < coordinates.size() && k * dim < slow.size(); ++k) *differences += coordinates[k] != slow[k * dim];
+  *checked = static_cast<PetscInt>(maps.all.size() + coordinates.size());
   if (maps.n_cells > 0 && !maps.from_patterns) ++*differences;
   *differences += shared_own_dofs(maps.all, maps.n_cells, owned);
   PetscInt sf = 0;

@@ -101,3 +101,41 @@ TEST_CASE("DeviceCopies: a copy that fails to be made is not kept", "[device_cop
   CHECK_FALSE(copies->listed(nullptr, 5));
   CHECK_FALSE(copies->listed(map.data(), 0));
 }
+
+TEST_CASE("DeviceCopies: an array shared with another owner gets that owner's copy, and keeps the owner", "[device_copies]")
+{
+  std::vector<int> coordinates(500, 3), own(500, 3);
+  auto fine = std::make_shared<DeviceCopies>();
+  fine->list(coordinates.data(), coordinates.size());
+  auto level = std::make_shared<DeviceCopies>();
+  level->list(own.data(), own.size());
+  level->list_shared(coordinates.data(), coordinates.size(), fine);
+  int made = 0;
+  auto make = [&](const std::vector<int> &v) {
+    return [&made, &v]() {
+      ++made;
+      return std::make_shared<FakeBuffer>(FakeBuffer{v.data(), v.size()});
+    };
+  };
+  auto from_fine = device_copy<FakeBuffer>(fine, "cuda", 0, coordinates.data(), coordinates.size(), make(coordinates));
+  auto from_level = device_copy<FakeBuffer>(level, "cuda", 0, coordinates.data(), coordinates.size(), make(coordinates));
+  CHECK(made == 1);
+  CHECK(from_level == from_fine);
+  CHECK(level->listed(coordinates.data(), coordinates.size()));
+  CHECK(fine->reused() == 1);  // counted where the copy lives
+  // The level's own arrays stay its own; the fine owner does not hand them out.
+  auto level_own = device_copy<FakeBuffer>(level, "cuda", 0, own.data(), own.size(), make(own));
+  auto fine_own = device_copy<FakeBuffer>(fine, "cuda", 0, own.data(), own.size(), make(own));
+  CHECK(made == 3);
+  CHECK(level_own != fine_own);
+  // The fine owner released by its maps: the level still reaches it (and its live copy).
+  std::weak_ptr<DeviceCopies> fine_alive = fine;
+  fine.reset();
+  CHECK_FALSE(fine_alive.expired());
+  auto again = device_copy<FakeBuffer>(level, "cuda", 0, coordinates.data(), coordinates.size(), make(coordinates));
+  CHECK(made == 3);
+  CHECK(again == from_fine);
+  // A null owner or an empty array lists nothing.
+  level->list_shared(own.data(), own.size() - 1, nullptr);
+  CHECK_FALSE(level->listed(own.data(), own.size() - 1));
+}

@@ -79,7 +79,7 @@ PetscErrorCode MatFEMGPUFillOperatorArrays(MatFEMGPUContext *ctx, const ActionIR
 {
   PetscFunctionBegin;
   a->n_cells = static_cast<int>(maps.n_cells);
-  a->coordinates = {coords, maps.coordinates.data()};
+  a->coordinates = {coords, maps.coordinates->data()};
   a->trial = {trial, maps.free.data()};
   a->test_map = maps.free.data();
   a->constants = ctx->op.constants;

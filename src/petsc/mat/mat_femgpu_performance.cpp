@@ -97,7 +97,7 @@ OperatorTraffic operator_traffic(const MatFEMGPUContext &ctx, long long coordina
   }
   if (trial_map_read) t.map_entries += static_cast<long long>(ctx.op.maps().all.size());
   t.coordinate_values = coordinate_values;
-  t.coordinate_map_entries = static_cast<long long>(ctx.op.maps().coordinates.size());
+  t.coordinate_map_entries = static_cast<long long>(ctx.op.maps().coordinates->size());
   return t;
 }
 

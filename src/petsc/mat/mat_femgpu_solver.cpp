@@ -234,7 +234,7 @@ PetscErrorCode operator_asymmetry(MatFEMGPUContext *ctx, const ActionIR &ir, con
   if (maps.n_cells == 0) PetscFunctionReturn(PETSC_SUCCESS);
   ActionArrays arrays;
   arrays.n_cells = static_cast<int>(maps.n_cells);
-  arrays.coordinates = {coords, maps.coordinates.data()};
+  arrays.coordinates = {coords, maps.coordinates->data()};
   arrays.constants = ctx->op.constants;  // coefficients: random values, set by the check
   const int cells[2] = {0, arrays.n_cells / 2};
   for (int cell : cells)

@@ -155,7 +155,9 @@ PlexMaps subset_maps(const PlexMaps &all, const std::vector<PetscInt> &cells)
   rows(all.free, all.width, &s.free);
   rows(all.all, all.width, &s.all);
   rows(all.global_free, all.width, &s.global_free);
-  rows(all.coordinates, all.coordinate_width, &s.coordinates);
+  auto coordinates = std::make_shared<IndexArray>();
+  rows(*all.coordinates, all.coordinate_width, coordinates.get());
+  s.coordinates = coordinates;
   return s;
 }
 

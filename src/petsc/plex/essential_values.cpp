@@ -175,7 +175,7 @@ void place_nodes(const PlexMaps &maps, const std::vector<int> &owner, const std:
   for (PetscInt cell = 0; cell < maps.n_cells; ++cell) {
     if (!holds[static_cast<size_t>(cell)]) continue;
     const int *dofs = maps.all.data() + cell * maps.width;
-    const int *vertex = maps.coordinates.data() + cell * maps.coordinate_width;
+    const int *vertex = maps.coordinates->data() + cell * maps.coordinate_width;
     for (PetscInt k = 0; k < n_nodes; ++k) {
       for (PetscInt c = 0; c < C; ++c) {
         const int i = dofs[k * C + c];

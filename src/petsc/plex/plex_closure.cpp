@@ -197,12 +197,12 @@ bool place_cell(const Cones &cones, PetscInt cell, const Pattern &pattern, const
 // made (hash_cells), so a hash collision is found (and the caller falls back to PETSc's
 // closures) rather than giving wrong maps.
 PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt width, IndexArray *indices, bool *ok,
-                                   CellKeyHashes *hashes)
+                                   std::shared_ptr<const CellKeyHashes> *hashes)
 {
   Cones cones;
   PetscInt fields;
   std::vector<FieldLayout> layouts;
-  CellKeyHashes own;
+  std::shared_ptr<const CellKeyHashes> own;
   std::unordered_map<std::uint64_t, Pattern> patterns;  // by key hash
   PetscFunctionBegin;
   PetscCall(get_cones(dm, &cones));
@@ -211,11 +211,14 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
     layouts.push_back({f, {}});
     PetscCall(section_arrays(section, f, &layouts.back().arrays));
   }
-  CellKeyHashes &hashed = hashes ? *hashes : own;
-  if (hashed.cones != cones.points || hashed.cStart != cStart || hashed.cEnd != cEnd) {
-    PetscCall(hash_cells(dm, cones, cStart, cEnd, &hashed));
-    hashed.cones = cones.points, hashed.cStart = cStart, hashed.cEnd = cEnd;
+  std::shared_ptr<const CellKeyHashes> &keys = hashes ? *hashes : own;
+  if (!keys || keys->cones != cones.points || keys->cStart != cStart || keys->cEnd != cEnd) {
+    auto made = std::make_shared<CellKeyHashes>();
+    PetscCall(hash_cells(dm, cones, cStart, cEnd, made.get()));
+    made->cones = cones.points, made->cStart = cStart, made->cEnd = cEnd;
+    keys = made;
   }
+  const CellKeyHashes &hashed = *keys;
   const auto &codes = hashed.codes;
   for (const auto &[h, c] : hashed.first) {  // PETSc's closure of one cell per pattern
     PetscCall(calibrate(dm, section, layouts, cones, c, &patterns[h]));
@@ -243,7 +246,7 @@ PetscErrorCode closure_by_patterns(DM dm, PetscSection section, PetscInt cStart,
 }  // namespace
 
 PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices, bool *from_patterns,
-                                    CellKeyHashes *hashes)
+                                    std::shared_ptr<const CellKeyHashes> *hashes)
 {
   PetscInt depth, dim;
   bool agrees = false;

@@ -17,6 +17,7 @@
 
 #include <petscdmplex.h>
 
+#include <memory>
 #include <vector>
 
 #include "petsc/base/petsc_compat.h"
@@ -26,9 +27,11 @@
 namespace femgpu {
 
 // `from_patterns` (optional) says whether the fast path gave the indices (false: it fell
-// back to plex_closure_indices_by_vec). `hashes` (optional) keeps the cells' key hashes
-// for a later call on the same cones, or supplies them from an earlier one.
+// back to plex_closure_indices_by_vec). `hashes` (optional): in, the cells' key hashes of
+// an earlier call, used where they were walked on these cones and cells; out, the hashes
+// used (made here where those were not), for a later call. Hashes are never changed once
+// made, so DMs on one mesh share them.
 PetscErrorCode plex_closure_indices(DM dm, PetscSection section, PetscInt cStart, PetscInt cEnd, PetscInt *width, IndexArray *indices,
-                                    bool *from_patterns = nullptr, CellKeyHashes *hashes = nullptr);
+                                    bool *from_patterns = nullptr, std::shared_ptr<const CellKeyHashes> *hashes = nullptr);
 
 }  // namespace femgpu

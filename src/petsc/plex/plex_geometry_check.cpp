@@ -98,7 +98,7 @@ long long first_invalid(const PlexMaps &m, const PetscScalar *x, const Determina
 #pragma omp parallel for schedule(static) reduction(min : at) if (m.n_cells > (1 << 16))
   for (PetscInt cell = 0; cell < m.n_cells; ++cell) {
     double node_dets[20];  // P_3 on a tetrahedron: 20 nodes, P2 coordinates' degree in 3D
-    determinants_at_nodes(p, m.coordinates.data() + static_cast<size_t>(cell) * cw, x, node_dets);
+    determinants_at_nodes(p, m.coordinates->data() + static_cast<size_t>(cell) * cw, x, node_dets);
     for (int q = 0; q < p.n_points; ++q) {
       const double det = determinant_at_point(p, node_dets, q);
       if (!(std::isfinite(det) && det > 0)) {
@@ -164,7 +164,7 @@ PetscErrorCode plex_check_geometry(DM dm, const std::shared_ptr<const PlexMaps> 
   const PetscInt cell = bad == kNone ? -1 : static_cast<PetscInt>(bad / plan.n_points), q = bad == kNone ? -1 : static_cast<PetscInt>(bad % plan.n_points);
   double det = 1, node_dets[20];
   if (bad != kNone) {
-    determinants_at_nodes(plan, maps->coordinates.data() + cell * maps->coordinate_width, x, node_dets);
+    determinants_at_nodes(plan, maps->coordinates->data() + cell * maps->coordinate_width, x, node_dets);
     det = determinant_at_point(plan, node_dets, static_cast<int>(q));
   }
   PetscCall(VecRestoreArrayRead(coordinates, &x));

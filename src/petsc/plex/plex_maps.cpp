@@ -179,7 +179,7 @@ static PetscErrorCode local_to_global_offsets(DM dm, PetscInt n_local, IndexArra
 
 // The coordinate map: per cell, the first coordinate of each of femgpu's coordinate nodes
 // (cellwise coordinates list a cell's nodes in another order: plex_coordinates.h).
-static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, CellKeyHashes *hashes, PlexMaps *maps)
+static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, std::shared_ptr<const CellKeyHashes> *hashes, PlexMaps *maps)
 {
   DM cdm;
   PetscSection csection;
@@ -196,7 +196,9 @@ static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, Cell
   maps->coordinate_width = width / dim;
   const size_t nodes = per_component.size() / static_cast<size_t>(dim);
   const size_t per_cell = static_cast<size_t>(maps->coordinate_width);
-  maps->coordinates.resize(nodes);
+  auto map = std::make_shared<IndexArray>();
+  map->resize(nodes);
+  int *out = map->data();
   long long apart = -1;  // a node whose coordinates are not contiguous
 #pragma omp parallel for schedule(static) reduction(max : apart) if (nodes > (1u << 20))
   for (size_t node = 0; node < nodes; ++node) {
@@ -204,8 +206,9 @@ static PetscErrorCode coordinate_map(DM dm, PetscInt cStart, PetscInt cEnd, Cell
     const int *entry = order.data() + node % per_cell * static_cast<size_t>(dim);
     for (PetscInt c = 1; c < dim; ++c)
       if (closure[entry[c]] != closure[entry[0]] + c) apart = std::max(apart, static_cast<long long>(node));
-    maps->coordinates[node] = closure[entry[0]];
+    out[node] = closure[entry[0]];
   }
+  maps->coordinates = map;
   PetscCheck(apart < 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "fem_gpu: coordinates of a node are not contiguous in the coordinate section");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -228,14 +231,14 @@ static PetscErrorCode coordinate_key(DM dm, PetscObjectId *section_id, PetscObje
 
 // The mesh's parts of the maps (cell keys, coordinate map): from `mesh` where it was read
 // from the same cones, coordinate section and coordinates, else walked here.
-static PetscErrorCode mesh_parts(DM dm, PetscInt cStart, PetscInt cEnd, const PlexMaps *mesh, CellKeyHashes *hashes, PlexMaps *maps)
+static PetscErrorCode mesh_parts(DM dm, PetscInt cStart, PetscInt cEnd, const PlexMaps *mesh, std::shared_ptr<const CellKeyHashes> *hashes, PlexMaps *maps)
 {
   PetscFunctionBegin;
   PetscCall(coordinate_key(dm, &maps->coordinate_section_id, &maps->coordinates_id, &maps->coordinates_state));
   if (mesh && mesh->n_cells == maps->n_cells && mesh->coordinate_section_id == maps->coordinate_section_id &&
       mesh->coordinates_id == maps->coordinates_id && mesh->coordinates_state == maps->coordinates_state) {
     maps->coordinate_width = mesh->coordinate_width;
-    maps->coordinates = mesh->coordinates;
+    maps->coordinates = mesh->coordinates;  // the same array: one host and one device copy
     maps->coordinates_from_patterns = mesh->coordinates_from_patterns;
     PetscCall(PetscInfo(dm, "fem_gpu: the coordinate map of a DM on the same mesh\n"));
   } else {
@@ -256,8 +259,8 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh)
   bool fast_dofs;
   // The cells' closure keys, walked once for both closures (or taken from a DM on the same
   // mesh: plex_closure_indices checks they were walked on these cones and cells).
-  auto hashes = mesh && mesh->cell_keys ? std::make_shared<CellKeyHashes>(*mesh->cell_keys) : std::make_shared<CellKeyHashes>();
-  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs, hashes.get()));
+  std::shared_ptr<const CellKeyHashes> hashes = mesh ? mesh->cell_keys : nullptr;
+  PetscCall(plex_closure_indices(dm, section, cStart, cEnd, &maps->width, &maps->all, &fast_dofs, &hashes));
   std::vector<char> constrained;
   PetscCall(constrained_entries(section, &constrained));
   maps->free.resize(maps->all.size());
@@ -280,7 +283,7 @@ PetscErrorCode plex_build_maps(DM dm, PlexMaps *maps, const PlexMaps *mesh)
     PetscCall(DMGetGlobalSection(dm, &gs));
     PetscCall(PetscSectionGetConstrainedStorageSize(gs, &maps->global_size));
   }
-  PetscCall(mesh_parts(dm, cStart, cEnd, mesh, hashes.get(), maps));
+  PetscCall(mesh_parts(dm, cStart, cEnd, mesh, &hashes, maps));
   maps->from_patterns = fast_dofs && maps->coordinates_from_patterns;
   maps->cell_keys = hashes;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -322,14 +325,22 @@ PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   auto built = std::make_shared<PlexMaps>();
-  std::shared_ptr<const PlexMaps> *mesh;
-  PetscCall(query_owned((PetscObject)dm, kMeshMapsKey, &mesh));
+  std::shared_ptr<const PlexMaps> *composed, mesh;
+  PetscCall(query_owned((PetscObject)dm, kMeshMapsKey, &composed));
+  if (composed) mesh = *composed;
   PetscCall(PetscLogEventBegin(FEMGPU_PlexMaps, dm, 0, 0, 0));
-  PetscCall(plex_build_maps(dm, built.get(), mesh ? mesh->get() : nullptr));
+  PetscCall(plex_build_maps(dm, built.get(), mesh.get()));
   PetscCall(PetscLogEventEnd(FEMGPU_PlexMaps, dm, 0, 0, 0));
-  if (mesh) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));  // used once: the other DM's maps are not kept alive
+  if (composed) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));  // used once: the other DM's maps are not kept alive
   built->device_copies = std::make_shared<DeviceCopies>();  // the arrays are final from here on
-  for (const IndexArray *a : {&built->free, &built->all, &built->coordinates, &built->global_free}) built->device_copies->list(a->data(), a->size());
+  for (const IndexArray *a : {&built->free, &built->all, &built->global_free}) built->device_copies->list(a->data(), a->size());
+  // A coordinate map taken from the mesh's maps is listed there: its readers here get
+  // that owner's device copy.
+  const IndexArray &coordinates = *built->coordinates;
+  if (mesh && mesh->coordinates == built->coordinates && mesh->device_copies)
+    built->device_copies->list_shared(coordinates.data(), coordinates.size(), mesh->device_copies);
+  else
+    built->device_copies->list(coordinates.data(), coordinates.size());
   now.maps = built;
   *maps = built;
   PetscCall(compose_owned((PetscObject)dm, kSharedMapsKey, new SharedMaps(now)));

@@ -34,7 +34,9 @@ struct PlexMaps {
   IndexArray free;                 // n_cells x width, constrained = -1
   IndexArray all;                  // n_cells x width
   PetscInt coordinate_width = 0;   // coordinate nodes per cell
-  IndexArray coordinates;          // n_cells x coordinate_width: each node's first coordinate
+  // n_cells x coordinate_width: each node's first coordinate. Shared (not copied) with the
+  // maps of another DM on the same mesh (plex_maps_share_mesh: a p-multigrid level's).
+  std::shared_ptr<const IndexArray> coordinates = std::make_shared<const IndexArray>();
   PetscInt local_size = 0;         // storage of the local section
   // On one rank: each local-vector index's index in the global Vec (constrained = -1),
   // and `free` renumbered by it, so a GPU MatMult can read x and add into y without

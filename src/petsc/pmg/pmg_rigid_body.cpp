@@ -44,7 +44,7 @@ PetscErrorCode PMGRigidBodyModes(DM dm, const MatFEMGPUContext *ctx, MatNullSpac
     for (PetscInt j = 0; j <= dim; ++j) {
       const int *dofs = m.all.data() + cell * m.width + j * C;  // node j of a P1 cell is its vertex j
       for (PetscInt c = 0; c < C; ++c) {
-        vertex[static_cast<size_t>(dofs[c])] = m.coordinates[static_cast<size_t>(cell * m.coordinate_width + j)];
+        vertex[static_cast<size_t>(dofs[c])] = (*m.coordinates)[static_cast<size_t>(cell * m.coordinate_width + j)];
         component[static_cast<size_t>(dofs[c])] = c;
       }
     }
