@@ -331,7 +331,8 @@ PetscErrorCode plex_shared_maps(DM dm, std::shared_ptr<const PlexMaps> *maps)
   PetscCall(PetscLogEventBegin(FEMGPU_PlexMaps, dm, 0, 0, 0));
   PetscCall(plex_build_maps(dm, built.get(), mesh.get()));
   PetscCall(PetscLogEventEnd(FEMGPU_PlexMaps, dm, 0, 0, 0));
-  if (composed) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));  // used once: the other DM's maps are not kept alive
+  // Used once: the other DM's maps are not kept alive, only the parts shared with them.
+  if (composed) PetscCall(PetscObjectCompose((PetscObject)dm, kMeshMapsKey, nullptr));
   built->device_copies = std::make_shared<DeviceCopies>();  // the arrays are final from here on
   for (const IndexArray *a : {&built->free, &built->all, &built->global_free}) built->device_copies->list(a->data(), a->size());
   // A coordinate map taken from the mesh's maps is listed there: its readers here get
