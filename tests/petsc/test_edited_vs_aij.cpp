@@ -126,7 +126,7 @@ PetscErrorCode destroy(Problem *p)
 PetscErrorCode products_difference(Mat A, Mat J, PetscReal *worst)
 {
   Vec x, y, ya, yj;
-  PetscReal d;
+  PetscReal d = 0;  // set by relative_difference (gcc -O2 cannot see it through PetscCall)
   PetscFunctionBegin;
   *worst = 0;
   PetscCall(MatCreateVecs(J, &x, &y));
