@@ -3,6 +3,8 @@
 // are not listed.
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -19,6 +21,15 @@ struct FakeBuffer {
   std::size_t n;
 };
 
+// A backend's make() for a copy of v, counting the copies made in *made.
+std::function<std::shared_ptr<FakeBuffer>()> counting_make(const std::vector<int> &v, int *made)
+{
+  return [&v, made]() {
+    ++*made;
+    return std::make_shared<FakeBuffer>(FakeBuffer{v.data(), v.size()});
+  };
+}
+
 }  // namespace
 
 TEST_CASE("DeviceCopies: a listed array is copied once per backend and device while a reader holds it", "[device_copies]")
@@ -27,12 +38,7 @@ TEST_CASE("DeviceCopies: a listed array is copied once per backend and device wh
   auto copies = std::make_shared<DeviceCopies>();
   copies->list(map.data(), map.size());
   int made = 0;
-  auto make = [&](const std::vector<int> &v) {
-    return [&made, &v]() {
-      ++made;
-      return std::make_shared<FakeBuffer>(FakeBuffer{v.data(), v.size()});
-    };
-  };
+  auto make = [&made](const std::vector<int> &v) { return counting_make(v, &made); };
   auto a = device_copy<FakeBuffer>(copies, "cuda", 0, map.data(), map.size(), make(map));
   auto b = device_copy<FakeBuffer>(copies, "cuda", 0, map.data(), map.size(), make(map));
   CHECK(made == 1);
@@ -111,12 +117,7 @@ TEST_CASE("DeviceCopies: an array shared with another owner gets that owner's co
   level->list(own.data(), own.size());
   level->list_shared(coordinates.data(), coordinates.size(), fine);
   int made = 0;
-  auto make = [&](const std::vector<int> &v) {
-    return [&made, &v]() {
-      ++made;
-      return std::make_shared<FakeBuffer>(FakeBuffer{v.data(), v.size()});
-    };
-  };
+  auto make = [&made](const std::vector<int> &v) { return counting_make(v, &made); };
   auto from_fine = device_copy<FakeBuffer>(fine, "cuda", 0, coordinates.data(), coordinates.size(), make(coordinates));
   auto from_level = device_copy<FakeBuffer>(level, "cuda", 0, coordinates.data(), coordinates.size(), make(coordinates));
   CHECK(made == 1);

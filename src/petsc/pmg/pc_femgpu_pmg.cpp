@@ -145,8 +145,7 @@ PetscErrorCode build_level(PC pc, PMG *p, size_t l)
 PetscErrorCode build_mg(PC pc, PMG *p)
 {
   const PetscInt n = static_cast<PetscInt>(p->levels.size());
-  KSP ksp, estimator;
-  PC sub;
+  KSP ksp;
   MatFEMGPUContext *ctx;
   PetscFunctionBegin;
   PetscCall(MatFEMGPUGetContext(p->op, &ctx));
@@ -155,16 +154,7 @@ PetscErrorCode build_mg(PC pc, PMG *p)
   for (PetscInt l = 1; l < n; ++l) {
     PetscCall(PCMGSetInterpolation(pc, l, p->levels[static_cast<size_t>(l)].P));
     PetscCall(PCMGGetSmoother(pc, l, &ksp));
-    PetscCall(KSPSetType(ksp, KSPCHEBYSHEV));
-    PetscCall(KSPGetPC(ksp, &sub));
-    PetscCall(PCSetType(sub, PCJACOBI));
-    // A symmetric form's levels: the eigenvalue estimate by CG (Lanczos), as PETSc does
-    // for a Mat marked SPD, instead of GMRES's 30 work vectors and orthogonalisations.
-    // Chebyshev with Jacobi needs a positive spectrum anyway (an FP32 level that loses it
-    // is an error, pmg_levels.cpp); -mg_levels_esteig_ksp_type still chooses.
-    PetscCall(KSPChebyshevEstEigSet(ksp, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE));
-    PetscCall(KSPChebyshevEstEigGetKSP(ksp, &estimator));
-    if (ctx->op.symmetric && estimator) PetscCall(KSPSetType(estimator, KSPCG));
+    PetscCall(PMGSetSmootherDefaults(ksp, ctx->op.symmetric));
     if (l < n - 1) PetscCall(KSPSetOperators(ksp, p->levels[static_cast<size_t>(l)].A, p->levels[static_cast<size_t>(l)].A));
     else PetscCall(KSPSetOperators(ksp, p->fine_view, p->fine_view));  // not the PC's operator: PCMG keeps it
   }

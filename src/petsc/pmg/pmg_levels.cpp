@@ -199,6 +199,23 @@ PetscErrorCode PMGCopyEdits(Mat fine, Mat level, std::string *dropped)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PMGSetSmootherDefaults(KSP smoother, bool symmetric)
+{
+  PC pc;
+  KSP estimator;
+  PetscFunctionBegin;
+  PetscCall(KSPSetType(smoother, KSPCHEBYSHEV));
+  PetscCall(KSPGetPC(smoother, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  // A symmetric form: the estimate by CG (Lanczos), as PETSc does for a Mat marked SPD,
+  // instead of GMRES's work vectors and orthogonalisations. Chebyshev with Jacobi needs a
+  // positive spectrum anyway (an FP32 level that loses it is an error: PMGCheckFP32Levels).
+  PetscCall(KSPChebyshevEstEigSet(smoother, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE));
+  PetscCall(KSPChebyshevEstEigGetKSP(smoother, &estimator));
+  if (symmetric && estimator) PetscCall(KSPSetType(estimator, KSPCG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PMGCheckFP32Levels(PC pc, const std::vector<PetscInt> &degrees)
 {
   PetscFunctionBegin;

@@ -13,6 +13,7 @@
 
 #include <petscdm.h>
 #include <petscmat.h>
+#include <petscksp.h>
 #include <petscpc.h>
 
 #include <string>
@@ -34,6 +35,10 @@ PetscErrorCode PMGCreateLevelDM(DM fine, PetscInt degree, DM *level);
 // breaking down shows it. Chebyshev would take the estimates anyway and the smoother would
 // be wrong without a word.
 PetscErrorCode PMGCheckFP32Levels(PC pc, const std::vector<PetscInt> &degrees);
+
+// A level's smoother before PCMG reads its options (which override): Chebyshev with
+// Jacobi, its eigenvalues estimated by CG for a symmetric form (GMRES otherwise).
+PetscErrorCode PMGSetSmootherDefaults(KSP smoother, bool symmetric);
 
 // PMGCreateLevelDM's DM before its section: the clone with the level's field, the fine
 // DS's boundaries and the fine DM's Vec type; PETSc builds its section when asked
